@@ -1,0 +1,5 @@
+// UIKit adapters for CellKit. Everything here is compiled only where UIKit exists.
+#if canImport(UIKit)
+import UIKit
+import CellKit
+#endif
