@@ -1,0 +1,53 @@
+/// A model that names its own cell (Nimbus `NICellObject`).
+///
+/// An explicit registration in a ``CellRegistry`` wins over the model's own
+/// choice, so a screen can show the same model differently.
+///
+/// ```swift
+/// final class TweetCell: ListCell { var text = ""; init() {} }
+/// struct Tweet: CellModel, Identifiable, Sendable {
+///     let id: Int
+///     var text: String
+///     static var cellSource: CellSource { .type(TweetCell.self) }
+/// }
+/// ```
+public protocol CellModel {
+    /// The source of this model's cells.
+    @MainActor static var cellSource: CellSource { get }
+}
+
+/// A model whose content is captured when it enters a snapshot, so an object
+/// mutated in place is still seen as changed by the diff.
+///
+/// Value types that are `Equatable` need nothing: their content is compared
+/// with `==`. Classes that are mutated in place adopt this protocol.
+///
+/// ```swift
+/// final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
+///     let id = 1
+///     var count = 0
+///     var contentFingerprint: Int { count }
+/// }
+/// ```
+public protocol ContentFingerprinting {
+    /// A value that changes whenever what the row shows changes.
+    associatedtype Fingerprint: Hashable & Sendable
+    /// The current fingerprint; read when the model enters a snapshot.
+    var contentFingerprint: Fingerprint { get }
+}
+
+/// A model that refers to other objects, so that a resource arriving for one of
+/// them reaches this model's visible cell too (a tweet refers to its author).
+///
+/// ```swift
+/// struct Author: Identifiable, Sendable { let id: Int }
+/// struct Post: Identifiable, Sendable, ResourceReferencing {
+///     let id: Int
+///     let author: Author
+///     func refers(to object: Any) -> Bool { (object as? Author)?.id == author.id }
+/// }
+/// ```
+public protocol ResourceReferencing {
+    /// Whether a resource update of `object` concerns this model.
+    func refers(to object: Any) -> Bool
+}

@@ -1,0 +1,194 @@
+/// Maps model types to cells (Nimbus `NICellFactory`, Instant Cocoa's
+/// `registerCellClass:forModelClass:`), and builds configured cells.
+///
+/// Resolution order for a model:
+/// 1. an explicit registration: the model's exact type, else the nearest
+///    registered superclass, else a registered protocol it conforms to;
+/// 2. the model's own choice, if it adopts ``CellModel``;
+/// 3. the ``defaultCell``: a ``TextCell`` that shows the model's description.
+///    The first miss per model type is reported once to ``diagnostics``.
+///
+/// Resolution runs once per concrete model type and is cached. Registering a
+/// type again replaces its earlier registration.
+///
+/// ```swift
+/// final class UserCell: TextCell {}
+/// struct User: Identifiable, Sendable { let id: Int; var name: String }
+///
+/// @MainActor func makeRegistry() -> CellRegistry {
+///     let registry = CellRegistry()
+///     registry.register(UserCell.self, for: User.self) { cell, user in
+///         cell.text = user.name
+///     }
+///     return registry
+/// }
+/// ```
+@MainActor
+public final class CellRegistry {
+    /// How a model got its cell.
+    public enum Origin: Hashable, Sendable {
+        /// An explicit registration, matched as described.
+        case registered(TypeMatch)
+        /// The model's own ``CellModel/cellSource``.
+        case modelChoice
+        /// Nothing matched: the default cell.
+        case defaultCell
+    }
+
+    /// A resolved binding: where the cell comes from, and how to configure it.
+    public struct Binding {
+        /// The cell source.
+        public let source: CellSource
+        /// How the binding was found.
+        public let origin: Origin
+        let configure: (@MainActor (AnyObject, Any) -> Void)?
+    }
+
+    struct Registration {
+        let source: CellSource
+        let configure: (@MainActor (AnyObject, Any) -> Void)?
+    }
+
+    private var table = TypeTable<Registration>()
+    private var cache: [ObjectIdentifier: Binding] = [:]
+    private var reportedMisses: Set<ObjectIdentifier> = []
+
+    /// The cell for models nothing else maps (Instant Cocoa's `defaultCellClass`).
+    public var defaultCell: CellSource { didSet { cache.removeAll() } }
+    /// Where misses and misuses are reported. Default: standard error.
+    public var diagnostics: DiagnosticHandler
+
+    /// Creates a registry with the placeholder cells registered.
+    public init(defaultCell: CellSource = .type(TextCell.self), diagnostics: DiagnosticHandler = .standardError) {
+        self.defaultCell = defaultCell
+        self.diagnostics = diagnostics
+        register(LoadingCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
+            cell.text = placeholder.message
+            cell.isAnimating = true
+        }
+        register(NoResultsCell.self, for: NoResultsPlaceholder.self) { cell, placeholder in
+            cell.text = placeholder.message
+        }
+        register(ErrorCell.self, for: ErrorPlaceholder.self) { cell, placeholder in
+            cell.text = placeholder.message
+            cell.error = placeholder.error
+            cell.canRetry = placeholder.canRetry
+            cell.detailText = placeholder.canRetry ? "Select to retry" : nil
+        }
+    }
+
+    // MARK: Registering
+
+    /// Maps `Model` (a class, a struct, or a protocol type such as `(any Named).self`)
+    /// to cells of `source`, optionally configured by `configure`.
+    ///
+    /// `Cell` must be the source's cell type (or a supertype of it); a mismatch is
+    /// reported once and the handler is skipped.
+    public func register<Model, Cell: AnyObject>(
+        _ source: CellSource, for model: Model.Type,
+        configure: (@MainActor (Cell, Model) -> Void)? = nil
+    ) {
+        var wrapped: (@MainActor (AnyObject, Any) -> Void)?
+        if let handler = configure {
+            let report: @MainActor (AnyObject, Any) -> Void = { [weak self] cell, model in
+                self?.reportMismatch(cell: cell, expected: Cell.self, model: model)
+            }
+            wrapped = { cell, model in
+                guard let typedCell = cell as? Cell, let typedModel = model as? Model else {
+                    report(cell, model)
+                    return
+                }
+                handler(typedCell, typedModel)
+            }
+        }
+        // A second registration for the same model type replaces the first (documented above).
+        table.set(Registration(source: source, configure: wrapped), for: model)
+        cache.removeAll()
+    }
+
+    /// Maps `Model` to cells of type `Cell`, built with `init()`, in `style`.
+    public func register<Model, Cell: ListCell>(
+        _ cell: Cell.Type, for model: Model.Type, style: CellStyle = .default,
+        configure: (@MainActor (Cell, Model) -> Void)? = nil
+    ) {
+        register(CellSource.type(cell, style: style), for: model, configure: configure)
+    }
+
+    /// Removes the registration for exactly `Model`.
+    public func unregister<Model>(_ model: Model.Type) {
+        table.remove(model)
+        cache.removeAll()
+    }
+
+    // MARK: Resolving
+
+    /// The binding for `model`: registration, the model's own choice, or the default cell.
+    public func binding(for model: Any) -> Binding {
+        let key = ObjectIdentifier(type(of: model))
+        if let cached = cache[key] { return cached }
+        let binding: Binding
+        if let (registration, match) = table.resolve(model) {
+            binding = Binding(source: registration.source, origin: .registered(match), configure: registration.configure)
+        } else if let own = model as? any CellModel {
+            binding = Binding(source: type(of: own).cellSource, origin: .modelChoice, configure: nil)
+        } else {
+            binding = Binding(source: defaultCell, origin: .defaultCell, configure: nil)
+            if reportedMisses.insert(key).inserted {
+                diagnostics(Diagnostic(
+                    .missingRegistration,
+                    "no cell registered for \(type(of: model)); showing it with the default cell \(defaultCell.reuseIdentifier). Register one with register(_:for:) or adopt CellModel."
+                ))
+            }
+        }
+        cache[key] = binding
+        return binding
+    }
+
+    /// Configures `cell` for `model` with `binding`: the registration's handler,
+    /// then ``UpdatableCell/update(with:)`` if the cell adopts it. A default
+    /// ``TextCell`` with nothing else to show gets the model's description.
+    /// Returns whether the cell reported a change (`true` when it cannot tell).
+    @discardableResult
+    public func configure(_ cell: AnyObject, with model: Any, binding: Binding) -> Bool {
+        if let textCell = cell as? TextCell {
+            textCell.configureCount += 1
+            if case .defaultCell = binding.origin {
+                textCell.prepareForReuse()
+                textCell.text = String(describing: model)
+            }
+        }
+        binding.configure?(cell, model)
+        if let updatable = cell as? any UpdatableCell, let changed = updatable._update(withAny: model) {
+            return changed
+        }
+        return true
+    }
+
+    /// A configured cell for `model` at `path`, dequeued from `listView`
+    /// (Nimbus's `cellForTableView:atIndexPath:withObject:`). Never nil: an
+    /// unmapped model gets the default cell.
+    ///
+    /// Use it from a data source of your own (the first level of adoption).
+    public func cell(for model: Any, in listView: any ListView, at path: ItemPath) -> AnyObject {
+        let binding = binding(for: model)
+        let cell = dequeue(binding.source, from: listView, at: path)
+        configure(cell, with: model, binding: binding)
+        return cell
+    }
+
+    /// Dequeues a cell of `source` from `listView` (which registers it on first use).
+    public func dequeue(_ source: CellSource, from listView: any ListView, at path: ItemPath) -> AnyObject {
+        listView.dequeueReusableCell(source, for: path)
+    }
+
+    private var reportedMismatches: Set<String> = []
+
+    func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any) {
+        let key = "\(type(of: cell))|\(expected)|\(type(of: model))"
+        guard reportedMismatches.insert(key).inserted else { return }
+        diagnostics(Diagnostic(
+            .cellTypeMismatch,
+            "handler for \(type(of: model)) expects a \(expected) cell, but the row got a \(type(of: cell)); the handler was skipped"
+        ))
+    }
+}

@@ -1,0 +1,59 @@
+/// Something CellKit noticed and kept working through, such as a model with no registered cell.
+///
+/// Diagnostics are delivered to a ``DiagnosticHandler``; route them to your
+/// own logger with ``DiagnosticHandler/init(_:)``.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem was noticed.
+    public enum Kind: String, Hashable, Sendable {
+        /// A model type has no cell registration; the default cell was used.
+        case missingRegistration
+        /// A handler expected another cell type than the one the row got.
+        case cellTypeMismatch
+        /// A snapshot held the same identifier more than once.
+        case duplicateIdentifier
+        /// A batch update broke UIKit's rules; the list was reloaded instead.
+        case invalidBatchUpdate
+        /// A load or refresh failed.
+        case loadFailed
+        /// Something else.
+        case other
+    }
+
+    /// What kind of problem was noticed.
+    public let kind: Kind
+    /// A message naming the type, section, row or id involved.
+    public let message: String
+
+    /// Creates a diagnostic.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "CellKit [\(kind.rawValue)] \(message)" }
+}
+
+/// Where diagnostics go. The default writes them to standard error.
+///
+/// ```swift
+/// let collected = DiagnosticHandler { diagnostic in
+///     // forward to os_log, swift-log, a test's collector, ...
+///     _ = diagnostic.message
+/// }
+/// _ = collected
+/// ```
+public struct DiagnosticHandler: Sendable {
+    let handle: @Sendable (Diagnostic) -> Void
+
+    /// Creates a handler that calls `handle` with each diagnostic.
+    public init(_ handle: @escaping @Sendable (Diagnostic) -> Void) { self.handle = handle }
+
+    /// Reports `diagnostic`.
+    public func callAsFunction(_ diagnostic: Diagnostic) { handle(diagnostic) }
+
+    /// Writes each diagnostic to standard error.
+    public static let standardError = DiagnosticHandler { Platform.writeToStandardError($0.description) }
+
+    /// Drops every diagnostic.
+    public static let ignore = DiagnosticHandler { _ in }
+}

@@ -1,0 +1,92 @@
+/// One row of a snapshot: a model, its identity, and its content as captured when it entered the snapshot.
+///
+/// Identity comes from `Identifiable` (or the value itself, for `Hashable`
+/// models, or an explicit id). Content equality comes from
+/// ``ContentFingerprinting`` if the model adopts it, else from `==` for
+/// `Equatable` models, else from object identity for classes; other models
+/// count as unchanged while their identity stays.
+///
+/// ```swift
+/// struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+/// let a = ListItem(Tweet(id: 1, text: "hi"))
+/// let b = ListItem(Tweet(id: 1, text: "hello"))
+/// assert(a.id == b.id && !a.isContentEqual(to: b))
+/// ```
+public struct ListItem: Sendable, Differentiable, CustomStringConvertible {
+    @usableFromInline
+    enum Content: Sendable {
+        case fingerprint(any Hashable & Sendable)
+        case equatable
+        case object(ObjectIdentifier)
+        case none
+    }
+
+    /// The row's identity.
+    public let id: ItemID
+    /// The model shown.
+    public let model: any Sendable
+    @usableFromInline let content: Content
+
+    /// A row for a model with an explicit identifier.
+    public init<Model: Sendable, ID: Hashable & Sendable>(_ model: Model, id: ID) {
+        self.id = ItemID(type: Model.self, id: id)
+        self.model = model
+        self.content = Self.captureContent(model)
+    }
+
+    /// A row for an `Identifiable` model.
+    public init<Model: Identifiable & Sendable>(_ model: Model) where Model.ID: Sendable {
+        self.init(model, id: model.id)
+    }
+
+    /// A row for a `Hashable` model that is its own identity.
+    public init<Model: Hashable & Sendable>(_ model: Model) {
+        self.init(model, id: model)
+    }
+
+    /// A row for a model that is both `Identifiable` and `Hashable`: the `id` is the identity.
+    public init<Model: Identifiable & Hashable & Sendable>(_ model: Model) where Model.ID: Sendable {
+        self.init(model, id: model.id)
+    }
+
+    /// The model, if it is a `Model`.
+    public func model<Model>(as type: Model.Type) -> Model? { model as? Model }
+
+    public var differenceIdentifier: ItemID { id }
+
+    public func isContentEqual(to other: ListItem) -> Bool {
+        switch (content, other.content) {
+        case (.fingerprint(let a), .fingerprint(let b)): return _isEqual(a, b)
+        case (.equatable, .equatable): return _equalModels(model, other.model)
+        case (.object(let a), .object(let b)): return a == b
+        case (.none, .none): return true
+        default: return false
+        }
+    }
+
+    public var description: String { "\(model)" }
+
+    static func captureContent<Model>(_ model: Model) -> Content {
+        if let fingerprinting = model as? any ContentFingerprinting {
+            return .fingerprint(_fingerprint(fingerprinting))
+        }
+        if Model.self is any Equatable.Type { return .equatable }
+        if Model.self is AnyObject.Type { return .object(ObjectIdentifier(model as AnyObject)) }
+        return .none
+    }
+}
+
+private func _fingerprint<F: ContentFingerprinting>(_ value: F) -> any Hashable & Sendable {
+    value.contentFingerprint
+}
+
+@usableFromInline
+func _equalModels(_ a: any Sendable, _ b: any Sendable) -> Bool {
+    guard let a = a as? any Equatable else { return false }
+    return _equalOpened(a, b)
+}
+
+private func _equalOpened<A: Equatable>(_ a: A, _ b: Any) -> Bool {
+    guard let b = b as? A else { return false }
+    return a == b
+}

@@ -1,0 +1,111 @@
+@_exported import CellKitDiff
+
+/// What every list view has in common: UITableView, UICollectionView, the
+/// terminal list view and the headless test list view.
+///
+/// A list view pulls: it asks its ``dataSource`` for counts, and for the cell
+/// at a path only when that row becomes visible. It dequeues cells by reuse
+/// identifier, keeps a reuse pool, and applies batches of changes.
+@MainActor
+public protocol ListView: AnyObject {
+    /// Who answers counts and cells; held weakly by implementations.
+    var dataSource: (any ListViewDataSource)? { get set }
+    /// Who hears about heights, selection and display; held weakly by implementations.
+    var delegate: (any ListViewDelegate)? { get set }
+
+    /// Makes the list view able to build cells of `source`.
+    func register(_ source: CellSource)
+    /// A cell for `path`: a reused one of `source`'s reuse identifier, or a new one.
+    /// A source that was never registered is registered on first use.
+    func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject
+    /// The paths of the rows on screen, in order.
+    var visibleItemPaths: [ItemPath] { get }
+    /// The cell showing `path`, if that row is on screen.
+    func cell(at path: ItemPath) -> AnyObject?
+    /// Forgets everything and asks the data source again.
+    func reloadData()
+    /// Applies one batch: calls `updateData` (the data source switches to the
+    /// data after the batch), then animates `changeset`.
+    ///
+    /// Implementations that can check the batch throw ``BatchUpdateError``
+    /// naming the broken rule, and reload instead of applying it.
+    func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) throws
+    /// Told when CellKit configured or updated a visible cell in place; list
+    /// views that keep an event log or repaint lines use it. Default: nothing.
+    func cellDidChange(at path: ItemPath, reason: CellChangeReason)
+}
+
+extension ListView {
+    public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {}
+}
+
+/// Why a visible cell changed without being dequeued again.
+public enum CellChangeReason: Hashable, Sendable {
+    /// Its model's content changed (a reconfigure).
+    case reconfigured
+    /// A resource of the object it shows arrived, with its key.
+    case resource(ResourceKey)
+}
+
+/// A key naming which resource of an object changed (Coffee's `updatedKey`), such as `"image"`.
+public struct ResourceKey: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The key's name.
+    public let name: String
+    /// Creates a key.
+    public init(_ name: String) { self.name = name }
+    /// Creates a key from a string literal.
+    public init(stringLiteral value: String) { self.name = value }
+    public var description: String { name }
+}
+
+/// Answers a list view's questions about sections, rows and cells (UITableViewDataSource's role).
+@MainActor
+public protocol ListViewDataSource: AnyObject {
+    /// The number of sections.
+    func numberOfSections(in listView: any ListView) -> Int
+    /// The number of rows in `section`.
+    func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int
+    /// The configured cell for the row at `path`; dequeue it from `listView`.
+    func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject
+    /// The header title of `section`. Default: none.
+    func listView(_ listView: any ListView, titleForHeaderInSection section: Int) -> String?
+    /// The footer title of `section`. Default: none.
+    func listView(_ listView: any ListView, titleForFooterInSection section: Int) -> String?
+    /// The section index titles (A–Z, or the sections' initials). Default: none.
+    func sectionIndexTitles(for listView: any ListView) -> [String]
+    /// The section to scroll to when the index title at `index` is picked. Default: `index`.
+    func listView(_ listView: any ListView, sectionForSectionIndexTitle title: String, at index: Int) -> Int
+}
+
+extension ListViewDataSource {
+    public func listView(_ listView: any ListView, titleForHeaderInSection section: Int) -> String? { nil }
+    public func listView(_ listView: any ListView, titleForFooterInSection section: Int) -> String? { nil }
+    public func sectionIndexTitles(for listView: any ListView) -> [String] { [] }
+    public func listView(_ listView: any ListView, sectionForSectionIndexTitle title: String, at index: Int) -> Int { index }
+}
+
+/// Hears about heights, selection and rows coming and going (UITableViewDelegate's role).
+@MainActor
+public protocol ListViewDelegate: AnyObject {
+    /// The height of the row at `path`, in the list view's units; `nil`: the list's default.
+    func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double?
+    /// The row at `path` was selected.
+    func listView(_ listView: any ListView, didSelectItemAt path: ItemPath)
+    /// The row at `path` is about to show `cell`.
+    func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath)
+    /// The row at `path` left the screen.
+    func listView(_ listView: any ListView, didEndDisplaying cell: AnyObject, at path: ItemPath)
+    /// Rows near the visible window that will probably show soon.
+    func listView(_ listView: any ListView, prefetchItemsAt paths: [ItemPath])
+    /// Rows that were announced by prefetch and are no longer expected.
+    func listView(_ listView: any ListView, cancelPrefetchingItemsAt paths: [ItemPath])
+}
+
+extension ListViewDelegate {
+    public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? { nil }
+    public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {}
+    public func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {}
+    public func listView(_ listView: any ListView, didEndDisplaying cell: AnyObject, at path: ItemPath) {}
+    public func listView(_ listView: any ListView, prefetchItemsAt paths: [ItemPath]) {}
+    public func listView(_ listView: any ListView, cancelPrefetchingItemsAt paths: [ItemPath]) {}
+}

@@ -1,0 +1,24 @@
+/// The identity of a section: any hashable, sendable value, such as a string or a day.
+///
+/// ```swift
+/// let a: SectionID = "today"
+/// let b = SectionID(7)
+/// assert(a != b)
+/// ```
+public struct SectionID: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, CustomStringConvertible {
+    let raw: any Hashable & Sendable
+
+    /// Creates a section identity from any hashable value.
+    public init<Raw: Hashable & Sendable>(_ raw: Raw) { self.raw = raw }
+    /// Creates a section identity from a string literal.
+    public init(stringLiteral value: String) { self.raw = value }
+    /// Creates a section identity from an integer literal.
+    public init(integerLiteral value: Int) { self.raw = value }
+
+    /// The raw value.
+    public var rawValue: any Hashable & Sendable { raw }
+
+    public static func == (lhs: SectionID, rhs: SectionID) -> Bool { _isEqual(lhs.raw, rhs.raw) }
+    public func hash(into hasher: inout Hasher) { raw.hash(into: &hasher) }
+    public var description: String { "\(raw)" }
+}

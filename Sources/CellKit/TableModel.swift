@@ -1,0 +1,233 @@
+/// One section of a ``TableModel``: an identity, optional header and footer titles, and rows.
+public struct TableSection: Sendable, CustomStringConvertible {
+    /// The section's identity, used by the diff to match sections.
+    public var id: SectionID
+    /// The header title, if any.
+    public var header: String?
+    /// The footer title, if any.
+    public var footer: String?
+    /// The rows.
+    public var items: [ListItem]
+
+    /// Creates a section.
+    public init(id: SectionID, header: String? = nil, footer: String? = nil, items: [ListItem] = []) {
+        self.id = id
+        self.header = header
+        self.footer = footer
+        self.items = items
+    }
+
+    public var description: String {
+        "Section \(id)\(header.map { " \"\($0)\"" } ?? ""): \(items.count) rows"
+    }
+}
+
+/// How a table shows its section index (Nimbus `NITableViewModelSectionIndex`).
+public enum SectionIndexStyle: Hashable, Sendable {
+    /// No section index.
+    case none
+    /// The first letters of the section header titles.
+    case dynamic
+    /// A to Z, then `#`, whatever sections exist.
+    case alphabetic
+}
+
+/// The rows of a list, in sections: what a data source publishes and a list shows
+/// (Nimbus `NITableViewModel` / `NIMutableTableViewModel`, Coffee's 2-D array).
+///
+/// A value type: mutate a copy, then hand it to a ``ListController``, which
+/// diffs it against what is shown. The mutating methods also return the paths
+/// a list view must animate, for code that drives a list view by hand.
+///
+/// ```swift
+/// struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+/// var model = TableModel()
+/// let section = model.appendSection(header: "Today")
+/// let inserted = model.append([Tweet(id: 1, text: "hello")], toSection: section)
+/// assert(inserted == [ItemPath(item: 0, section: 0)])
+/// assert(model.indexPath(of: Tweet(id: 1, text: "")) == ItemPath(item: 0, section: 0))
+/// ```
+public struct TableModel: Sendable, CustomStringConvertible {
+    /// The sections, in order.
+    public var sections: [TableSection]
+    /// How the section index is built.
+    public var sectionIndexStyle: SectionIndexStyle
+
+    /// Creates a model from sections.
+    public init(sections: [TableSection] = [], sectionIndexStyle: SectionIndexStyle = .none) {
+        self.sections = sections
+        self.sectionIndexStyle = sectionIndexStyle
+    }
+
+    /// Creates a one-section model from `Identifiable` models (Coffee's flat array).
+    public init<Model: Identifiable & Sendable>(_ models: [Model]) where Model.ID: Sendable {
+        self.init(sections: [TableSection(id: 0, items: models.map { ListItem($0) })])
+    }
+
+    /// Creates one section per inner array (Coffee's two-dimensional array).
+    public init<Model: Identifiable & Sendable>(sections models: [[Model]]) where Model.ID: Sendable {
+        self.init(sections: models.enumerated().map { TableSection(id: SectionID($0.offset), items: $0.element.map { ListItem($0) }) })
+    }
+
+    /// The number of rows in all sections.
+    public var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
+    /// Whether there are no rows (there may be empty sections).
+    public var isEmpty: Bool { sections.allSatisfy { $0.items.isEmpty } }
+
+    /// The row at `path`, or `nil` if `path` is out of range.
+    public func item(at path: ItemPath) -> ListItem? {
+        guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item) else { return nil }
+        return sections[path.section].items[path.item]
+    }
+
+    /// The model at `path`, or `nil` if `path` is out of range.
+    public func model(at path: ItemPath) -> (any Sendable)? { item(at: path)?.model }
+
+    /// The path of the row with identity `id`. - Complexity: O(n).
+    public func indexPath(of id: ItemID) -> ItemPath? {
+        for (s, section) in sections.enumerated() {
+            if let i = section.items.firstIndex(where: { $0.id == id }) { return ItemPath(item: i, section: s) }
+        }
+        return nil
+    }
+
+    /// The path of the row showing `model` (matched by identity). - Complexity: O(n).
+    public func indexPath<Model: Identifiable & Sendable>(of model: Model) -> ItemPath? where Model.ID: Sendable {
+        indexPath(of: ItemID(model))
+    }
+
+    public var description: String { "TableModel(\(sections.count) sections, \(itemCount) rows)" }
+}
+
+// MARK: - Mutations
+
+extension TableModel {
+    /// Appends an empty section; returns its index.
+    @discardableResult
+    public mutating func appendSection(id: SectionID? = nil, header: String? = nil, footer: String? = nil) -> Int {
+        sections.append(TableSection(id: id ?? SectionID(header ?? "section-\(sections.count)"), header: header, footer: footer))
+        return sections.count - 1
+    }
+
+    /// Inserts an empty section at `index`; returns the inserted section indices.
+    @discardableResult
+    public mutating func insertSection(id: SectionID, header: String? = nil, footer: String? = nil, at index: Int) -> [Int] {
+        precondition((0...sections.count).contains(index), "TableModel.insertSection: index \(index) is out of range 0...\(sections.count)")
+        sections.insert(TableSection(id: id, header: header, footer: footer), at: index)
+        return [index]
+    }
+
+    /// Removes the section at `index`; returns the deleted section indices.
+    @discardableResult
+    public mutating func removeSection(at index: Int) -> [Int] {
+        precondition(sections.indices.contains(index), "TableModel.removeSection: section \(index) does not exist (\(sections.count) sections)")
+        sections.remove(at: index)
+        return [index]
+    }
+
+    /// Moves the section at `from` to `to`; returns the move.
+    @discardableResult
+    public mutating func moveSection(from: Int, to: Int) -> Move<Int> {
+        precondition(sections.indices.contains(from) && sections.indices.contains(to), "TableModel.moveSection: \(from)→\(to) is out of range (\(sections.count) sections)")
+        sections.insert(sections.remove(at: from), at: to)
+        return Move(from: from, to: to)
+    }
+
+    /// Appends rows to `section` (the last section when `nil`, creating one if there is none);
+    /// returns the inserted paths.
+    @discardableResult
+    public mutating func append(_ items: [ListItem], toSection section: Int? = nil) -> [ItemPath] {
+        if sections.isEmpty { appendSection() }
+        let s = section ?? sections.count - 1
+        precondition(sections.indices.contains(s), "TableModel.append: section \(s) does not exist (\(sections.count) sections)")
+        let start = sections[s].items.count
+        sections[s].items.append(contentsOf: items)
+        return (start..<start + items.count).map { ItemPath(item: $0, section: s) }
+    }
+
+    /// Appends `Identifiable` models to `section`; returns the inserted paths.
+    @discardableResult
+    public mutating func append<Model: Identifiable & Sendable>(_ models: [Model], toSection section: Int? = nil) -> [ItemPath] where Model.ID: Sendable {
+        append(models.map { ListItem($0) }, toSection: section)
+    }
+
+    /// Inserts rows starting at `path`; returns the inserted paths.
+    @discardableResult
+    public mutating func insert(_ items: [ListItem], at path: ItemPath) -> [ItemPath] {
+        precondition(sections.indices.contains(path.section), "TableModel.insert: section \(path.section) does not exist (\(sections.count) sections)")
+        precondition((0...sections[path.section].items.count).contains(path.item), "TableModel.insert: row \(path.item) is out of range 0...\(sections[path.section].items.count) in section \(path.section)")
+        sections[path.section].items.insert(contentsOf: items, at: path.item)
+        return (path.item..<path.item + items.count).map { ItemPath(item: $0, section: path.section) }
+    }
+
+    /// Inserts `Identifiable` models starting at `path`; returns the inserted paths.
+    @discardableResult
+    public mutating func insert<Model: Identifiable & Sendable>(_ models: [Model], at path: ItemPath) -> [ItemPath] where Model.ID: Sendable {
+        insert(models.map { ListItem($0) }, at: path)
+    }
+
+    /// Removes the row at `path`; returns the deleted paths.
+    @discardableResult
+    public mutating func remove(at path: ItemPath) -> [ItemPath] {
+        precondition(item(at: path) != nil, "TableModel.remove: no row at section \(path.section), row \(path.item)")
+        sections[path.section].items.remove(at: path.item)
+        return [path]
+    }
+
+    /// Moves the row at `from` to `to` (possibly across sections); returns the move.
+    @discardableResult
+    public mutating func move(from: ItemPath, to: ItemPath) -> Move<ItemPath> {
+        precondition(item(at: from) != nil, "TableModel.move: no row at section \(from.section), row \(from.item)")
+        let moved = sections[from.section].items.remove(at: from.item)
+        precondition(sections.indices.contains(to.section) && (0...sections[to.section].items.count).contains(to.item),
+                     "TableModel.move: destination section \(to.section), row \(to.item) is out of range")
+        sections[to.section].items.insert(moved, at: to.item)
+        return Move(from: from, to: to)
+    }
+
+    /// Replaces the row at `path` with `item` (same position); returns the updated paths.
+    @discardableResult
+    public mutating func replace(at path: ItemPath, with item: ListItem) -> [ItemPath] {
+        precondition(self.item(at: path) != nil, "TableModel.replace: no row at section \(path.section), row \(path.item)")
+        sections[path.section].items[path.item] = item
+        return [path]
+    }
+}
+
+// MARK: - Section index
+
+extension TableModel {
+    /// The titles of the section index for ``sectionIndexStyle``.
+    public var sectionIndexTitles: [String] {
+        switch sectionIndexStyle {
+        case .none: return []
+        case .alphabetic: return Self.alphabet
+        case .dynamic:
+            var seen = Set<String>()
+            return sections.compactMap { $0.header.flatMap(Self.initial) }.filter { seen.insert($0).inserted }
+        }
+    }
+
+    /// The section a tap on the index title `title` at `index` scrolls to: the first
+    /// section whose header starts with `title`, else the last one before it.
+    public func section(forSectionIndexTitle title: String, at index: Int) -> Int {
+        guard !sections.isEmpty else { return 0 }
+        var best = 0
+        for (i, section) in sections.enumerated() {
+            guard let initial = section.header.flatMap(Self.initial) else { continue }
+            if initial == title { return i }
+            if Self.order(initial) < Self.order(title) { best = i }
+        }
+        return best
+    }
+
+    static let alphabet: [String] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) } + ["#"]
+
+    static func initial(_ title: String) -> String? {
+        guard let first = title.first else { return nil }
+        let upper = String(first).uppercased()
+        return alphabet.dropLast().contains(upper) ? upper : "#"
+    }
+
+    static func order(_ title: String) -> Int { alphabet.firstIndex(of: title) ?? alphabet.count }
+}

@@ -1,0 +1,52 @@
+/// A plain cell with a title, an optional detail line and an accessory: the
+/// default cell for models with no binding, and the base of the placeholder cells.
+///
+/// Platform-neutral: the headless and terminal list views show it directly.
+/// CellKit never leaves it blank: an unmapped model shows its description.
+///
+/// ```swift
+/// let cell = TextCell()
+/// cell.text = "Ada Lovelace"
+/// cell.detailText = "First programmer"
+/// ```
+@MainActor
+open class TextCell: ListCell {
+    /// The main line.
+    public var text: String = ""
+    /// A second line, if any.
+    public var detailText: String?
+    /// A short marker shown at the trailing edge (for example "›").
+    public var accessory: String?
+    /// How many times CellKit configured this cell (creation and every reuse).
+    public internal(set) var configureCount = 0
+
+    /// Creates an empty cell.
+    public required init() {}
+
+    /// Clears the cell for its next row.
+    open func prepareForReuse() {
+        text = ""
+        detailText = nil
+        accessory = nil
+    }
+}
+
+/// The default cell of the loading placeholder row: a spinner and a message.
+@MainActor
+public final class LoadingCell: TextCell {
+    /// Whether the activity indicator runs (Instant Cocoa's `startAnimating`).
+    public var isAnimating = false
+}
+
+/// The default cell of the no-results placeholder row.
+@MainActor
+public final class NoResultsCell: TextCell {}
+
+/// The default cell of the error placeholder row: the message and a retry hint.
+@MainActor
+public final class ErrorCell: TextCell {
+    /// The error shown.
+    public var error: (any Error)?
+    /// Whether selecting the row retries the load.
+    public var canRetry = false
+}
