@@ -5,5 +5,7 @@ extension ListController {
     }
 }
 
-    /// Checks one stage against UIKit's batch rules. TEMPORARY: accepts everything until CellKitDiff lands.
-    func validate(_ changeset: Changeset, from before: TableModel, to after: TableModel) throws {}
+    /// Checks one stage against UIKit's batch rules before any list view sees it.
+    func validate(_ changeset: Changeset, from before: TableModel, to after: TableModel) throws(BatchUpdateError) {
+        try changeset.validate(oldCounts: before.sections.map(\.items.count), newCounts: after.sections.map(\.items.count))
+    }
