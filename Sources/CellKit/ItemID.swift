@@ -20,6 +20,13 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
         self.typeName = { String(describing: Model.self) }
     }
 
+    /// The identity of a row of `Model` whose identifier was already erased.
+    init<Model>(type: Model.Type, erasedID: any Hashable & Sendable) {
+        self.type = ObjectIdentifier(type)
+        self.raw = erasedID
+        self.typeName = { String(describing: Model.self) }
+    }
+
     /// The identity of an `Identifiable` model.
     public init<Model: Identifiable>(_ model: Model) where Model.ID: Sendable {
         self.init(type: Model.self, id: model.id)

@@ -1,0 +1,158 @@
+/// Typed handlers per model type for configure, select, height and resource
+/// updates (Instant Cocoa's `cellConfigurationDelegate`, without selectors).
+///
+/// Each kind of handler resolves with the same fallback order as Instant
+/// Cocoa's `configureCell:with<ModelName>:` → `with<ModelClassName>:` →
+/// `withObject:`: the model's exact type → the nearest registered superclass or
+/// a registered protocol → the catch-all for any object → the default
+/// (configure and select do nothing; height is the list's default).
+/// Resolution happens once per concrete type, then is cached.
+///
+/// ```swift
+/// final class UserCell: TextCell {}
+/// struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
+///
+/// @MainActor func wire(_ table: DispatchTable) {
+///     table.configure(User.self) { (cell: UserCell, user) in
+///         cell.text = user.name
+///         cell.detailText = user.bio
+///     }
+///     table.onSelect(User.self) { user, _ in print("selected", user.name) }
+///     table.height(for: User.self) { _ in 2 }
+/// }
+/// ```
+@MainActor
+public final class DispatchTable {
+    typealias ConfigureHandler = @MainActor (AnyObject, Any, ItemPath) -> Void
+    typealias SelectHandler = @MainActor (Any, ItemPath) -> Void
+    typealias HeightHandler = @MainActor (Any, ItemPath) -> Double
+    typealias ResourceHandler = @MainActor (AnyObject, Any, ResourceUpdate) -> Void
+
+    var configureTable = TypeTable<ConfigureHandler>()
+    var selectTable = TypeTable<SelectHandler>()
+    var heightTable = TypeTable<HeightHandler>()
+    var resourceTable = TypeTable<ResourceHandler>()
+
+    /// Where a handler that got the wrong cell type is reported.
+    public var diagnostics: DiagnosticHandler
+    private var reported: Set<String> = []
+
+    /// Creates an empty table.
+    public init(diagnostics: DiagnosticHandler = .standardError) {
+        self.diagnostics = diagnostics
+    }
+
+    // MARK: Registering
+
+    /// Configures cells showing a `Model` (a type, a superclass, or a protocol type).
+    public func configure<Model, Cell>(_ model: Model.Type, _ handler: @escaping @MainActor (Cell, Model) -> Void) {
+        configureTable.set(typedConfigure(handler), for: model)
+    }
+
+    /// Configures cells showing any model that no more specific handler takes (`configureCell:withObject:`).
+    public func configureAny<Cell>(_ handler: @escaping @MainActor (Cell, Any) -> Void) {
+        configureTable.catchAll = typedConfigure(handler)
+    }
+
+    /// Handles selection of rows showing a `Model` (`tableView:didSelect<ModelName>:`).
+    public func onSelect<Model>(_ model: Model.Type, _ handler: @escaping @MainActor (Model, ItemPath) -> Void) {
+        selectTable.set({ m, path in handler(m as! Model, path) }, for: model)
+    }
+
+    /// Handles selection of any row no more specific handler takes (`didSelectObject:`).
+    public func onSelectAny(_ handler: @escaping @MainActor (Any, ItemPath) -> Void) {
+        selectTable.catchAll = handler
+    }
+
+    /// The height of rows showing a `Model` (`tableView:heightFor<ModelName>:`).
+    public func height<Model>(for model: Model.Type, _ handler: @escaping @MainActor (Model) -> Double) {
+        heightTable.set({ m, _ in handler(m as! Model) }, for: model)
+    }
+
+    /// The height of any row no more specific handler takes (`heightForObject:`).
+    public func heightAny(_ handler: @escaping @MainActor (Any) -> Double) {
+        heightTable.catchAll = { m, _ in handler(m) }
+    }
+
+    /// Updates a visible cell showing a `Model` when a resource it shows arrives
+    /// (for cells bound through the registry; presenters have their own update).
+    public func onResource<Model, Cell>(_ model: Model.Type, _ handler: @escaping @MainActor (Cell, Model, ResourceUpdate) -> Void) {
+        resourceTable.set({ [weak self] cell, m, update in
+            guard let cell = cell as? Cell else {
+                self?.reportMismatch(cell: cell, expected: Cell.self, model: m)
+                return
+            }
+            handler(cell, m as! Model, update)
+        }, for: model)
+    }
+
+    // MARK: Dispatching
+
+    /// Runs the configure handler that matches `model`; returns how it matched, or `nil` (the default: nothing).
+    @discardableResult
+    public func configure(_ cell: AnyObject, with model: Any, at path: ItemPath) -> TypeMatch? {
+        guard let (handler, match) = configureTable.resolve(model) else { return nil }
+        handler(cell, model, path)
+        return match
+    }
+
+    /// Runs the select handler that matches `model`; returns how it matched, or `nil` (the default: nothing).
+    @discardableResult
+    public func select(_ model: Any, at path: ItemPath) -> TypeMatch? {
+        guard let (handler, match) = selectTable.resolve(model) else { return nil }
+        handler(model, path)
+        return match
+    }
+
+    /// The height for `model`, or `nil` when no handler matches (the list's default applies).
+    public func height(for model: Any, at path: ItemPath) -> Double? {
+        heightTable.resolve(model).map { $0.value(model, path) }
+    }
+
+    /// Runs the resource handler that matches `model`; returns whether one ran.
+    @discardableResult
+    public func resource(_ update: ResourceUpdate, cell: AnyObject, model: Any) -> Bool {
+        guard let (handler, _) = resourceTable.resolve(model) else { return false }
+        handler(cell, model, update)
+        return true
+    }
+
+    /// Whether any height handler is registered (lists may skip per-row height calls otherwise).
+    public var hasHeightHandlers: Bool { !heightTable.isEmpty }
+
+    private func typedConfigure<Cell, Model>(_ handler: @escaping @MainActor (Cell, Model) -> Void) -> ConfigureHandler {
+        { [weak self] cell, model, _ in
+            guard let typed = cell as? Cell else {
+                self?.reportMismatch(cell: cell, expected: Cell.self, model: model)
+                return
+            }
+            handler(typed, model as! Model)
+        }
+    }
+
+    private func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any) {
+        let key = "\(type(of: cell))|\(expected)|\(type(of: model))"
+        guard reported.insert(key).inserted else { return }
+        diagnostics(Diagnostic(
+            .cellTypeMismatch,
+            "handler for \(type(of: model)) expects a \(expected) cell, but the row got a \(type(of: cell)); the handler was skipped"
+        ))
+    }
+}
+
+/// A resource of some object that arrived (Coffee's updated object and key).
+public struct ResourceUpdate: Sendable {
+    /// The object whose resource changed (a user whose image arrived).
+    public let object: any Sendable
+    /// Which resource changed (`"image"`).
+    public let key: ResourceKey
+    /// The resource itself, if the sender passed it along.
+    public let value: (any Sendable)?
+
+    /// Creates an update.
+    public init(object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) {
+        self.object = object
+        self.key = key
+        self.value = value
+    }
+}

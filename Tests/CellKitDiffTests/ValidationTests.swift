@@ -1,0 +1,109 @@
+import Testing
+@testable import CellKitDiff
+
+private func p(_ section: Int, _ item: Int) -> ItemPath { ItemPath(item: item, section: section) }
+
+/// A deliberately wrong batch, the rule it must break, and where.
+struct BadBatch: Sendable, CustomTestStringConvertible {
+    var rule: BatchUpdateError.Rule
+    var batch: Changeset
+    var old: [Int]
+    var new: [Int]
+    var section: Int?
+    var item: Int?
+    var testDescription: String { rule.rawValue }
+}
+
+let badBatches: [BadBatch] = [
+    BadBatch(rule: .sectionCountMismatch, batch: Changeset(sectionDeletes: [0]), old: [1, 1], new: [1, 1], section: nil, item: nil),
+    BadBatch(rule: .itemCountMismatch, batch: Changeset(itemDeletes: [p(2, 0), p(2, 1), p(2, 2)], itemInserts: [p(2, 0)]),
+             old: [1, 1, 6], new: [1, 1, 5], section: 2, item: nil),
+    BadBatch(rule: .sectionOutOfRange, batch: Changeset(sectionDeletes: [3]), old: [1, 1], new: [1], section: 3, item: nil),
+    BadBatch(rule: .sectionOutOfRange, batch: Changeset(itemInserts: [p(4, 0)]), old: [1], new: [2], section: 4, item: 0),
+    BadBatch(rule: .itemOutOfRange, batch: Changeset(itemDeletes: [p(1, 7)]), old: [1, 3], new: [1, 2], section: 1, item: 7),
+    BadBatch(rule: .itemOutOfRange, batch: Changeset(itemInserts: [p(0, 5)]), old: [1], new: [2], section: 0, item: 5),
+    BadBatch(rule: .duplicateDelete, batch: Changeset(itemDeletes: [p(0, 1), p(0, 1)]), old: [3], new: [1], section: 0, item: 1),
+    BadBatch(rule: .duplicateDelete, batch: Changeset(sectionDeletes: [1, 1]), old: [1, 1, 1], new: [1], section: 1, item: nil),
+    BadBatch(rule: .duplicateInsert, batch: Changeset(itemInserts: [p(0, 2), p(0, 2)]), old: [3], new: [5], section: 0, item: 2),
+    BadBatch(rule: .duplicateInsert, batch: Changeset(sectionInserts: [0, 0]), old: [], new: [0, 0], section: 0, item: nil),
+    BadBatch(rule: .duplicateUpdate, batch: Changeset(itemUpdates: [p(0, 2), p(0, 2)]), old: [3], new: [3], section: 0, item: 2),
+    BadBatch(rule: .deleteAndUpdate, batch: Changeset(itemDeletes: [p(0, 1)], itemUpdates: [p(0, 1)]), old: [3], new: [2], section: 0, item: 1),
+    BadBatch(rule: .deleteAndUpdate, batch: Changeset(sectionDeletes: [0], sectionUpdates: [0]), old: [3, 1], new: [1], section: 0, item: nil),
+    BadBatch(rule: .deleteAndMove, batch: Changeset(itemDeletes: [p(0, 1)], itemMoves: [Move(from: p(0, 1), to: p(0, 0))]), old: [3], new: [2], section: 0, item: 1),
+    BadBatch(rule: .deleteAndMove, batch: Changeset(sectionDeletes: [0], sectionMoves: [Move(from: 0, to: 1)]), old: [1, 1, 1], new: [1, 1], section: 0, item: nil),
+    BadBatch(rule: .updateAndMove, batch: Changeset(itemUpdates: [p(0, 1)], itemMoves: [Move(from: p(0, 1), to: p(0, 0))]), old: [3], new: [3], section: 0, item: 1),
+    BadBatch(rule: .updateAndMove, batch: Changeset(sectionUpdates: [1], sectionMoves: [Move(from: 1, to: 0)]), old: [1, 1], new: [1, 1], section: 1, item: nil),
+    BadBatch(rule: .insertAndMoveToSameIndex, batch: Changeset(itemInserts: [p(0, 0)], itemMoves: [Move(from: p(0, 2), to: p(0, 0))]), old: [3], new: [4], section: 0, item: 0),
+    BadBatch(rule: .insertAndMoveToSameIndex, batch: Changeset(sectionInserts: [0], sectionMoves: [Move(from: 1, to: 0)]), old: [1, 1], new: [0, 1, 1], section: 0, item: nil),
+    BadBatch(rule: .duplicateMoveSource, batch: Changeset(itemMoves: [Move(from: p(0, 1), to: p(0, 0)), Move(from: p(0, 1), to: p(0, 2))]), old: [3], new: [3], section: 0, item: 1),
+    BadBatch(rule: .duplicateMoveSource, batch: Changeset(sectionMoves: [Move(from: 1, to: 0), Move(from: 1, to: 2)]), old: [1, 1, 1], new: [1, 1, 1], section: 1, item: nil),
+    BadBatch(rule: .duplicateMoveDestination, batch: Changeset(itemMoves: [Move(from: p(0, 1), to: p(0, 0)), Move(from: p(0, 2), to: p(0, 0))]), old: [3], new: [3], section: 0, item: 0),
+    BadBatch(rule: .duplicateMoveDestination, batch: Changeset(sectionMoves: [Move(from: 1, to: 0), Move(from: 2, to: 0)]), old: [1, 1, 1], new: [1, 1, 1], section: 0, item: nil),
+    BadBatch(rule: .itemChangeInDeletedSection, batch: Changeset(sectionDeletes: [1], itemDeletes: [p(1, 0)]), old: [1, 2], new: [1], section: 1, item: 0),
+    BadBatch(rule: .itemChangeInDeletedSection, batch: Changeset(sectionDeletes: [1], itemMoves: [Move(from: p(1, 0), to: p(0, 0))]), old: [1, 2], new: [2], section: 1, item: 0),
+    BadBatch(rule: .itemChangeInInsertedSection, batch: Changeset(sectionInserts: [1], itemInserts: [p(1, 0)]), old: [1], new: [1, 1], section: 1, item: 0),
+    BadBatch(rule: .itemChangeInInsertedSection, batch: Changeset(sectionInserts: [1], itemMoves: [Move(from: p(0, 0), to: p(1, 0))]), old: [1], new: [0, 1], section: 1, item: 0),
+    BadBatch(rule: .itemChangeInUpdatedSection, batch: Changeset(sectionUpdates: [0], itemUpdates: [p(0, 0)]), old: [1], new: [1], section: 0, item: 0),
+]
+
+@Suite("Batch-update validation")
+struct ValidationTests {
+    @Test("every rule is exercised")
+    func everyRuleCovered() {
+        let covered = Set(badBatches.map(\.rule))
+        #expect(covered == Set(BatchUpdateError.Rule.allCases))
+    }
+
+    @Test("a wrong batch throws its rule, naming the section and row", arguments: badBatches)
+    func wrongBatchThrows(_ bad: BadBatch) {
+        do {
+            try bad.batch.validate(oldCounts: bad.old, newCounts: bad.new)
+            Issue.record("expected \(bad.rule), but the batch passed")
+        } catch {
+            #expect(error.rule == bad.rule, "\(error)")
+            #expect(error.section == bad.section)
+            #expect(error.item == bad.item)
+            #expect(error.message.contains("[\(bad.rule.rawValue)]"))
+            if let s = bad.section { #expect(error.message.contains("section \(s)"), "\(error)") }
+            if let r = bad.item { #expect(error.message.contains("row \(r)"), "\(error)") }
+        }
+    }
+
+    @Test("the count mismatch message carries every number")
+    func countMessage() {
+        let batch = Changeset(itemDeletes: [p(2, 0), p(2, 1), p(2, 2)], itemInserts: [p(2, 0)])
+        do {
+            try batch.validate(oldCounts: [1, 1, 6], newCounts: [1, 1, 5])
+            Issue.record("expected itemCountMismatch")
+        } catch {
+            #expect(error.description == "invalid update: section 2 has 5 rows after the update, but 4 were expected (6 before, 1 inserted, 3 deleted, 0 moved in, 0 moved out) [itemCountMismatch]")
+        }
+    }
+
+    @Test("valid batches pass and apply as UIKit would")
+    func validBatches() throws {
+        // Doc-comment examples.
+        let deleteFirst = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)])
+        try deleteFirst.validate(oldCounts: [3], newCounts: [2])
+        let insertFront = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
+        let result = try insertFront.apply(to: [[1, 2]], reading: [[0, 1, 2]], items: \.self)
+        #expect(result == [[0, 1, 2]])
+
+        // Everything at once: delete section 0, move section 2 to the front, insert a
+        // section at the end; inside: insert, reload, two cross-section moves.
+        let old = [["x"], ["a", "b", "c"], ["p", "q"]]
+        let new = [["q", "p", "c"], ["a", "B", "n"], ["z"]]
+        let batch = Changeset(
+            sectionDeletes: [0], sectionInserts: [2], sectionMoves: [Move(from: 2, to: 0)],
+            itemDeletes: [], itemInserts: [p(1, 2)], itemUpdates: [p(1, 1)],
+            itemMoves: [Move(from: p(2, 1), to: p(0, 0)), Move(from: p(1, 2), to: p(0, 2))]
+        )
+        #expect(try batch.apply(to: old, reading: new, items: \.self) == new)
+
+        // Empty batch, empty data.
+        try Changeset().validate(oldCounts: [], newCounts: [])
+        #expect(try Changeset().apply(to: [[Int]](), reading: [], items: \.self) == [])
+        // A section reload reads the new rows, whatever their count.
+        #expect(try Changeset(sectionUpdates: [0]).apply(to: [[1]], reading: [[7, 8]], items: \.self) == [[7, 8]])
+    }
+}
