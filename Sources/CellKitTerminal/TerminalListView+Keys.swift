@@ -66,3 +66,36 @@ extension TerminalListView {
         setNeedsDisplay()
     }
 }
+
+extension TerminalListView {
+    /// The screen line (0-based, within the list) where the selected row starts, if it is on screen.
+    public var selectedScreenLine: Int? {
+        guard let selected = selectedPath else { return nil }
+        return placements.first { $0.entry == .row(selected) }.map { $0.y - $0.skipped }
+    }
+
+    /// Selects the row at `path` and scrolls so that it starts on screen line `line`
+    /// (as far as the list allows): after new rows arrive above, the row the
+    /// user was on stays where it was.
+    public func select(_ path: ItemPath, atScreenLine line: Int) {
+        guard let entry = clamped(.row(path)), case .row(let target) = entry else { return }
+        selectedPath = target
+        var top = Entry.row(target)
+        var remaining = max(0, min(line, rows - 1))
+        anchorOffset = 0
+        while remaining > 0, let before = previous(top) {
+            let h = height(of: before)
+            top = before
+            if h >= remaining {
+                anchorOffset = h - remaining
+                remaining = 0
+            } else {
+                remaining -= h
+            }
+        }
+        anchor = top
+        fillViewport()
+        scrollToSelection()
+        setNeedsDisplay()
+    }
+}

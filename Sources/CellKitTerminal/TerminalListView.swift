@@ -131,10 +131,15 @@ public final class TerminalListView: ListView {
         readCounts()
         var mapping = ChangesetMapping(changeset, oldCounts: oldCounts, newCounts: sectionCounts)
         do {
+            try changeset.validate(oldCounts: oldCounts, newCounts: sectionCounts)
             try mapping.validate()
-        } catch {
+        } catch let error as BatchUpdateError {
             reloadData()
             throw error
+        } catch {
+            // The shared rules passed but the mapping disagrees: keep going from a clean state.
+            reloadData()
+            throw BatchUpdateError(.itemCountMismatch, detail: "\(error)")
         }
         // Cells follow their rows; deleted and updated rows give their cells back.
         let updated = Set(changeset.itemUpdates)

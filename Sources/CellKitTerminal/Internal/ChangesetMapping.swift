@@ -147,10 +147,8 @@ struct ChangesetMapping {
     }
 }
 
-/// A batch handed to ``TerminalListView/performBatchUpdates(_:updateData:)`` broke a
-/// batch-update rule; the list view reloaded instead. The message names the sections and rows.
-public struct TerminalBatchUpdateError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What was wrong, naming the section and row.
-    public let message: String
+/// A batch that the path mapping could not follow; names the sections and rows.
+struct TerminalBatchUpdateError: Error, Hashable, Sendable, CustomStringConvertible {
+    let message: String
     public var description: String { "invalid batch update: \(message)" }
 }

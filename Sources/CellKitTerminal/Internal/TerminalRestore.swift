@@ -57,7 +57,7 @@ enum TerminalSignals {
             #else
             action.__sigaction_handler.sa_handler = _fatalSignalHandler
             #endif
-            action.sa_flags = Int32(SA_RESETHAND)
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
             sigemptyset(&action.sa_mask)
             _ = sigaction(signal, &action, nil)
         }
@@ -76,7 +76,7 @@ enum TerminalSignals {
             #else
             action.__sigaction_handler.sa_handler = _forwardSignalHandler
             #endif
-            action.sa_flags = Int32(SA_RESTART)
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESTART)
             sigemptyset(&action.sa_mask)
             _ = sigaction(signal, &action, nil)
             sigaddset(&set, signal)
