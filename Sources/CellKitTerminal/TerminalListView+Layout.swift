@@ -209,11 +209,16 @@ extension TerminalListView {
             skip = 0
             entry = next(e)
         }
+        // The header of the section at the top stays pinned while some of that
+        // section shows below it; the next section's header takes its place.
+        stickySection = nil
         if let first = placements.first, hasHeader(first.entry.section),
            !(first.entry == .header(first.entry.section) && first.skipped == 0) {
-            stickySection = first.entry.section
-        } else {
-            stickySection = nil
+            let section = first.entry.section
+            let below = placements.first { $0.y <= 1 && 1 < $0.y + $0.shown }
+            if below == nil || below?.entry.section == section && below?.entry != .header(section) {
+                stickySection = section
+            }
         }
         reconcileCells()
     }
