@@ -52,6 +52,8 @@ extension TerminalListView {
     /// Moves the selection by about one screen, and scrolls the screen with it.
     func page(down: Bool) {
         guard var path = selectedPath ?? firstRow() else { return }
+        // About a screen away: the cells on screen now are free for the rows measured next.
+        recycleAllCells()
         var travelled = 0
         let screen = max(1, rows - 1)
         while true {
@@ -62,6 +64,11 @@ extension TerminalListView {
             if travelled >= screen { break }
         }
         selectedPath = path
+        // The page starts at the selected row; the cells measured on the way go back to the pool.
+        recycleAllCells()
+        anchor = .row(path)
+        anchorOffset = 0
+        fillViewport()
         scrollToSelection()
         setNeedsDisplay()
     }

@@ -143,8 +143,15 @@ extension TerminalListView {
     // MARK: Lines
 
     /// The height of `entry` in lines: 1 for a header; the delegate's height, or the cell's line count.
+    ///
+    /// A row with a height from the delegate needs no cell to be measured.
     func height(of entry: Entry) -> Int {
-        lines(of: entry).count
+        guard case .row(let path) = entry else { return 1 }
+        if let cached = lineCache[path] { return cached.count }
+        if let height = delegate?.listView(self, heightForItemAt: path), height.isFinite {
+            return max(1, Int(height.rounded()))
+        }
+        return rowLines(path).count
     }
 
     func lines(of entry: Entry) -> [StyledLine] {
@@ -226,10 +233,12 @@ extension TerminalListView {
     func reconcileCells() {
         let visible = visibleItemPaths
         let visibleSet = Set(visible)
+        // Cells that left go back to the pool first, so the rows that came can reuse them.
         for (path, cell) in cells where !visibleSet.contains(path) {
             recycle(cell, at: path)
             cells[path] = nil
         }
+        for path in visible where cells[path] == nil { _ = rowLines(path) }
         for path in visible where !displayed.contains(path) {
             guard let cell = cells[path] else { continue }
             displayed.insert(path)
@@ -239,6 +248,11 @@ extension TerminalListView {
             lastVisible = visible
             onVisibleItemsChange?(visible)
         }
+    }
+
+    func recycleAllCells() {
+        for (path, cell) in cells { recycle(cell, at: path) }
+        cells.removeAll()
     }
 
     /// Moves the anchor up when the entries below it do not fill the screen.
@@ -282,10 +296,14 @@ extension TerminalListView {
             } else {
                 scroll(toBottom: selected)
             }
-        } else if let anchor, target < anchor {
-            scroll(toTop: selected)
         } else {
-            scroll(toBottom: selected)
+            // A jump: the cells on screen will not be needed; give them back before measuring.
+            recycleAllCells()
+            if let anchor, target < anchor {
+                scroll(toTop: selected)
+            } else {
+                scroll(toBottom: selected)
+            }
         }
         layout()
     }
