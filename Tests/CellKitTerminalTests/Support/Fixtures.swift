@@ -61,6 +61,9 @@ final class NotesFixture {
 
     /// The frame as plain text lines, trailing spaces kept (each exactly `columns` wide).
     func frame() -> [String] { list.renderFrame().map(\.plainText) }
+
+    /// The frame with a marker column: ">" on the lines of the selected row.
+    func markedFrame() -> [String] { list.renderFrame().map(\.markedText) }
 }
 
 /// A hand-written data source over arrays of titles, for driving batch updates directly.
@@ -82,4 +85,11 @@ final class TitlesDataSource: ListViewDataSource, ListViewDelegate {
         return cell
     }
     func listView(_ listView: any ListView, titleForHeaderInSection section: Int) -> String? { headers[section] }
+}
+
+extension StyledLine {
+    /// The plain text after ">" for a highlighted (inverse) line, or " ".
+    var markedText: String {
+        (spans.contains { $0.style.isInverse } ? ">" : " ") + plainText
+    }
 }
