@@ -38,7 +38,13 @@ enum CellRendering {
             return [StyledLine("  ∅ " + noResults.text, style: .dim)]
         }
         if let error = cell as? ErrorCell {
-            var lines = [StyledLine("  ✖ " + error.text, style: TextStyle(foreground: .red, bold: true))]
+            // The message names what failed: wrap it rather than cut it.
+            let style = TextStyle(foreground: .red, bold: true)
+            var lines = StyledLine.wrap(error.text, width: max(1, width - 4), maxLines: 4, style: style).enumerated().map { index, line in
+                var prefixed = StyledLine(index == 0 ? "  ✖ " : "    ", style: style)
+                prefixed.append(line)
+                return prefixed
+            }
             if let detail = error.detailText {
                 lines.append(StyledLine("    " + detail + (error.canRetry ? " (Enter)" : ""), style: .dim))
             }

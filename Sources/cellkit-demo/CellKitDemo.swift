@@ -15,6 +15,12 @@ struct CellKitDemo: ParsableCommand {
 
         When standard input or output is not a terminal (a pipe, CI), the rows are printed \
         plainly, without escape codes, and the program exits 0. Output is deterministic for a given --seed.
+
+        Modes:
+          cellkit-demo [feed] [--seed N] [--fail-rate P]   the sample feed (the default)
+          cellkit-demo git [PATH] [--page-size N]          a repository's history
+        Every mode takes --interactive (fail without a terminal), --plain and --width N. \
+        See 'cellkit-demo help feed' and 'cellkit-demo help git'.
         """,
         subcommands: [FeedCommand.self, GitCommand.self],
         defaultSubcommand: FeedCommand.self
