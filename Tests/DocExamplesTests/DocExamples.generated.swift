@@ -327,8 +327,25 @@ import Testing
     }
 }
 
-// README.md:28
+// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
 @MainActor private func docExample31() throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+    controller.attach(to: listView)
+    controller.apply(TableModel((0..<100).map { Song(id: $0, title: "Song \($0)") }))
+    assert(listView.visibleTexts == ["Song 0", "Song 1"])
+
+    listView.clearLog()
+    listView.scroll(to: 44 * 50)
+    assert(listView.visibleTexts == ["Song 50", "Song 51"])
+    assert(listView.createdCellCount <= 4)
+}
+
+// README.md:28
+@MainActor private func docExample32() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -362,7 +379,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 31 examples compile and run") @MainActor func run() throws {
+    @Test("all 32 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -394,5 +411,6 @@ struct DocExamples {
         try docExample29()
         try docExample30()
         try docExample31()
+        try docExample32()
     }
 }
