@@ -17,10 +17,10 @@ public struct Page<Item: Sendable>: Sendable {
 /// about to show, knows whether more pages exist, and never asks for the same
 /// page twice at once.
 ///
-/// ``refresh()`` fetches the first page again and puts it in front of the rows
-/// already loaded (rows of the old first page that are gone are dropped, rows
-/// already shown further down are not repeated), so new items at the top are
-/// inserted and the rest stays where it was. Items whose id is already shown
+/// ``refresh()`` fetches the first page again and puts it in place of the rows
+/// it covers: rows up to the last one it still holds are replaced (so rows it
+/// lacks there were deleted), rows after that stay, without repeats. New items
+/// at the top are inserted and the rest stays where it was. Items whose id is already shown
 /// are skipped when a page is appended.
 ///
 /// ```swift
@@ -59,7 +59,6 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     private var loads = LoadGenerations()
     private var moreTask: Task<Void, Never>?
     private var ids: Set<Item.ID> = []
-    private var firstPageCount = 0
     private var lastLoadMoreFailed = false
 
     /// Creates a source fetching pages with `fetch`.
@@ -150,15 +149,17 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             var freshIDs = Set<Item.ID>()
             for item in page.items where freshIDs.insert(item.id).inserted { fresh.append(item) }
             if refreshing && nextPage > 1 {
-                // Keep the pages after the first; drop what the new first page repeats.
-                let rest = items.dropFirst(firstPageCount).filter { !freshIDs.contains($0.id) }
+                // The new first page replaces the loaded rows up to the last one it
+                // still holds (rows before that which it lacks were deleted); the rows
+                // after it stay, without the ones the new page repeats.
+                let overlap = items.lastIndex { freshIDs.contains($0.id) }
+                let rest = items[(overlap.map { $0 + 1 } ?? 0)...].filter { !freshIDs.contains($0.id) }
                 items = fresh + rest
             } else {
                 items = fresh
                 hasMore = page.hasMore
                 nextPage = 1
             }
-            firstPageCount = fresh.count
             ids = Set(items.map(\.id))
             publishContent()
         case .failure(let error) where error is CancellationError:
