@@ -1,0 +1,66 @@
+import CellKit
+import CellKitTesting
+import Testing
+
+// Carbon Five's cell factory: one factory (cell class + how to build it + a reuse
+// identifier) kept as a property of the controllers and shared by several screens.
+// In CellKit the factory is a CellSource and nobody types the identifier.
+
+private final class ProductCell: ListCell {
+    var title = ""
+    var builtByTemplate = false
+    init() {}
+}
+
+private struct Product: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+/// A screen that takes its cell factory as a property, as the post suggests.
+@MainActor
+private final class ProductsScreen {
+    let controller = ListController(diagnostics: .ignore)
+    let listView = HeadlessListView(viewportHeight: 132, rowHeight: 44)
+
+    init(cellFactory: CellSource, products: [Product]) {
+        controller.registry.register(cellFactory, for: Product.self) { (cell: ProductCell, product) in
+            cell.title = product.title
+        }
+        controller.attach(to: listView)
+        controller.apply(TableModel(products))
+    }
+}
+
+@MainActor
+@Suite("Carbon Five: a cell factory shared by screens")
+struct CarbonFiveFactoryTests {
+    @Test func oneFactoryServesTwoScreens() {
+        let factory = CellSource.template(ProductCell.self) {
+            let cell = ProductCell()
+            cell.builtByTemplate = true  // the nib's set-up would happen here
+            return cell
+        }
+        let catalog = ProductsScreen(cellFactory: factory, products: (0..<10).map { Product(id: $0, title: "item \($0)") })
+        let wishlist = ProductsScreen(cellFactory: factory, products: [Product(id: 42, title: "wish")])
+        let catalogCells = catalog.listView.visibleCells.compactMap { $0 as? ProductCell }
+        let wishlistCells = wishlist.listView.visibleCells.compactMap { $0 as? ProductCell }
+        #expect(catalogCells.map(\.title) == ["item 0", "item 1", "item 2"])
+        #expect(wishlistCells.map(\.title) == ["wish"])
+        #expect((catalogCells + wishlistCells).allSatisfy { $0.builtByTemplate })
+        #expect(catalog.listView.createdCells[factory.reuseIdentifier] == 3)
+        #expect(wishlist.listView.createdCells[factory.reuseIdentifier] == 1)
+    }
+
+    @Test func reuseIdentifiersAreDerivedFromTypeStyleAndKind() {
+        let plain = CellSource.type(ProductCell.self)
+        let styled = CellSource.type(ProductCell.self, style: "compact")
+        let template = CellSource.template(ProductCell.self) { ProductCell() }
+        let nib = CellSource.nib(ProductCell.self, name: "ProductCell")
+        let ids = [plain, styled, template, nib].map(\.reuseIdentifier)
+        #expect(Set(ids).count == 4)
+        #expect(ids.allSatisfy { $0.hasPrefix(String(reflecting: ProductCell.self)) })
+        #expect(styled.reuseIdentifier.hasSuffix(".compact"))
+        #expect(nib.reuseIdentifier.contains("ProductCell)"))
+        #expect(nib.make == nil)
+        // Equal sources (same derivation) are interchangeable, so a factory can be rebuilt anywhere.
+        #expect(plain == CellSource.type(ProductCell.self))
+    }
+}
