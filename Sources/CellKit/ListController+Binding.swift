@@ -104,16 +104,13 @@ extension ListController {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// The staged changes from `old` to `new`, computed off the main actor.
-    ///
-    /// TEMPORARY, like `stagedChanges(from:to:)` in `ListController+Diff.swift`:
-    /// a reload until the sectioned diff lands on main; then both call
-    /// `StagedChangeset(from:to:options:)` with `DiffOptions(reloadThreshold:)`.
+    /// The staged changes from `old` to `new`, computed off the main actor
+    /// (CellKitDiff's sectioned diff, as `stagedChanges(from:to:)` on it).
     @concurrent
     nonisolated static func stagedChangesOffMain(
         from old: TableModel, to new: TableModel, reloadThreshold: Int?
     ) async -> StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]> {
-        StagedChangeset(stages: [], duplicates: [], isReload: true, finalData: new.diffSections)
+        StagedChangeset(from: old.diffSections, to: new.diffSections, options: DiffOptions(reloadThreshold: reloadThreshold))
     }
 
     // MARK: Display hooks (ListViewDelegate)

@@ -11,15 +11,15 @@
 /// ```swift
 /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 ///
-/// @MainActor func songs(in listView: any ListView) async -> ListController {
-///     let source = RemoteDataSource { [Song(id: 1, title: "Blue"), Song(id: 2, title: "Red")] }
-///     let controller = ListController()
-///     controller.attach(to: listView)
-///     controller.bind(to: source)
+/// let listView = HeadlessListView()
+/// let controller = ListController()
+/// controller.attach(to: listView)
+/// let source = RemoteDataSource { [Song(id: 1, title: "Blue"), Song(id: 2, title: "Red")] }
+/// controller.bind(to: source)
+/// Task { @MainActor in
 ///     await source.load().value
 ///     await controller.settle()
 ///     assert(controller.model.itemCount == 2)
-///     return controller
 /// }
 /// ```
 @MainActor

@@ -10,11 +10,11 @@
 /// struct Friend: Identifiable, Equatable, Sendable { let id: Int }
 /// struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 ///
-/// @MainActor func people() async {
-///     let source = MultiDataSource([
-///         SimpleDataSource([Friend(id: 1), Friend(id: 2)]),
-///         RemoteDataSource { [Suggestion(id: 1)] },
-///     ])
+/// let source = MultiDataSource([
+///     SimpleDataSource([Friend(id: 1), Friend(id: 2)]),
+///     RemoteDataSource { [Suggestion(id: 1)] },
+/// ])
+/// Task { @MainActor in
 ///     await source.load().value
 ///     assert(source.snapshot.model.sections.map(\.items.count) == [2, 1])
 /// }

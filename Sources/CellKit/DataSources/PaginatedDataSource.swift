@@ -26,10 +26,10 @@ public struct Page<Item: Sendable>: Sendable {
 /// ```swift
 /// struct Post: Identifiable, Equatable, Sendable { let id: Int }
 ///
-/// @MainActor func feed() async {
-///     let source = PaginatedDataSource<Post> { page in
-///         Page((page * 20..<page * 20 + 20).map { Post(id: $0) }, hasMore: page < 4)
-///     }
+/// let source = PaginatedDataSource<Post> { page in
+///     Page((page * 20..<page * 20 + 20).map { Post(id: $0) }, hasMore: page < 4)
+/// }
+/// Task { @MainActor in
 ///     await source.load().value
 ///     await source.loadNextPage()?.value
 ///     assert(source.items.count == 40 && source.hasMore)

@@ -11,8 +11,8 @@
 /// ```swift
 /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 ///
-/// @MainActor func refreshSongs() async {
-///     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
+/// let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
+/// Task { @MainActor in
 ///     await source.load().value
 ///     assert(source.items.count == 1 && !source.isFetching)
 ///     await source.refresh().value
