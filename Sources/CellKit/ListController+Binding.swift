@@ -12,7 +12,7 @@ final class ListControllerCompanions {
     var activity: ListActivity = .idle
     var hasMore = false
     var displayHooks: [DisplayHook] = []
-    var resourceLoaders: [any _ResourceLoading] = []
+    var resourceLoaders: [AnyResourceLoader] = []
 
     init() {}
 }
@@ -120,21 +120,28 @@ extension ListController {
         companions.displayHooks.append(DisplayHook(willDisplay: handler))
     }
 
+    /// Calls `handler` with the content rows near the visible window that will
+    /// probably show soon (the list view's prefetch: a working range).
+    public func onPrefetch(_ handler: @escaping @MainActor ([ListItem]) -> Void) {
+        companions.displayHooks.append(DisplayHook(prefetch: handler))
+    }
+
     public func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {
         guard let item = contentItem(at: path) else { return }
         companions.dataSource?.willDisplayItem(at: path, in: displayed)
         for hook in companions.displayHooks { hook.willDisplay?(path, item) }
-        for loader in companions.resourceLoaders { loader.willDisplay(item) }
+        for loader in companions.resourceLoaders { loader.willDisplay(item, cell) }
     }
 
     public func listView(_ listView: any ListView, didEndDisplaying cell: AnyObject, at path: ItemPath) {
         // The row may be gone from `displayed` already (a delete): loaders go by id.
-        for loader in companions.resourceLoaders { loader.didEndDisplaying(cell: cell, at: path) }
+        for loader in companions.resourceLoaders { loader.didEndDisplaying(cell) }
     }
 
     public func listView(_ listView: any ListView, prefetchItemsAt paths: [ItemPath]) {
         let items = paths.compactMap { contentItem(at: $0) }
         guard !items.isEmpty else { return }
+        for hook in companions.displayHooks { hook.prefetch?(items) }
         for loader in companions.resourceLoaders { loader.prefetch(items) }
     }
 
@@ -153,4 +160,5 @@ extension ListController {
 /// A display observer registered with ``ListController/onWillDisplay(_:)``.
 struct DisplayHook {
     var willDisplay: (@MainActor (ItemPath, ListItem) -> Void)?
+    var prefetch: (@MainActor ([ListItem]) -> Void)?
 }

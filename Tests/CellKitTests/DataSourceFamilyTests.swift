@@ -86,6 +86,36 @@ struct DataSourceFamilyTests {
         try screen.expectConsistent()
     }
 
+    @Test func aRefreshWithNewItemsOnTopInsertsThemWithoutDisturbingTheRest() async throws {
+        let gate = FetchGate<[Post]>()
+        let source = RemoteDataSource { try await gate.fetch() }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: posts(0..<20))
+        await load.value
+        await screen.controller.settle()
+        let kept = screen.listView.visibleCells.prefix(8).map(ObjectIdentifier.init)
+        screen.listView.clearLog()
+
+        let refresh = source.refresh()
+        await gate.waitForCalls(2)
+        await gate.resume(1, returning: posts([100, 101]) + posts(0..<20))
+        await refresh.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [100, 101] + Array(0..<20))
+        let batches = screen.listView.log.compactMap { event -> Changeset? in
+            if case .batch(let changes) = event, !changes.isEmpty { changes } else { nil }
+        }
+        #expect(batches == [Changeset(itemInserts: [ItemPath(row: 0, section: 0), ItemPath(row: 1, section: 0)])])
+        #expect(!screen.listView.log.contains(.reloaded))
+        #expect(!screen.listView.log.contains { if case .reconfigured = $0 { true } else { false } })
+        // Rows 0–7 kept their cells, two rows further down.
+        #expect(screen.listView.visibleCells.dropFirst(2).map(ObjectIdentifier.init) == kept)
+        try screen.expectConsistent()
+    }
+
     @Test func aRefreshMakesALoadMoreInFlightStale() async throws {
         let gate = FetchGate<Page<Post>>()
         let source = PaginatedDataSource<Post> { try await gate.fetch($0) }

@@ -34,6 +34,12 @@ actor FetchGate<Value: Sendable> {
         continuation.resume(with: result)
     }
 
+    /// Finishes the first waiting call made with `argument`.
+    func resume(argument: Int, returning value: Value) {
+        guard let index = calls.firstIndex(where: { $0.argument == argument && $0.continuation != nil }) else { return }
+        resume(index, with: .success(value))
+    }
+
     func resume(_ index: Int, returning value: Value) { resume(index, with: .success(value)) }
     func resume(_ index: Int, throwing error: any Error) { resume(index, with: .failure(error)) }
 }

@@ -344,15 +344,30 @@ import Testing
     }
 }
 
-// Sources/CellKit/SectionID.swift:3
+// Sources/CellKit/Resources/ResourceLoader.swift:12
 @MainActor private func docExample31() throws {
+    final class AvatarCell: TextCell { var avatar: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    @MainActor func avatars(_ controller: ListController) -> ResourceLoader<User, String> {
+        let loader = ResourceLoader<User, String>(key: "avatar") { user in "avatar-\(user.id).png" }
+        controller.dispatch.onResource(User.self) { (cell: AvatarCell, _, update) in
+            cell.avatar = update.value as? String
+        }
+        controller.addResourceLoader(loader)
+        return loader
+    }
+}
+
+// Sources/CellKit/SectionID.swift:3
+@MainActor private func docExample32() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample32() throws {
+@MainActor private func docExample33() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -362,7 +377,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample33() throws {
+@MainActor private func docExample34() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -378,14 +393,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample34() throws {
+@MainActor private func docExample35() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample35() throws {
+@MainActor private func docExample36() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -402,7 +417,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample36() throws {
+@MainActor private func docExample37() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -410,7 +425,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample37() throws {
+@MainActor private func docExample38() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -420,7 +435,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample38() throws {
+@MainActor private func docExample39() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -435,7 +450,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample39() throws {
+@MainActor private func docExample40() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -469,7 +484,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 39 examples compile and run") @MainActor func run() throws {
+    @Test("all 40 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -509,5 +524,6 @@ struct DocExamples {
         try docExample37()
         try docExample38()
         try docExample39()
+        try docExample40()
     }
 }
