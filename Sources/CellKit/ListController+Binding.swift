@@ -12,6 +12,7 @@ final class ListControllerCompanions {
     var activity: ListActivity = .idle
     var hasMore = false
     var displayHooks: [DisplayHook] = []
+    let rowHeights = RowHeights()
     var resourceLoaders: [AnyResourceLoader] = []
 
     init() {}
@@ -112,6 +113,10 @@ extension ListController {
     ) async -> StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]> {
         StagedChangeset(from: old.diffSections, to: new.diffSections, options: DiffOptions(reloadThreshold: reloadThreshold))
     }
+
+    /// Row heights per model type (fixed, estimated, measured), asked before
+    /// presenters and the dispatch table's height handlers.
+    public var rowHeights: RowHeights { companions.rowHeights }
 
     // MARK: Display hooks (ListViewDelegate)
 

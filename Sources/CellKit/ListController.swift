@@ -276,7 +276,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     // MARK: ListViewDelegate
 
     public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
-        guard let model = displayed.item(at: path)?.model else { return nil }
+        guard let item = displayed.item(at: path) else { return nil }
+        if let height = rowHeights.height(for: item) { return height }
+        let model = item.model
         if let (presenter, _) = presenters.resolve(model), let height = presenter.height(model) { return height }
         return dispatch.height(for: model, at: path)
     }

@@ -254,15 +254,68 @@ import Testing
     }
 }
 
-// Sources/CellKit/ItemID.swift:6
+// Sources/CellKit/Heights/HeightCache.swift:9
 @MainActor private func docExample24() throws {
+    struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+    var cache = HeightCache()
+    let row = ListItem(Message(id: 1, text: "hi"))
+    cache.store(60, for: row, width: 320)
+    assert(cache.height(for: row, width: 320) == 60)
+    assert(cache.height(for: row, width: 400) == nil)
+    assert(cache.height(for: ListItem(Message(id: 1, text: "hello, longer")), width: 320) == nil)
+}
+
+// Sources/CellKit/Heights/RowHeights.swift:20
+@MainActor private func docExample25() throws {
+    struct Header: Identifiable, Equatable, Sendable { let id: Int }
+    struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+    @MainActor func heights(_ controller: ListController) {
+        controller.rowHeights.width = 320
+        controller.rowHeights.set(Header.self, .fixed(28))
+        controller.rowHeights.set(Message.self, .measured { message, width in
+            20 + 18 * Double(message.text.count * 8 / Int(width) + 1)
+        })
+    }
+}
+
+// Sources/CellKit/Heights/RowOffsetIndex.swift:9
+@MainActor private func docExample26() throws {
+    var index = RowOffsetIndex(heights: [44, 88, 44, 20])
+    assert(index.offset(ofRow: 2) == 132)
+    assert(index.row(atOffset: 100) == 1)
+    index.setHeight(10, ofRow: 1)
+    assert(index.offset(ofRow: 2) == 54 && index.totalHeight == 118)
+}
+
+// Sources/CellKit/Heights/ScrollAnchor.swift:5
+@MainActor private func docExample27() throws {
+    let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
+                          itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
+    assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
+    assert(batch.newPath(ofOld: ItemPath(item: 0, section: 0), oldCounts: [5], newCounts: [6]) == nil)
+}
+
+// Sources/CellKit/Heights/ScrollAnchor.swift:50
+@MainActor private func docExample28() throws {
+    // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
+    let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
+    let offset = ScrollAnchor.contentOffset(
+        after: batch, oldCounts: [100], newCounts: [103],
+        visibleRows: (10..<20).map { ItemPath(item: $0, section: 0) }, oldContentOffset: 440,
+        oldTop: { Double($0.item) * 44 }, newTop: { Double($0.item) * 44 })
+    assert(offset == 572)
+}
+
+// Sources/CellKit/ItemID.swift:6
+@MainActor private func docExample29() throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample25() throws {
+@MainActor private func docExample30() throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -270,7 +323,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:23
-@MainActor private func docExample26() throws {
+@MainActor private func docExample31() throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -283,8 +336,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:33
-@MainActor private func docExample27() throws {
+// Sources/CellKit/ListController+Binding.swift:34
+@MainActor private func docExample32() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -298,7 +351,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample28() throws {
+@MainActor private func docExample33() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -317,7 +370,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample29() throws {
+@MainActor private func docExample34() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -325,7 +378,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample30() throws {
+@MainActor private func docExample35() throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -345,7 +398,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:12
-@MainActor private func docExample31() throws {
+@MainActor private func docExample36() throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -360,14 +413,14 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample32() throws {
+@MainActor private func docExample37() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample33() throws {
+@MainActor private func docExample38() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -377,7 +430,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample34() throws {
+@MainActor private func docExample39() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -393,14 +446,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample35() throws {
+@MainActor private func docExample40() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample36() throws {
+@MainActor private func docExample41() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -417,7 +470,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample37() throws {
+@MainActor private func docExample42() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -425,7 +478,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample38() throws {
+@MainActor private func docExample43() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -435,7 +488,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample39() throws {
+@MainActor private func docExample44() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -450,7 +503,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample40() throws {
+@MainActor private func docExample45() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -484,7 +537,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 40 examples compile and run") @MainActor func run() throws {
+    @Test("all 45 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -525,5 +578,10 @@ struct DocExamples {
         try docExample38()
         try docExample39()
         try docExample40()
+        try docExample41()
+        try docExample42()
+        try docExample43()
+        try docExample44()
+        try docExample45()
     }
 }
