@@ -502,8 +502,25 @@ import Testing
     }
 }
 
-// README.md:28
+// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
 @MainActor private func docExample45() throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+    controller.attach(to: listView)
+    controller.apply(TableModel((0..<100).map { Song(id: $0, title: "Song \($0)") }))
+    assert(listView.visibleTexts == ["Song 0", "Song 1"])
+
+    listView.clearLog()
+    listView.scroll(to: 44 * 50)
+    assert(listView.visibleTexts == ["Song 50", "Song 51"])
+    assert(listView.createdCellCount <= 4)
+}
+
+// README.md:28
+@MainActor private func docExample46() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -537,7 +554,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 45 examples compile and run") @MainActor func run() throws {
+    @Test("all 46 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -583,5 +600,6 @@ struct DocExamples {
         try docExample43()
         try docExample44()
         try docExample45()
+        try docExample46()
     }
 }
