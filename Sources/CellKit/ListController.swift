@@ -31,6 +31,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Model type → configure / select / height / resource handlers.
     public let dispatch: DispatchTable
     var presenters = TypeTable<PresenterBinding>()
+    /// Data-source binding, display hooks, resources and heights (`ListController+*.swift`).
+    let companions = ListControllerCompanions()
 
     /// The content last applied (without placeholder rows).
     public private(set) var model = TableModel()
@@ -126,13 +128,18 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// changes to the list view as batches it accepts (or reloads, past
     /// ``reloadThreshold`` or when a batch is refused).
     public func apply(_ model: TableModel, state: ContentState = .loaded) {
+        record(model, state: state)
+        show(Self.displayedModel(model, state: state, placeholders: placeholders))
+    }
+
+    /// Makes `model` and `state` current, reporting a failure that keeps content.
+    func record(_ model: TableModel, state: ContentState) {
         if case .failed(let error) = state, !model.isEmpty {
             onError?(error)
             diagnostics(Diagnostic(.loadFailed, "load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
         }
         self.model = model
         self.state = state
-        show(Self.displayedModel(model, state: state, placeholders: placeholders))
     }
 
     /// Changes only the state, keeping the content.
@@ -151,11 +158,16 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Replaces what is shown with `target`, through the diff.
     func show(_ target: TableModel) {
+        show(target, staged: stagedChanges(from: displayed, to: target))
+    }
+
+    /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
+    func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
+        companions.displayGeneration &+= 1
         guard let listView else {
             displayed = target
             return
         }
-        let staged = stagedChanges(from: displayed, to: target)
         for duplicate in staged.duplicates {
             diagnostics(Diagnostic(.duplicateIdentifier, duplicate.description))
         }
@@ -264,7 +276,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     // MARK: ListViewDelegate
 
     public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
-        guard let model = displayed.item(at: path)?.model else { return nil }
+        guard let item = displayed.item(at: path) else { return nil }
+        if let height = rowHeights.height(for: item) { return height }
+        let model = item.model
         if let (presenter, _) = presenters.resolve(model), let height = presenter.height(model) { return height }
         return dispatch.height(for: model, at: path)
     }

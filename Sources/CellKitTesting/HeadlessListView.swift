@@ -76,6 +76,10 @@ public final class HeadlessListView: ListView {
     public var sectionHeaderHeight: Double
     /// How many rows beyond each edge of the viewport are announced for prefetching.
     public var prefetchDistance: Int
+    /// Whether a batch update keeps the first visible row where it was on screen
+    /// (``ScrollAnchor``), as chat and feed screens do; otherwise the content
+    /// offset stays, as in `UITableView`. Default: `false`.
+    public var keepsFirstVisibleRowInPlace = false
     /// The distance scrolled from the top.
     public private(set) var contentOffset: Double = 0
     /// What happened, in order; clear it with ``clearLog()``.
@@ -171,9 +175,16 @@ public final class HeadlessListView: ListView {
                 endDisplay(cell, at: old)
             }
         }
+        let anchorRows = keepsFirstVisibleRowInPlace ? visible.keys.sorted() : []
+        let oldTops = Dictionary(uniqueKeysWithValues: anchorRows.map { ($0, offset(ofItemAt: $0) ?? 0) })
         visible.removeAll()
         counts = newCounts
         rebuildLayout()
+        if keepsFirstVisibleRowInPlace {
+            contentOffset = ScrollAnchor.contentOffset(
+                after: changeset, oldCounts: oldCounts, newCounts: newCounts, visibleRows: anchorRows,
+                oldContentOffset: contentOffset, oldTop: { oldTops[$0] ?? 0 }, newTop: { self.offset(ofItemAt: $0) ?? 0 })
+        }
         contentOffset = clampedOffset(contentOffset)
         for (new, entry) in survivors { visible[new] = entry.cell }
         // Content changes of rows that stay on screen (their own, or their section's

@@ -137,8 +137,101 @@ import Testing
     assert(byline != .default)
 }
 
-// Sources/CellKit/Diagnostics.swift:38
+// Sources/CellKit/DataSources/ListDataSource.swift:11
 @MainActor private func docExample15() throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let listView = HeadlessListView()
+    let controller = ListController()
+    controller.attach(to: listView)
+    let source = RemoteDataSource { [Song(id: 1, title: "Blue"), Song(id: 2, title: "Red")] }
+    controller.bind(to: source)
+    Task { @MainActor in
+        await source.load().value
+        await controller.settle()
+        assert(controller.model.itemCount == 2)
+    }
+}
+
+// Sources/CellKit/DataSources/ListSnapshot.swift:24
+@MainActor private func docExample16() throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+    let snapshot = ListSnapshot(TableModel([Song(id: 1, title: "Blue")]), state: .loaded)
+    assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
+}
+
+// Sources/CellKit/DataSources/MultiDataSource.swift:9
+@MainActor private func docExample17() throws {
+    struct Friend: Identifiable, Equatable, Sendable { let id: Int }
+    struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
+
+    let source = MultiDataSource([
+        SimpleDataSource([Friend(id: 1), Friend(id: 2)]),
+        RemoteDataSource { [Suggestion(id: 1)] },
+    ])
+    Task { @MainActor in
+        await source.load().value
+        assert(source.snapshot.model.sections.map(\.items.count) == [2, 1])
+    }
+}
+
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:26
+@MainActor private func docExample18() throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int }
+
+    let source = PaginatedDataSource<Post> { page in
+        Page((page * 20..<page * 20 + 20).map { Post(id: $0) }, hasMore: page < 4)
+    }
+    Task { @MainActor in
+        await source.load().value
+        await source.loadNextPage()?.value
+        assert(source.items.count == 40 && source.hasMore)
+    }
+}
+
+// Sources/CellKit/DataSources/RemoteDataSource.swift:11
+@MainActor private func docExample19() throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
+    Task { @MainActor in
+        await source.load().value
+        assert(source.items.count == 1 && !source.isFetching)
+        await source.refresh().value
+        assert(source.snapshot.activity == .idle)
+    }
+}
+
+// Sources/CellKit/DataSources/SectionedDataSource.swift:5
+@MainActor private func docExample20() throws {
+    struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    @MainActor func contacts() {
+        let source = SectionedDataSource.alphabetical(
+            [Contact(id: 1, name: "bob"), Contact(id: 2, name: "Alice"), Contact(id: 3, name: "42")],
+            name: \.name)
+        assert(source.model.sections.map(\.header) == ["A", "B", "#"])
+        assert(source.model.sectionIndexTitles.count == 27)
+    }
+}
+
+// Sources/CellKit/DataSources/SimpleDataSource.swift:7
+@MainActor private func docExample21() throws {
+    struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    @MainActor func followers(in listView: any ListView) async {
+        let source = SimpleDataSource([Follower(id: 1, name: "Ada")])
+        let controller = ListController()
+        controller.attach(to: listView)
+        controller.bind(to: source)
+        source.set([Follower(id: 1, name: "Ada"), Follower(id: 2, name: "Grace")])
+        await controller.settle()
+        assert(controller.model.itemCount == 2)
+    }
+}
+
+// Sources/CellKit/Diagnostics.swift:38
+@MainActor private func docExample22() throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -147,7 +240,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:11
-@MainActor private func docExample16() throws {
+@MainActor private func docExample23() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -161,15 +254,68 @@ import Testing
     }
 }
 
+// Sources/CellKit/Heights/HeightCache.swift:9
+@MainActor private func docExample24() throws {
+    struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+    var cache = HeightCache()
+    let row = ListItem(Message(id: 1, text: "hi"))
+    cache.store(60, for: row, width: 320)
+    assert(cache.height(for: row, width: 320) == 60)
+    assert(cache.height(for: row, width: 400) == nil)
+    assert(cache.height(for: ListItem(Message(id: 1, text: "hello, longer")), width: 320) == nil)
+}
+
+// Sources/CellKit/Heights/RowHeights.swift:20
+@MainActor private func docExample25() throws {
+    struct Header: Identifiable, Equatable, Sendable { let id: Int }
+    struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+    @MainActor func heights(_ controller: ListController) {
+        controller.rowHeights.width = 320
+        controller.rowHeights.set(Header.self, .fixed(28))
+        controller.rowHeights.set(Message.self, .measured { message, width in
+            20 + 18 * Double(message.text.count * 8 / Int(width) + 1)
+        })
+    }
+}
+
+// Sources/CellKit/Heights/RowOffsetIndex.swift:9
+@MainActor private func docExample26() throws {
+    var index = RowOffsetIndex(heights: [44, 88, 44, 20])
+    assert(index.offset(ofRow: 2) == 132)
+    assert(index.row(atOffset: 100) == 1)
+    index.setHeight(10, ofRow: 1)
+    assert(index.offset(ofRow: 2) == 54 && index.totalHeight == 118)
+}
+
+// Sources/CellKit/Heights/ScrollAnchor.swift:5
+@MainActor private func docExample27() throws {
+    let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
+                          itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
+    assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
+    assert(batch.newPath(ofOld: ItemPath(item: 0, section: 0), oldCounts: [5], newCounts: [6]) == nil)
+}
+
+// Sources/CellKit/Heights/ScrollAnchor.swift:50
+@MainActor private func docExample28() throws {
+    // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
+    let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
+    let offset = ScrollAnchor.contentOffset(
+        after: batch, oldCounts: [100], newCounts: [103],
+        visibleRows: (10..<20).map { ItemPath(item: $0, section: 0) }, oldContentOffset: 440,
+        oldTop: { Double($0.item) * 44 }, newTop: { Double($0.item) * 44 })
+    assert(offset == 572)
+}
+
 // Sources/CellKit/ItemID.swift:6
-@MainActor private func docExample17() throws {
+@MainActor private func docExample29() throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample18() throws {
+@MainActor private func docExample30() throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -177,7 +323,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:23
-@MainActor private func docExample19() throws {
+@MainActor private func docExample31() throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -190,8 +336,22 @@ import Testing
     }
 }
 
+// Sources/CellKit/ListController+Binding.swift:34
+@MainActor private func docExample32() throws {
+    struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
+        let controller = ListController()
+        controller.attach(to: listView)
+        controller.bind(to: SimpleDataSource([Follower(id: 1, name: "Ada")]))
+        await controller.settle()
+        assert(controller.state.isLoading == false && controller.model.itemCount == 1)
+        return controller
+    }
+}
+
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample20() throws {
+@MainActor private func docExample33() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -210,7 +370,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample21() throws {
+@MainActor private func docExample34() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -218,7 +378,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample22() throws {
+@MainActor private func docExample35() throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -237,15 +397,30 @@ import Testing
     }
 }
 
+// Sources/CellKit/Resources/ResourceLoader.swift:12
+@MainActor private func docExample36() throws {
+    final class AvatarCell: TextCell { var avatar: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    @MainActor func avatars(_ controller: ListController) -> ResourceLoader<User, String> {
+        let loader = ResourceLoader<User, String>(key: "avatar") { user in "avatar-\(user.id).png" }
+        controller.dispatch.onResource(User.self) { (cell: AvatarCell, _, update) in
+            cell.avatar = update.value as? String
+        }
+        controller.addResourceLoader(loader)
+        return loader
+    }
+}
+
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample23() throws {
+@MainActor private func docExample37() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample24() throws {
+@MainActor private func docExample38() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -255,7 +430,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample25() throws {
+@MainActor private func docExample39() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -271,14 +446,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample26() throws {
+@MainActor private func docExample40() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample27() throws {
+@MainActor private func docExample41() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -295,7 +470,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample28() throws {
+@MainActor private func docExample42() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -303,7 +478,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample29() throws {
+@MainActor private func docExample43() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -313,7 +488,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample30() throws {
+@MainActor private func docExample44() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -328,7 +503,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample31() throws {
+@MainActor private func docExample45() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -345,7 +520,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample32() throws {
+@MainActor private func docExample46() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -379,7 +554,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 32 examples compile and run") @MainActor func run() throws {
+    @Test("all 46 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -412,5 +587,19 @@ struct DocExamples {
         try docExample30()
         try docExample31()
         try docExample32()
+        try docExample33()
+        try docExample34()
+        try docExample35()
+        try docExample36()
+        try docExample37()
+        try docExample38()
+        try docExample39()
+        try docExample40()
+        try docExample41()
+        try docExample42()
+        try docExample43()
+        try docExample44()
+        try docExample45()
+        try docExample46()
     }
 }

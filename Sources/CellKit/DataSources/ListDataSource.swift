@@ -1,0 +1,63 @@
+/// A source of list content that loads asynchronously and publishes snapshots
+/// (Coffee's `CTableViewDataSource`, Instant Cocoa's `ICDataSource`).
+///
+/// A data source owns its content and its loads; it publishes every change as a
+/// ``ListSnapshot`` to its one observer, ``onSnapshot`` (a ``ListController``
+/// bound with ``ListController/bind(to:)``, or a parent ``MultiDataSource``).
+/// Loads are generation-numbered: a result that arrives after a newer load
+/// started is dropped. Methods that start work return the task doing it, so
+/// callers (and tests) can await it; cancelling that task cancels the load.
+///
+/// ```swift
+/// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+///
+/// let listView = HeadlessListView()
+/// let controller = ListController()
+/// controller.attach(to: listView)
+/// let source = RemoteDataSource { [Song(id: 1, title: "Blue"), Song(id: 2, title: "Red")] }
+/// controller.bind(to: source)
+/// Task { @MainActor in
+///     await source.load().value
+///     await controller.settle()
+///     assert(controller.model.itemCount == 2)
+/// }
+/// ```
+@MainActor
+public protocol ListDataSource: AnyObject {
+    /// The snapshot published last.
+    var snapshot: ListSnapshot { get }
+    /// Called on the main actor with every snapshot published; the one observer.
+    var onSnapshot: (@MainActor (ListSnapshot) -> Void)? { get set }
+    /// Starts the first load (or loads again from scratch). Default: nothing to load.
+    @discardableResult func load() -> Task<Void, Never>
+    /// Reloads while keeping the content visible (pull to refresh). Default: ``load()``.
+    @discardableResult func refresh() -> Task<Void, Never>
+    /// Stops whatever runs, leaving a consistent snapshot. Default: nothing.
+    func cancel()
+    /// The row at `path` of `model` is about to show (paginated sources load the next page). Default: nothing.
+    func willDisplayItem(at path: ItemPath, in model: TableModel)
+}
+
+extension ListDataSource {
+    @discardableResult public func load() -> Task<Void, Never> { Task {} }
+    @discardableResult public func refresh() -> Task<Void, Never> { load() }
+    public func cancel() {}
+    public func willDisplayItem(at path: ItemPath, in model: TableModel) {}
+}
+
+/// Generation numbers for loads: each new load makes every older one stale.
+struct LoadGenerations {
+    private(set) var current = 0
+    var task: Task<Void, Never>?
+
+    /// Starts a new generation, cancelling the running load; returns the new number.
+    mutating func next() -> Int {
+        task?.cancel()
+        task = nil
+        current &+= 1
+        return current
+    }
+
+    /// Whether `generation` is still the newest.
+    func isCurrent(_ generation: Int) -> Bool { generation == current }
+}

@@ -1,0 +1,64 @@
+/// What a data source is doing besides holding its content.
+///
+/// Refreshing and loading more keep the current content visible; a list view
+/// adapter shows a refresh control or a spinner row from it.
+public enum ListActivity: Hashable, Sendable, CustomStringConvertible {
+    /// Nothing is running (or the first load runs: see ``ContentState/loading``).
+    case idle
+    /// A pull to refresh runs; the content stays.
+    case refreshing
+    /// The next page is loading; the content stays.
+    case loadingMore
+
+    public var description: String {
+        switch self {
+        case .idle: "idle"
+        case .refreshing: "refreshing"
+        case .loadingMore: "loading more"
+        }
+    }
+}
+
+/// One published state of a data source: its content, its state and its activity.
+///
+/// ```swift
+/// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+/// let snapshot = ListSnapshot(TableModel([Song(id: 1, title: "Blue")]), state: .loaded)
+/// assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
+/// ```
+public struct ListSnapshot: Sendable, CustomStringConvertible {
+    /// The content (without placeholder rows).
+    public var model: TableModel
+    /// Where the content stands; the controller shows placeholder rows from it.
+    public var state: ContentState
+    /// What runs while the content stays visible.
+    public var activity: ListActivity
+    /// Whether more pages exist after the content (paginated sources); `false` otherwise.
+    public var hasMore: Bool
+
+    /// Creates a snapshot.
+    public init(_ model: TableModel = TableModel(), state: ContentState = .loading, activity: ListActivity = .idle, hasMore: Bool = false) {
+        self.model = model
+        self.state = state
+        self.activity = activity
+        self.hasMore = hasMore
+    }
+
+    public var description: String {
+        "ListSnapshot(\(model.itemCount) rows, \(state), \(activity)\(hasMore ? ", more" : ""))"
+    }
+}
+
+extension ContentState {
+    /// `.loaded`, or `.empty` when `model` has no rows.
+    static func settled(_ model: TableModel) -> ContentState { model.isEmpty ? .empty : .loaded }
+}
+
+extension ListSnapshot {
+    /// The state to publish with a new activity: a failure that kept content was
+    /// already reported, so it turns back into `.loaded`.
+    var quietState: ContentState {
+        if case .failed = state, !model.isEmpty { return .loaded }
+        return state
+    }
+}

@@ -1,0 +1,109 @@
+/// A data source made of child data sources, one after the other, each child's
+/// sections shown as soon as that child has content (Instant Cocoa's multi data source).
+///
+/// The state is `.loading` while no child has content and one is still loading,
+/// `.failed` when none has content and one failed, and `.loaded` or `.empty`
+/// otherwise. Loading, refreshing and cancelling go to every child; a row about
+/// to show is reported to the child it belongs to.
+///
+/// ```swift
+/// struct Friend: Identifiable, Equatable, Sendable { let id: Int }
+/// struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
+///
+/// let source = MultiDataSource([
+///     SimpleDataSource([Friend(id: 1), Friend(id: 2)]),
+///     RemoteDataSource { [Suggestion(id: 1)] },
+/// ])
+/// Task { @MainActor in
+///     await source.load().value
+///     assert(source.snapshot.model.sections.map(\.items.count) == [2, 1])
+/// }
+/// ```
+@MainActor
+public final class MultiDataSource: ListDataSource {
+    public private(set) var snapshot = ListSnapshot()
+    public var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+    /// The children, in the order their sections appear.
+    public let children: [any ListDataSource]
+    /// For each section of ``snapshot``: the child and the child's own section index.
+    private var origins: [(child: Int, section: Int)] = []
+
+    /// Creates a source showing `children` one after the other.
+    public init(_ children: [any ListDataSource]) {
+        self.children = children
+        for (index, child) in children.enumerated() {
+            child.onSnapshot = { [weak self] _ in self?.recompose(changed: index) }
+        }
+        recompose(changed: nil)
+    }
+
+    /// Loads every child; the task ends when every child's load has ended.
+    @discardableResult
+    public func load() -> Task<Void, Never> { all(children.map { $0.load() }) }
+
+    /// Refreshes every child; the task ends when every refresh has ended.
+    @discardableResult
+    public func refresh() -> Task<Void, Never> { all(children.map { $0.refresh() }) }
+
+    /// Cancels every child.
+    public func cancel() { for child in children { child.cancel() } }
+
+    /// Reports the row to the child whose section it is in, in the child's coordinates.
+    public func willDisplayItem(at path: ItemPath, in model: TableModel) {
+        guard origins.indices.contains(path.section) else { return }
+        let origin = origins[path.section]
+        let child = children[origin.child]
+        child.willDisplayItem(at: ItemPath(item: path.item, section: origin.section), in: child.snapshot.model)
+    }
+
+    private func all(_ tasks: [Task<Void, Never>]) -> Task<Void, Never> {
+        Task { for task in tasks { await task.value } }
+    }
+
+    private func recompose(changed: Int?) {
+        var sections: [TableSection] = []
+        var origins: [(child: Int, section: Int)] = []
+        var anyLoading = false
+        var firstError: (any Error)?
+        var activity = ListActivity.idle
+        var hasMore = false
+        for (index, child) in children.enumerated() {
+            let snapshot = child.snapshot
+            for (s, section) in snapshot.model.sections.enumerated() {
+                var section = section
+                section.id = SectionID(ChildSectionID(child: index, section: section.id))
+                sections.append(section)
+                origins.append((index, s))
+            }
+            if snapshot.state.isLoading { anyLoading = true }
+            if firstError == nil, let error = snapshot.state.error, snapshot.model.isEmpty { firstError = error }
+            if snapshot.activity != .idle, activity == .idle { activity = snapshot.activity }
+            hasMore = hasMore || snapshot.hasMore
+        }
+        let model = TableModel(sections: sections, sectionIndexStyle: children.first?.snapshot.model.sectionIndexStyle ?? .none)
+        let state: ContentState
+        if !model.isEmpty {
+            // A child that failed while another has content: report it once, on its own change.
+            if let changed, case .failed(let error) = children[changed].snapshot.state {
+                state = .failed(error)
+            } else {
+                state = .loaded
+            }
+        } else if anyLoading {
+            state = .loading
+        } else if let firstError {
+            state = .failed(firstError)
+        } else {
+            state = .empty
+        }
+        self.origins = origins
+        snapshot = ListSnapshot(model, state: state, activity: activity, hasMore: hasMore)
+        onSnapshot?(snapshot)
+    }
+}
+
+/// A section of a child of a ``MultiDataSource``: unique across children.
+struct ChildSectionID: Hashable, Sendable {
+    let child: Int
+    let section: SectionID
+}

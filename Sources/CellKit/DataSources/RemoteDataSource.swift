@@ -1,0 +1,102 @@
+/// A data source whose content comes from an async fetch (Instant Cocoa's
+/// remote data source): cancellable, with ``isFetching``.
+///
+/// The first load publishes `.loading` (the loading row); a later load or a
+/// ``refresh()`` keeps the content and publishes the ``ListActivity/refreshing``
+/// activity. A fetch that throws leaves the content in place and publishes
+/// `.failed` (the controller shows the error row when there is no content and
+/// reports the error otherwise). A result that arrives after a newer load
+/// started is dropped; two quick refreshes show the newest result only.
+///
+/// ```swift
+/// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+///
+/// let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
+/// Task { @MainActor in
+///     await source.load().value
+///     assert(source.items.count == 1 && !source.isFetching)
+///     await source.refresh().value
+///     assert(source.snapshot.activity == .idle)
+/// }
+/// ```
+@MainActor
+public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSource where Item.ID: Sendable {
+    /// Fetches the whole content.
+    public typealias Fetch = @Sendable () async throws -> [Item]
+
+    public private(set) var snapshot = ListSnapshot()
+    public var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+    /// The items shown.
+    public private(set) var items: [Item] = []
+    /// Whether a fetch runs.
+    public private(set) var isFetching = false
+
+    private let fetch: Fetch
+    private let makeModel: @MainActor ([Item]) -> TableModel
+    private var loads = LoadGenerations()
+    private var hasLoaded = false
+
+    /// Creates a source that shows the fetched items in one section, or as `makeModel` arranges them.
+    public init(makeModel: @escaping @MainActor ([Item]) -> TableModel = { TableModel($0) }, fetch: @escaping Fetch) {
+        self.fetch = fetch
+        self.makeModel = makeModel
+    }
+
+    /// Fetches; shows the loading row the first time, keeps the content afterwards.
+    @discardableResult
+    public func load() -> Task<Void, Never> { start(refreshing: hasLoaded && !items.isEmpty) }
+
+    /// Fetches again, keeping the content visible.
+    @discardableResult
+    public func refresh() -> Task<Void, Never> { start(refreshing: true) }
+
+    /// Stops the fetch. The content stays; a cancelled first load shows the error row with a retry.
+    public func cancel() {
+        guard isFetching else { return }
+        _ = loads.next()
+        isFetching = false
+        let state: ContentState = snapshot.state.isLoading ? .failed(CancellationError()) : snapshot.state
+        publish(ListSnapshot(snapshot.model, state: state))
+    }
+
+    private func start(refreshing: Bool) -> Task<Void, Never> {
+        let generation = loads.next()
+        isFetching = true
+        if refreshing {
+            publish(ListSnapshot(snapshot.model, state: snapshot.quietState, activity: .refreshing))
+        } else {
+            publish(ListSnapshot(snapshot.model, state: .loading))
+        }
+        let fetch = fetch
+        let task = Task { [weak self] in
+            let result: Result<[Item], any Error>
+            do { result = .success(try await fetch()) } catch { result = .failure(error) }
+            self?.finish(generation, result)
+        }
+        loads.task = task
+        return task
+    }
+
+    private func finish(_ generation: Int, _ result: Result<[Item], any Error>) {
+        guard loads.isCurrent(generation) else { return }  // a newer load started: this one lost
+        loads.task = nil
+        isFetching = false
+        switch result {
+        case .success(let fetched):
+            hasLoaded = true
+            items = fetched
+            let model = makeModel(fetched)
+            publish(ListSnapshot(model, state: .settled(model)))
+        case .failure(let error) where error is CancellationError:
+            // Cancelled from outside through the returned task: as `cancel()`.
+            publish(ListSnapshot(snapshot.model, state: snapshot.state.isLoading ? .failed(error) : snapshot.state))
+        case .failure(let error):
+            publish(ListSnapshot(snapshot.model, state: .failed(error)))
+        }
+    }
+
+    private func publish(_ snapshot: ListSnapshot) {
+        self.snapshot = snapshot
+        onSnapshot?(snapshot)
+    }
+}

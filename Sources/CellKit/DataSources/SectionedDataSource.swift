@@ -1,0 +1,93 @@
+/// A data source that groups items into sections by a key, in the key's order
+/// (Instant Cocoa's sectioned data source); ``alphabetical(_:name:)`` groups by
+/// initial letter with an A–Z section index.
+///
+/// ```swift
+/// struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+///
+/// @MainActor func contacts() {
+///     let source = SectionedDataSource.alphabetical(
+///         [Contact(id: 1, name: "bob"), Contact(id: 2, name: "Alice"), Contact(id: 3, name: "42")],
+///         name: \.name)
+///     assert(source.model.sections.map(\.header) == ["A", "B", "#"])
+///     assert(source.model.sectionIndexTitles.count == 27)
+/// }
+/// ```
+@MainActor
+public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Comparable & Hashable & Sendable>: ListDataSource where Item.ID: Sendable {
+    public private(set) var snapshot = ListSnapshot()
+    public var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+    /// The items, in the order given.
+    public private(set) var items: [Item] = []
+
+    private let key: (Item) -> Key
+    private let title: (Key) -> String
+    private let areInIncreasingOrder: ((Item, Item) -> Bool)?
+    private let indexStyle: SectionIndexStyle
+
+    /// Creates a source grouping `items` by `key`, sections in increasing key order,
+    /// titled by `title`, rows in `areInIncreasingOrder` (or in the order given).
+    public init(
+        _ items: [Item], sectionBy key: @escaping (Item) -> Key, title: @escaping (Key) -> String = { "\($0)" },
+        sortedBy areInIncreasingOrder: ((Item, Item) -> Bool)? = nil, sectionIndex: SectionIndexStyle = .none
+    ) {
+        self.key = key
+        self.title = title
+        self.areInIncreasingOrder = areInIncreasingOrder
+        self.indexStyle = sectionIndex
+        set(items)
+    }
+
+    /// The content shown.
+    public var model: TableModel { snapshot.model }
+
+    /// Replaces the items, regroups them and publishes the result.
+    public func set(_ items: [Item]) {
+        self.items = items
+        var groups: [Key: [Item]] = [:]
+        for item in items { groups[key(item), default: []].append(item) }
+        let sections = groups.keys.sorted().map { key in
+            var rows = groups[key]!
+            if let areInIncreasingOrder { rows.sort(by: areInIncreasingOrder) }
+            return TableSection(id: SectionID(key), header: title(key), items: rows.map { ListItem($0) })
+        }
+        let model = TableModel(sections: sections, sectionIndexStyle: indexStyle)
+        snapshot = ListSnapshot(model, state: .settled(model))
+        onSnapshot?(snapshot)
+    }
+
+    /// Publishes the content again.
+    @discardableResult
+    public func load() -> Task<Void, Never> {
+        onSnapshot?(snapshot)
+        return Task {}
+    }
+}
+
+/// The section key of ``SectionedDataSource/alphabetical(_:name:)``: a letter A–Z, then `#` for the rest.
+public struct AlphabeticKey: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// `A`…`Z`, or `#`.
+    public let letter: String
+
+    /// The key of `name`: its uppercased first letter when that is A–Z, else `#`.
+    public init(_ name: String) {
+        letter = TableModel.initial(name) ?? "#"
+    }
+
+    public static func < (lhs: AlphabeticKey, rhs: AlphabeticKey) -> Bool {
+        TableModel.order(lhs.letter) < TableModel.order(rhs.letter)
+    }
+
+    public var description: String { letter }
+}
+
+extension SectionedDataSource where Key == AlphabeticKey {
+    /// Groups `items` A–Z by the initial of `name` (`#` for the rest), each section
+    /// sorted by name, with an A–Z section index.
+    public static func alphabetical(_ items: [Item], name: @escaping (Item) -> String) -> SectionedDataSource {
+        SectionedDataSource(
+            items, sectionBy: { AlphabeticKey(name($0)) }, title: \.letter,
+            sortedBy: { name($0).lowercased() < name($1).lowercased() }, sectionIndex: .alphabetic
+        )
+    }
+}

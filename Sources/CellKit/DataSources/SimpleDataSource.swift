@@ -1,0 +1,60 @@
+/// A data source over content already in memory: an array, or an array of
+/// arrays as sections (Instant Cocoa's `ICSimpleDataSource`, Coffee's arrays).
+///
+/// It is loaded from the start; setting new content publishes it, and the
+/// controller diffs it against what is shown.
+///
+/// ```swift
+/// struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+///
+/// @MainActor func followers(in listView: any ListView) async {
+///     let source = SimpleDataSource([Follower(id: 1, name: "Ada")])
+///     let controller = ListController()
+///     controller.attach(to: listView)
+///     controller.bind(to: source)
+///     source.set([Follower(id: 1, name: "Ada"), Follower(id: 2, name: "Grace")])
+///     await controller.settle()
+///     assert(controller.model.itemCount == 2)
+/// }
+/// ```
+@MainActor
+public final class SimpleDataSource: ListDataSource {
+    public private(set) var snapshot: ListSnapshot
+    public var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+
+    /// Creates a source showing `model`.
+    public init(model: TableModel) {
+        snapshot = ListSnapshot(model, state: .settled(model))
+    }
+
+    /// Creates a one-section source showing `items`.
+    public convenience init<Item: Identifiable & Sendable>(_ items: [Item]) where Item.ID: Sendable {
+        self.init(model: TableModel(items))
+    }
+
+    /// Creates a source with one section per inner array.
+    public convenience init<Item: Identifiable & Sendable>(sections: [[Item]]) where Item.ID: Sendable {
+        self.init(model: TableModel(sections: sections))
+    }
+
+    /// The content shown.
+    public var model: TableModel { snapshot.model }
+
+    /// Replaces the content with `model` and publishes it.
+    public func set(model: TableModel) {
+        snapshot = ListSnapshot(model, state: .settled(model))
+        onSnapshot?(snapshot)
+    }
+
+    /// Replaces the content with one section of `items` and publishes it.
+    public func set<Item: Identifiable & Sendable>(_ items: [Item]) where Item.ID: Sendable {
+        set(model: TableModel(items))
+    }
+
+    /// Publishes the content again.
+    @discardableResult
+    public func load() -> Task<Void, Never> {
+        onSnapshot?(snapshot)
+        return Task {}
+    }
+}

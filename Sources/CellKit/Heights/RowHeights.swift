@@ -1,0 +1,87 @@
+/// How tall the rows of one model type are.
+public enum RowHeight<Model>: Sendable {
+    /// Always this height.
+    case fixed(Double)
+    /// This height until a self-sizing cell reports its real one with
+    /// ``RowHeights/didMeasure(_:height:)``.
+    case estimated(Double)
+    /// Measured by `measure` at the list's width the first time the row's height
+    /// is asked for, then cached until the row's content changes.
+    case measured(@MainActor @Sendable (Model, _ width: Double) -> Double)
+}
+
+/// Row heights per model type (Instant Cocoa's `heightFor<ModelName>:`): fixed,
+/// estimated, or measured, with a ``HeightCache`` keyed by row, content and width.
+///
+/// The controller asks it first for every row; model types it has no rule for
+/// fall through to presenters and the dispatch table's height handlers. Rules
+/// resolve like the dispatch table: exact type, then nearest superclass or protocol.
+///
+/// ```swift
+/// struct Header: Identifiable, Equatable, Sendable { let id: Int }
+/// struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+///
+/// @MainActor func heights(_ controller: ListController) {
+///     controller.rowHeights.width = 320
+///     controller.rowHeights.set(Header.self, .fixed(28))
+///     controller.rowHeights.set(Message.self, .measured { message, width in
+///         20 + 18 * Double(message.text.count * 8 / Int(width) + 1)
+///     })
+/// }
+/// ```
+@MainActor
+public final class RowHeights {
+    /// The width rows are measured at; a change makes measured heights measure again.
+    public var width: Double
+    /// The heights measured so far.
+    public private(set) var cache = HeightCache()
+    /// How many times a `.measured` rule ran (cache misses).
+    public private(set) var measurements = 0
+
+    private enum Rule {
+        case fixed(Double)
+        case estimated(Double)
+        case measured(@MainActor (Any, Double) -> Double)
+    }
+    private var rules = TypeTable<Rule>()
+
+    /// Creates an empty set of rules for rows `width` wide.
+    public init(width: Double = 320) { self.width = width }
+
+    /// Sets the height rule of rows showing a `Model`.
+    public func set<Model>(_ model: Model.Type, _ height: RowHeight<Model>) {
+        switch height {
+        case .fixed(let h): rules.set(.fixed(h), for: model)
+        case .estimated(let h): rules.set(.estimated(h), for: model)
+        case .measured(let measure): rules.set(.measured { measure($0 as! Model, $1) }, for: model)
+        }
+    }
+
+    /// The height of `item`'s row, or `nil` when no rule matches its model.
+    public func height(for item: ListItem) -> Double? {
+        guard let (rule, _) = rules.resolve(item.model) else { return nil }
+        switch rule {
+        case .fixed(let height):
+            return height
+        case .estimated(let estimate):
+            return cache.height(for: item, width: width) ?? estimate
+        case .measured(let measure):
+            if let height = cache.height(for: item, width: width) { return height }
+            measurements += 1
+            let height = measure(item.model, width)
+            cache.store(height, for: item, width: width)
+            return height
+        }
+    }
+
+    /// Records the height a self-sizing cell measured for `item` at the current width.
+    public func didMeasure(_ item: ListItem, height: Double) {
+        cache.store(height, for: item, width: width)
+    }
+
+    /// Forgets the measured height of the row with identity `id`.
+    public func invalidate(_ id: ItemID) { cache.invalidate(id) }
+
+    /// Forgets every measured height.
+    public func invalidateAll() { cache.removeAll() }
+}

@@ -1,0 +1,262 @@
+import CellKit
+import CellKitTesting
+import Testing
+
+@MainActor
+@Suite("Data sources: paginated, sectioned, multi")
+struct DataSourceFamilyTests {
+    @Test func paginatedDocExample() async {
+        let source = PaginatedDataSource<Post> { page in
+            Page((page * 20..<page * 20 + 20).map { Post($0) }, hasMore: page < 4)
+        }
+        await source.load().value
+        await source.loadNextPage()?.value
+        #expect(source.items.count == 40 && source.hasMore)
+    }
+
+    @Test func theNextPageIsAskedForOnceWhenTheLastRowsAreAboutToShow() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post>(prefetchDistance: 5) { try await gate.fetch($0) }
+        let screen = PostScreen(viewportHeight: 440, rowHeight: 44)  // 10 rows on screen
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<20), hasMore: true))
+        await load.value
+        await screen.controller.settle()
+        #expect(await gate.arguments == [0], "rows 0–9 are far from the end")
+
+        // Rows 10–19 come on screen; 15–19 are within 5 of the end: one request, for page 1.
+        screen.listView.scroll(to: 10 * 44)
+        #expect(source.pageInFlight == 1)
+        screen.listView.scroll(by: -44)
+        screen.listView.scroll(by: 44)
+        await gate.waitForCalls(2)
+        #expect(await gate.arguments == [0, 1])
+        await screen.controller.settle()
+        #expect(screen.controller.activity == .loadingMore)
+        #expect(screen.shownIDs == Array(0..<20), "loading more keeps the content")
+
+        await gate.resume(1, returning: Page(posts(20..<30), hasMore: false))
+        while source.pageInFlight != nil { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == Array(0..<30))
+        #expect(!screen.controller.hasMore)
+
+        // The last page is on screen: nothing more is asked for.
+        screen.listView.scroll(to: 30 * 44)
+        #expect(source.pageInFlight == nil)
+        #expect(await gate.arguments == [0, 1])
+        try screen.expectConsistent()
+    }
+
+    @Test func refreshPutsNewItemsOnTopAndKeepsTheLaterPages() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { try await gate.fetch($0) }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(10..<20), hasMore: true))
+        await load.value
+        let more = try #require(source.loadNextPage())
+        #expect(source.loadNextPage() == nil, "never the same page twice at once")
+        await gate.waitForCalls(2)
+        await gate.resume(1, returning: Page(posts(20..<30), hasMore: true))
+        await more.value
+
+        // Two new posts arrived; the first page now ends at 17, and post 12 was deleted.
+        let refresh = source.refresh()
+        await gate.waitForCalls(3)
+        #expect(await gate.arguments == [0, 1, 0])
+        await gate.resume(2, returning: Page([Post(31), Post(30)] + posts([10, 11, 13, 14, 15, 16, 17]), hasMore: true))
+        await refresh.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [31, 30, 10, 11, 13, 14, 15, 16, 17, 18, 19] + Array(20..<30))
+        #expect(source.nextPage == 2 && source.hasMore)
+
+        // The next page overlaps what is shown (the pages shifted): no duplicates.
+        let next = try #require(source.loadNextPage())
+        await gate.waitForCalls(4)
+        await gate.resume(3, returning: Page(posts(28..<35), hasMore: false))
+        await next.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs.count == Set(screen.shownIDs).count)
+        #expect(Array(screen.shownIDs.suffix(3)) == [32, 33, 34])
+        try screen.expectConsistent()
+    }
+
+    @Test func aRefreshWithNewItemsOnTopInsertsThemWithoutDisturbingTheRest() async throws {
+        let gate = FetchGate<[Post]>()
+        let source = RemoteDataSource { try await gate.fetch() }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: posts(0..<20))
+        await load.value
+        await screen.controller.settle()
+        let kept = screen.listView.visibleCells.prefix(8).map(ObjectIdentifier.init)
+        screen.listView.clearLog()
+
+        let refresh = source.refresh()
+        await gate.waitForCalls(2)
+        await gate.resume(1, returning: posts([100, 101]) + posts(0..<20))
+        await refresh.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [100, 101] + Array(0..<20))
+        let batches = screen.listView.log.compactMap { event -> Changeset? in
+            if case .batch(let changes) = event, !changes.isEmpty { changes } else { nil }
+        }
+        #expect(batches == [Changeset(itemInserts: [ItemPath(row: 0, section: 0), ItemPath(row: 1, section: 0)])])
+        #expect(!screen.listView.log.contains(.reloaded))
+        #expect(!screen.listView.log.contains { if case .reconfigured = $0 { true } else { false } })
+        // Rows 0–7 kept their cells, two rows further down.
+        #expect(screen.listView.visibleCells.dropFirst(2).map(ObjectIdentifier.init) == kept)
+        try screen.expectConsistent()
+    }
+
+    @Test func aRefreshMakesALoadMoreInFlightStale() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post> { try await gate.fetch($0) }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<10), hasMore: true))
+        await load.value
+        let more = try #require(source.loadNextPage())
+        let refresh = source.refresh()
+        #expect(source.pageInFlight == nil)
+        await gate.waitForCalls(3)
+        await gate.resume(2, returning: Page(posts(0..<10), hasMore: true))
+        await refresh.value
+        await gate.resume(1, returning: Page(posts(10..<20), hasMore: true))  // late: dropped
+        await more.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == Array(0..<10))
+        try screen.expectConsistent()
+    }
+
+    @Test func aFailedNextPageKeepsTheContentAndIsNotRetriedOnEveryScroll() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post>(prefetchDistance: 3) { try await gate.fetch($0) }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<12), hasMore: true))
+        await load.value
+        await screen.controller.settle()
+        screen.listView.scroll(to: 2 * 44)
+        await gate.waitForCalls(2)
+        await gate.resume(1, throwing: FetchFailed())
+        while source.pageInFlight != nil { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == Array(0..<12))
+        #expect(screen.errors.value == ["fetch failed: offline"])
+        screen.listView.scroll(to: 0)
+        screen.listView.scroll(to: 2 * 44)
+        #expect(source.pageInFlight == nil)
+        // An explicit retry asks again.
+        #expect(source.loadNextPage() != nil)
+        #expect(await gate.arguments.count <= 3)
+        source.cancel()
+        await screen.controller.settle()
+        try screen.expectConsistent()
+    }
+
+    @Test func sectionedDocExample() {
+        struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+        let source = SectionedDataSource.alphabetical(
+            [Contact(id: 1, name: "bob"), Contact(id: 2, name: "Alice"), Contact(id: 3, name: "42")],
+            name: \.name)
+        #expect(source.model.sections.map(\.header) == ["A", "B", "#"])
+        #expect(source.model.sectionIndexTitles.count == 27)
+    }
+
+    @Test func sectionedGroupsByKeyInOrderAndRegroupsOnChange() async throws {
+        let screen = PostScreen()
+        let source = SectionedDataSource(posts([5, 12, 3, 25, 14]), sectionBy: { $0.id / 10 }, title: { "\($0 * 10)s" }, sortedBy: { $0.id < $1.id })
+        screen.controller.bind(to: source)
+        await screen.controller.settle()
+        #expect(screen.controller.displayed.sections.map(\.header) == ["0s", "10s", "20s"])
+        #expect(screen.controller.displayed.sections.map { $0.items.map { $0.model(as: Post.self)!.id } } == [[3, 5], [12, 14], [25]])
+        source.set(posts([31, 5, 12]))
+        await screen.controller.settle()
+        #expect(screen.controller.displayed.sections.map(\.header) == ["0s", "10s", "30s"])
+        try screen.expectConsistent()
+    }
+
+    @Test func alphabeticalHasAnIndexThatFindsSections() async throws {
+        struct Name: Identifiable, Equatable, Sendable { var id: String }
+        let screen = PostScreen()
+        screen.controller.register(TextCell.self, for: Name.self) { cell, name in cell.text = name.id }
+        let source = SectionedDataSource.alphabetical(["Zoe", "adam", "Bea", "Ben", "émile"].map(Name.init), name: \.id)
+        screen.controller.bind(to: source)
+        await screen.controller.settle()
+        #expect(screen.controller.displayed.sections.map(\.header) == ["A", "B", "Z", "#"])
+        #expect(screen.controller.sectionIndexTitles(for: screen.listView).first == "A")
+        #expect(screen.controller.listView(screen.listView, sectionForSectionIndexTitle: "C", at: 2) == 1)
+        #expect(screen.listView.visibleTexts.prefix(3) == ["adam", "Bea", "Ben"])
+        try screen.expectConsistent()
+    }
+
+    @Test func multiDocExample() async {
+        struct Friend: Identifiable, Equatable, Sendable { let id: Int }
+        struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
+        let source = MultiDataSource([
+            SimpleDataSource([Friend(id: 1), Friend(id: 2)]),
+            RemoteDataSource { [Suggestion(id: 1)] },
+        ])
+        await source.load().value
+        #expect(source.snapshot.model.sections.map(\.items.count) == [2, 1])
+    }
+
+    @Test func multiShowsEachChildAsSoonAsItLoads() async throws {
+        let friends = FetchGate<[Post]>()
+        let suggestions = FetchGate<[Post]>()
+        let first = RemoteDataSource { try await friends.fetch() }
+        let second = RemoteDataSource { try await suggestions.fetch() }
+        let source = MultiDataSource([first, second])
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await screen.controller.settle()
+        #expect(screen.placeholder is LoadingPlaceholder)
+
+        await suggestions.waitForCalls(1)
+        await suggestions.resume(0, returning: posts(100..<102))
+        while second.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [100, 101], "the second child shows before the first loads")
+        #expect(screen.controller.state.description == "loaded")
+
+        await friends.waitForCalls(1)
+        await friends.resume(0, returning: posts(0..<3))
+        await load.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [0, 1, 2, 100, 101])
+        #expect(screen.controller.displayed.sections.count == 2)
+        try screen.expectConsistent()
+    }
+
+    @Test func multiRoutesRowsAboutToShowToTheirChild() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 1) { try await gate.fetch($0) }
+        let source = MultiDataSource([SimpleDataSource(posts(100..<103)), paged])
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<4), hasMore: true))
+        await load.value
+        await screen.controller.settle()
+        // 7 rows fit on screen: the paged child's last row shows, so its page 1 is asked for.
+        await gate.waitForCalls(2)
+        #expect(await gate.arguments == [0, 1])
+        paged.cancel()
+        await screen.controller.settle()
+        try screen.expectConsistent()
+    }
+}

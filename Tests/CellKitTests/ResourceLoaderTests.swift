@@ -1,0 +1,118 @@
+import CellKit
+import CellKitTesting
+import Testing
+
+private final class AvatarCell: TextCell { var avatar: String? }
+
+@MainActor
+@Suite("Resources: one loader per row, for visible and prefetched rows")
+struct ResourceLoaderTests {
+    /// 10 rows on screen out of 40; avatars loaded through `gate`, keyed by user id.
+    private func makeScreen(prefetchDistance: Int = 0) -> (PostScreen, ResourceLoader<Post, String>, FetchGate<String>) {
+        let gate = FetchGate<String>()
+        let screen = PostScreen(prefetchDistance: prefetchDistance)
+        screen.controller.register(AvatarCell.self, for: Post.self) { cell, post in
+            cell.text = post.text
+            cell.avatar = nil
+        }
+        screen.controller.dispatch.onResource(Post.self) { (cell: AvatarCell, _, update) in
+            if update.key == "avatar" { cell.avatar = update.value as? String }
+        }
+        let loader = ResourceLoader<Post, String>(key: "avatar") { post in try await gate.fetch(post.id) }
+        screen.controller.addResourceLoader(loader)
+        screen.controller.apply(TableModel(posts(0..<40)))
+        return (screen, loader, gate)
+    }
+
+    private func avatars(_ screen: PostScreen) -> [String?] { screen.listView.visibleCells.map { ($0 as! AvatarCell).avatar } }
+
+    private func settleLoads<M, V>(_ loader: ResourceLoader<M, V>, until done: (ResourceLoader<M, V>) -> Bool) async {
+        while !done(loader) { await Task.yield() }
+    }
+
+    @Test func docExample() async {
+        let controller = ListController(diagnostics: .ignore)
+        struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+        let loader = ResourceLoader<User, String>(key: "avatar") { user in "avatar-\(user.id).png" }
+        controller.dispatch.onResource(User.self) { (cell: AvatarCell, _, update) in cell.avatar = update.value as? String }
+        controller.addResourceLoader(loader)
+        controller.register(AvatarCell.self, for: User.self)
+        let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+        controller.attach(to: listView)
+        controller.apply(TableModel([User(id: 1, name: "a"), User(id: 2, name: "b")]))
+        await settleLoads(loader) { $0.loadingIDs.isEmpty }
+        #expect(listView.visibleCells.map { ($0 as! AvatarCell).avatar } == ["avatar-1.png", "avatar-2.png"])
+    }
+
+    @Test func visibleRowsLoadAndOnlyTheirCellIsUpdatedWithTheKey() async throws {
+        let (screen, loader, gate) = makeScreen()
+        #expect(loader.startedLoads == 10)
+        await gate.waitForCalls(10)
+        #expect(Set(await gate.arguments) == Set(0..<10))
+        screen.listView.clearLog()
+        await gate.resume(argument: 3, returning: "avatar-3")
+        await settleLoads(loader) { !$0.isLoading(ItemID(Post(3))) }
+        #expect(avatars(screen)[3] == "avatar-3")
+        #expect(avatars(screen).enumerated().allSatisfy { $0.offset == 3 || $0.element == nil })
+        // Nothing reloaded, dequeued or reconfigured: one resource update, with its key.
+        #expect(screen.listView.log == [.resourceUpdated(ItemPath(row: 3, section: 0), key: "avatar")])
+        try screen.expectConsistent()
+    }
+
+    @Test func aRowThatLeavesBeforeItsLoadFinishesIsCancelledAndItsLateResultIgnored() async throws {
+        let (screen, loader, gate) = makeScreen()
+        await gate.waitForCalls(10)
+        screen.listView.scroll(to: 20 * 44)  // rows 20–29
+        #expect(loader.cancelledLoads == 10)
+        #expect(loader.loadingIDs == Set((20..<30).map { ItemID(Post($0)) }))
+        screen.listView.clearLog()
+        await gate.resume(argument: 2, returning: "late")
+        for _ in 0..<5 { await Task.yield() }
+        #expect(loader.cachedValue(for: ItemID(Post(2))) == nil)
+        #expect(screen.listView.log.isEmpty)
+        try screen.expectConsistent()
+    }
+
+    @Test func aCachedResourceReachesARowThatShowsAgainWithoutALoad() async throws {
+        let (screen, loader, gate) = makeScreen()
+        await gate.waitForCalls(10)
+        for id in 0..<10 { await gate.resume(argument: id, returning: "avatar-\(id)") }
+        await settleLoads(loader) { $0.loadingIDs.isEmpty }
+        #expect(avatars(screen) == (0..<10).map { "avatar-\($0)" })
+        screen.listView.scroll(to: 20 * 44)
+        let started = loader.startedLoads
+        screen.listView.scroll(to: 0)
+        #expect(loader.startedLoads == started, "rows 0–9 come from the cache")
+        #expect(avatars(screen) == (0..<10).map { "avatar-\($0)" })
+        screen.controller.dataSource?.cancel()
+        try screen.expectConsistent()
+    }
+
+    @Test func theCacheKeepsTheMostRecentlyUsedResults() async throws {
+        let loader = ResourceLoader<Post, String>(key: "avatar", cacheLimit: 3) { "avatar-\($0.id)" }
+        let screen = PostScreen(viewportHeight: 44, rowHeight: 44)
+        screen.controller.addResourceLoader(loader)
+        screen.controller.apply(TableModel(posts(0..<10)))
+        for row in 0..<5 {
+            screen.listView.scroll(to: Double(row) * 44)
+            await settleLoads(loader) { $0.loadingIDs.isEmpty }
+        }
+        #expect(loader.cachedValue(for: ItemID(Post(4))) == "avatar-4")
+        #expect(loader.cachedValue(for: ItemID(Post(1))) == nil)
+        #expect(loader.cachedValue(for: ItemID(Post(2))) == "avatar-2")
+    }
+
+    @Test func prefetchedRowsLoadAheadAndAreCancelledWhenNoLongerNear() async throws {
+        let (screen, loader, gate) = makeScreen(prefetchDistance: 3)
+        let near = Box<[Int]>([])
+        screen.controller.onPrefetch { items in near.value += items.compactMap { $0.model(as: Post.self)?.id } }
+        screen.listView.scroll(to: 44)  // rows 1–10 visible, 11–13 and 0 near
+        #expect(near.value.contains(13))
+        #expect(loader.isLoading(ItemID(Post(12))))
+        await gate.waitForCalls(14)
+        screen.listView.scroll(to: 30 * 44)  // far away: the prefetched rows are no longer expected
+        #expect(!loader.isLoading(ItemID(Post(12))))
+        #expect(loader.loadingIDs.allSatisfy { id in (27..<40).contains { ItemID(Post($0)) == id } })
+        try screen.expectConsistent()
+    }
+}
