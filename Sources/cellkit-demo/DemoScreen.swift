@@ -26,8 +26,6 @@ protocol DemoScreen: AnyObject {
     func refresh()
     /// Shows only the rows matching `text` ("" shows all).
     func filter(_ text: String)
-    /// Rows that came on screen: load resources for them, or the next page.
-    func visibleRowsChanged(_ paths: [ItemPath])
 }
 
 /// Runs a screen interactively in a terminal, or prints its rows plainly.
@@ -43,7 +41,6 @@ enum ScreenRunner {
                 Task { @MainActor in app.statusMessage = diagnostic.message }
             }
             screen.controller.attach(to: list)
-            list.onVisibleItemsChange = { [unowned screen] paths in screen.visibleRowsChanged(paths) }
             app.onRefresh = { [unowned screen] in screen.refresh() }
             app.onFilter = { [unowned screen] text in screen.filter(text) }
             screen.showStatus = { app.statusMessage = $0 }
@@ -81,27 +78,6 @@ func writeToStandardOutput(_ text: String) {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             offset += n
-        }
-    }
-}
-
-/// Keeps the selected row where it is on screen while `change` replaces the content
-/// (new rows at the top of a refresh do not move the row the user is on).
-@MainActor
-func keepingSelection(of controller: ListController, change: () -> Void) {
-    guard let list = controller.listView as? TerminalListView,
-          let selected = list.selectedPath,
-          let id = controller.displayed.item(at: selected)?.id else {
-        change()
-        return
-    }
-    let line = list.selectedScreenLine
-    change()
-    if let path = controller.displayed.indexPath(of: id) {
-        if let line {
-            list.select(path, atScreenLine: line)
-        } else {
-            list.select(path)
         }
     }
 }

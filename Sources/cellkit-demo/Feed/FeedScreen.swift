@@ -77,8 +77,6 @@ final class FeedScreen: DemoScreen {
         source.filter = text
     }
 
-    func visibleRowsChanged(_ paths: [ItemPath]) {}
-
     // MARK: Status
 
     private func published(_ snapshot: ListSnapshot) {

@@ -1,5 +1,6 @@
 /// One commit as `git log` reports it.
-struct CommitInfo: Equatable, Sendable {
+struct CommitInfo: Identifiable, Equatable, Sendable {
+    var id: String { hash }
     var hash: String
     var shortHash: String
     var parents: [String]

@@ -2,6 +2,10 @@ import CellKit
 import CellKitTerminal
 
 /// The history screen: commits by day, pages read lazily, diffstats for visible rows only.
+///
+/// Pages come from a ``PaginatedDataSource`` over `git log`, shaped into day
+/// sections and cell types by a ``ShapedDataSource``; diffstats come from a
+/// ``ResourceLoader`` that runs `git show --shortstat` for rows as they show.
 @MainActor
 final class GitScreen: DemoScreen {
     let controller = ListController()
@@ -9,31 +13,43 @@ final class GitScreen: DemoScreen {
     var showStatus: (String?) -> Void = { _ in }
 
     private let repository: GitRepository
-    private let pageSize: Int
-    private var commits: [CommitInfo] = []
-    private var exhausted = false
-    private var isLoading = false
+    private let source: ShapedDataSource
+    private let diffstats: ResourceLoader<any CommitRow, String>
     private var firstLoadDone = false
     private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
-    private var filterText = ""
-    private var diffstats: [String: String] = [:]
-    private var diffstatQueue: [any CommitRow & Identifiable] = []
-    private var diffstatsRunning = 0
-    private var diffstatsRequested: Set<String> = []
+    private var lastCount = 0
+    private var lastActivity = ListActivity.idle
 
     init(path: String, pageSize: Int) {
-        repository = GitRepository(path: path)
-        self.pageSize = pageSize
+        let repository = GitRepository(path: path)
+        self.repository = repository
+        let pages = PaginatedDataSource<CommitInfo>(prefetchDistance: 1) { page in
+            if page == 0 { try await repository.check() }
+            do throws(GitError) {
+                let commits = try await repository.page(skip: page * pageSize, count: pageSize)
+                return Page(commits, hasMore: commits.count == pageSize)
+            } catch .noCommits {
+                return Page([], hasMore: false)
+            } catch {
+                throw error
+            }
+        }
+        source = ShapedDataSource(pages) { loaded, filter in GitScreen.shape(loaded, filter: filter) }
+        diffstats = ResourceLoader(key: "diffstat", cacheLimit: 1_000) { row in
+            await repository.diffstat(row.info.hash) ?? "diffstat unavailable"
+        }
+        controller.addResourceLoader(diffstats)
+        controller.placeholders.noResults = NoResultsPlaceholder(message: "No commits yet in ‘\(path)’")
         register(CommitCell.self, for: Commit.self, height: 2)
         register(MergeCell.self, for: Merge.self, height: 2)
         register(TagCell.self, for: TaggedCommit.self, height: 3)
-        controller.onRetry = { [unowned self] in loadFirstPage() }
+        source.onPublish = { [unowned self] snapshot in published(snapshot) }
     }
 
-    private func register<Model: CommitRow, Cell: CommitCellBase>(_ cell: Cell.Type, for model: Model.Type, height: Double) {
+    private func register<Model: CommitRow & Identifiable, Cell: CommitCellBase>(_ cell: Cell.Type, for model: Model.Type, height: Double) where Model.ID: Sendable {
         controller.register(cell, for: model) { [unowned self] cell, row in
             cell.info = row.info
-            cell.diffstat = diffstats[row.info.hash]
+            cell.diffstat = diffstats.cachedValue(for: ItemID(row))
         }
         controller.height(for: model) { _ in height }
         controller.dispatch.onResource(model) { (cell: Cell, _, update) in
@@ -44,111 +60,59 @@ final class GitScreen: DemoScreen {
         }
     }
 
-    func start() { loadFirstPage() }
+    func start() {
+        controller.bind(to: source)
+        source.load()
+    }
 
     func firstLoadFinished() async {
-        if firstLoadDone { return }
-        await withCheckedContinuation { firstLoadWaiters.append($0) }
+        if !firstLoadDone { await withCheckedContinuation { firstLoadWaiters.append($0) } }
+        await controller.settle()
     }
 
-    private func finishFirstLoad() {
-        firstLoadDone = true
-        for waiter in firstLoadWaiters { waiter.resume() }
-        firstLoadWaiters.removeAll()
-    }
-
-    // MARK: Loads
-
-    private func loadFirstPage() {
-        guard !isLoading else { return }
-        isLoading = true
-        controller.apply(TableModel(), state: .loading)
-        showStatus("Reading \(repository.path)…")
-        Task {
-            defer { isLoading = false; finishFirstLoad() }
-            do throws(GitError) {
-                try await repository.check()
-                let page = try await repository.page(skip: 0, count: pageSize)
-                commits = page
-                exhausted = page.count < pageSize
-                applyModel()
-                showStatus("\(commits.count)\(exhausted ? "" : "+") commits")
-            } catch .noCommits {
-                commits = []
-                exhausted = true
-                controller.placeholders.noResults = NoResultsPlaceholder(message: "No commits yet in ‘\(repository.path)’")
-                controller.apply(TableModel(), state: .empty)
-                showStatus("No commits yet")
-            } catch {
-                controller.apply(TableModel(), state: .failed(error))
-                showStatus("\(error)")
-            }
-        }
-    }
-
-    private func loadNextPage() {
-        guard !isLoading, !exhausted, !commits.isEmpty else { return }
-        isLoading = true
-        showStatus("Reading more history…")
-        Task {
-            defer { isLoading = false }
-            do {
-                let page = try await repository.page(skip: commits.count, count: pageSize)
-                exhausted = page.count < pageSize
-                let known = Set(commits.map(\.hash))
-                commits += page.filter { !known.contains($0.hash) }
-                applyModel()
-                showStatus("\(commits.count)\(exhausted ? "" : "+") commits")
-            } catch {
-                showStatus("Could not read more history: \(error)")
-            }
-        }
-    }
-
-    func refresh() {
-        guard !isLoading else { return }
-        guard !commits.isEmpty else {
-            loadFirstPage()
-            return
-        }
-        isLoading = true
-        showStatus("Refreshing…")
-        Task {
-            defer { isLoading = false }
-            do {
-                let page = try await repository.page(skip: 0, count: pageSize)
-                if let top = commits.first, let index = page.firstIndex(where: { $0.hash == top.hash }) {
-                    let fresh = page[..<index]
-                    commits.insert(contentsOf: fresh, at: 0)
-                    keepingSelection(of: controller) { applyModel() }
-                    showStatus(fresh.isEmpty ? "Up to date" : "\(fresh.count) new commit\(fresh.count == 1 ? "" : "s")")
-                } else {
-                    // History was rewritten: start again from this page.
-                    commits = page
-                    exhausted = page.count < pageSize
-                    keepingSelection(of: controller) { applyModel() }
-                    showStatus("History changed; reloaded")
-                }
-            } catch {
-                controller.apply(controller.model, state: .failed(error))
-                showStatus("Refresh failed: \(error)")
-            }
-        }
-    }
+    func refresh() { source.refresh() }
 
     func filter(_ text: String) {
-        filterText = text
-        controller.placeholders.noResults = NoResultsPlaceholder(message: "No commits match “\(text)”")
-        applyModel()
+        controller.placeholders.noResults = NoResultsPlaceholder(
+            message: text.isEmpty ? "No commits yet in ‘\(repository.path)’" : "No commits match “\(text)”")
+        source.filter = text
     }
 
-    // MARK: Model
+    private func published(_ snapshot: ListSnapshot) {
+        let count = snapshot.model.itemCount
+        switch (snapshot.state, snapshot.activity) {
+        case (.loading, _):
+            showStatus("Reading \(repository.path)…")
+        case (.failed(let error), _):
+            showStatus("\(error)")
+        case (_, .refreshing):
+            showStatus("Refreshing…")
+        case (_, .loadingMore):
+            showStatus("Reading more history…")
+        default:
+            if lastActivity == .refreshing {
+                let fresh = count - lastCount
+                showStatus(fresh <= 0 ? "Up to date" : "\(fresh) new commit\(fresh == 1 ? "" : "s")")
+            } else if source.filter.isEmpty {
+                showStatus("\(count)\(snapshot.hasMore ? "+" : "") commits")
+            }
+        }
+        if !snapshot.state.isLoading && !firstLoadDone {
+            firstLoadDone = true
+            for waiter in firstLoadWaiters { waiter.resume() }
+            firstLoadWaiters.removeAll()
+        }
+        if source.filter.isEmpty { lastCount = count }
+        lastActivity = snapshot.activity
+    }
 
-    private func applyModel() {
+    /// Commits in sections by day; tagged commits, merges and plain commits as their own row types.
+    static func shape(_ loaded: TableModel, filter: String) -> TableModel {
         var model = TableModel()
-        let query = filterText.lowercased()
+        let query = filter.lowercased()
         var currentDay: String?
-        for info in commits {
+        for item in loaded.sections.flatMap(\.items) {
+            guard let info = item.model(as: CommitInfo.self) else { continue }
             if !query.isEmpty {
                 let haystack = [info.subject, info.author, info.shortHash] + info.refs
                 guard haystack.contains(where: { $0.lowercased().contains(query) }) else { continue }
@@ -157,47 +121,16 @@ final class GitScreen: DemoScreen {
                 model.appendSection(id: SectionID(info.day), header: info.day)
                 currentDay = info.day
             }
-            let item: ListItem
+            let row: ListItem
             if !info.tags.isEmpty {
-                item = ListItem(TaggedCommit(info: info))
+                row = ListItem(TaggedCommit(info: info))
             } else if info.parents.count > 1 {
-                item = ListItem(Merge(info: info))
+                row = ListItem(Merge(info: info))
             } else {
-                item = ListItem(Commit(info: info))
+                row = ListItem(Commit(info: info))
             }
-            model.append([item])
+            model.append([row])
         }
-        controller.apply(model, state: model.isEmpty ? .empty : .loaded)
-    }
-
-    // MARK: Visible rows
-
-    func visibleRowsChanged(_ paths: [ItemPath]) {
-        for path in paths {
-            guard let row = controller.displayed.model(at: path) as? any CommitRow & Identifiable else { continue }
-            let hash = row.info.hash
-            guard diffstats[hash] == nil, diffstatsRequested.insert(hash).inserted else { continue }
-            diffstatQueue.append(row)
-        }
-        runDiffstats()
-        if filterText.isEmpty, let last = paths.last,
-           let lastSection = controller.displayed.sections.indices.last,
-           last.section == lastSection, last.item >= controller.displayed.sections[lastSection].items.count - 1 {
-            loadNextPage()
-        }
-    }
-
-    private func runDiffstats() {
-        while diffstatsRunning < 3, !diffstatQueue.isEmpty {
-            let row = diffstatQueue.removeFirst()
-            diffstatsRunning += 1
-            Task {
-                let stat = await repository.diffstat(row.info.hash) ?? "diffstat unavailable"
-                diffstatsRunning -= 1
-                diffstats[row.info.hash] = stat
-                controller.provideResource(row, key: "diffstat", value: stat)
-                runDiffstats()
-            }
-        }
+        return model
     }
 }
