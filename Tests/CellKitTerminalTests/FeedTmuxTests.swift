@@ -110,7 +110,7 @@ struct FeedTmuxTests {
         #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
 
-    @Test("Ctrl-C and SIGTERM restore the terminal too", arguments: ["C-c", "SIGTERM", "SIGHUP"])
+    @Test("Ctrl-C, signals and crashes restore the terminal too", arguments: ["C-c", "SIGTERM", "SIGHUP", "SIGABRT", "SIGSEGV"])
     func otherWaysOut(how: String) throws {
         let session = try DemoSession("feed-exit-\(how)", ["feed"], columns: 80, rows: 24)
         defer { session.close() }
@@ -123,9 +123,16 @@ struct FeedTmuxTests {
         case "SIGTERM":
             kill(try session.demoPID(), SIGTERM)
             expected = 128 + SIGTERM
-        default:
+        case "SIGHUP":
             kill(try session.demoPID(), SIGHUP)
             expected = 128 + SIGHUP
+        case "SIGABRT":
+            // What a failed precondition or a crash delivers: the handler restores, then the signal kills.
+            kill(try session.demoPID(), SIGABRT)
+            expected = 128 + SIGABRT
+        default:
+            kill(try session.demoPID(), SIGSEGV)
+            expected = 128 + SIGSEGV
         }
         #expect(try session.waitForExitAndCheckTerminal() == expected)
     }
