@@ -54,11 +54,7 @@ public final class Terminal {
     /// The size of the terminal on standard output; 80 × 24 when it cannot be read.
     public nonisolated static func currentSize() -> TerminalSize {
         var size = winsize()
-        #if canImport(Darwin)
         let request = UInt(TIOCGWINSZ)
-        #else
-        let request = UInt(TIOCGWINSZ)
-        #endif
         guard ioctl(STDOUT_FILENO, request, &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
             return .fallback
         }
@@ -112,11 +108,7 @@ public final class Terminal {
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             while offset < buffer.count {
-                #if canImport(Glibc) || canImport(Musl)
-                let written = Glibc.write(fd, base + offset, buffer.count - offset)
-                #else
-                let written = Darwin.write(fd, base + offset, buffer.count - offset)
-                #endif
+                let written = _systemWrite(fd, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
                     return
@@ -125,4 +117,9 @@ public final class Terminal {
             }
         }
     }
+}
+
+/// The C library's `write`, reachable where a method of the same name hides it.
+private func _systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
 }
