@@ -59,7 +59,11 @@ public final class TableViewAdapter: NSObject, ListView {
     }
     /// Runs when the user pulls to refresh; the spinner stops when it returns. `nil`: no refresh control.
     public var refreshAction: (@MainActor () async -> Void)? {
-        didSet { installRefreshControl() }
+        get { refresh.action }
+        set {
+            refresh.action = newValue
+            refresh.install(on: tableView)
+        }
     }
     /// The last decision taken for a batch, for diagnostics and tests.
     public private(set) var lastPlan: BatchPlan?
@@ -70,7 +74,7 @@ public final class TableViewAdapter: NSObject, ListView {
     private var layoutPendingAfterReload = false
     /// The table already shows a user's move: the next pure-move batch only switches the data.
     private var userMovePending = false
-    private var refreshTask: Task<Void, Never>?
+    private let refresh = RefreshBridge()
 
     /// Makes `tableView` a list view; becomes its data source, delegate and prefetch data source.
     public init(tableView: UITableView) {
@@ -133,7 +137,7 @@ public final class TableViewAdapter: NSObject, ListView {
         let oldCounts = currentCounts()
         updateData()
         let newCounts = currentCounts()
-        if userMovePending, Self.isPureMove(changeset, oldCounts: oldCounts, newCounts: newCounts) {
+        if userMovePending, AdapterSupport.isPureMove(changeset, oldCounts: oldCounts, newCounts: newCounts) {
             // The table moved the row itself; it only needed the data to follow.
             userMovePending = false
             lastPlan = .animate(BatchPlan.Steps(structural: changeset, reconfigure: []))
@@ -183,10 +187,7 @@ public final class TableViewAdapter: NSObject, ListView {
             UIView.performWithoutAnimation {
                 apply()
                 let top = self.tableView.rectForRow(at: found.new.indexPath).minY
-                let inset = self.tableView.adjustedContentInset
-                let maxOffset = max(-inset.top, self.tableView.contentSize.height + inset.bottom - self.tableView.bounds.height)
-                let offset = min(max(top - distance, -inset.top), maxOffset)
-                self.tableView.contentOffset = CGPoint(x: self.tableView.contentOffset.x, y: offset)
+                self.tableView.contentOffset = AdapterSupport.anchoredOffset(top: top, distance: distance, in: self.tableView)
             }
         } else if !batch.isEmpty {
             apply()
@@ -211,59 +212,19 @@ public final class TableViewAdapter: NSObject, ListView {
         for move in batch.itemMoves { tableView.moveRow(at: move.from.indexPath, to: move.to.indexPath) }
     }
 
-    static func isPureMove(_ changeset: Changeset, oldCounts: [Int], newCounts: [Int]) -> Bool {
-        oldCounts == newCounts && !changeset.itemMoves.isEmpty
-            && changeset.changeCount == changeset.itemMoves.count + changeset.itemUpdates.count
-    }
-
     // MARK: Helpers
 
-    private func currentCounts() -> [Int] {
-        guard let dataSource else { return [] }
-        return (0..<dataSource.numberOfSections(in: self)).map { dataSource.listView(self, numberOfItemsInSection: $0) }
-    }
+    private func currentCounts() -> [Int] { AdapterSupport.counts(of: self) }
 
-    /// The model shown at `path`, when the data source is a ``ListController`` or a ``TableModelDataSource``.
-    func model(at path: ItemPath) -> Any? {
-        switch dataSource {
-        case let controller as ListController: controller.displayed.model(at: path)
-        case let tableModel as TableModelDataSource: tableModel.model.model(at: path)
-        default: nil
-        }
-    }
+    func model(at path: ItemPath) -> Any? { AdapterSupport.model(in: dataSource, at: path) }
 
     /// Shows the controller's background placeholder (or none) behind the rows.
     ///
     /// Called after every reload and batch; call it yourself after a state change
     /// that changed no rows (loading → failed while empty, with placeholders off).
     public func updateBackground() {
-        guard let controller = dataSource as? ListController else { return }
-        if let placeholder = controller.backgroundPlaceholder {
-            let retry: (@MainActor () -> Void)? = controller.onRetry
-            tableView.backgroundView = backgroundViewProvider(placeholder, retry)
-        } else {
-            tableView.backgroundView = nil
-        }
-    }
-
-    private func installRefreshControl() {
-        guard refreshAction != nil else {
-            tableView.refreshControl = nil
-            return
-        }
-        guard tableView.refreshControl == nil else { return }
-        let control = UIRefreshControl()
-        control.addTarget(self, action: #selector(refreshControlChanged(_:)), for: .valueChanged)
-        tableView.refreshControl = control
-    }
-
-    @objc private func refreshControlChanged(_ control: UIRefreshControl) {
-        guard let action = refreshAction, refreshTask == nil else { return }
-        refreshTask = Task { @MainActor [weak self] in
-            await action()
-            control.endRefreshing()
-            self?.refreshTask = nil
-        }
+        guard dataSource is ListController else { return }
+        tableView.backgroundView = AdapterSupport.backgroundView(for: dataSource, provider: backgroundViewProvider)
     }
 
     fileprivate func noteCountsAsked() { layoutPendingAfterReload = false }
