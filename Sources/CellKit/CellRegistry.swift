@@ -181,14 +181,9 @@ public final class CellRegistry {
         listView.dequeueReusableCell(source, for: path)
     }
 
-    private var reportedMismatches: Set<String> = []
+    private var mismatches = MismatchReporter()
 
     func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any) {
-        let key = "\(type(of: cell))|\(expected)|\(type(of: model))"
-        guard reportedMismatches.insert(key).inserted else { return }
-        diagnostics(Diagnostic(
-            .cellTypeMismatch,
-            "handler for \(type(of: model)) expects a \(expected) cell, but the row got a \(type(of: cell)); the handler was skipped"
-        ))
+        mismatches.report(cell: cell, expected: expected, model: model, to: diagnostics)
     }
 }

@@ -4,8 +4,8 @@
 /// different styles are never mixed up in a reuse pool.
 ///
 /// ```swift
-/// extension CellStyle { static let byline: CellStyle = "byline" }
-/// assert(CellStyle.byline != .default)
+/// let byline: CellStyle = "byline"   // or a `static let` in an extension of CellStyle
+/// assert(byline != .default)
 /// ```
 public struct CellStyle: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The style's name.

@@ -35,7 +35,7 @@ public final class DispatchTable {
 
     /// Where a handler that got the wrong cell type is reported.
     public var diagnostics: DiagnosticHandler
-    private var reported: Set<String> = []
+    private var mismatches = MismatchReporter()
 
     /// Creates an empty table.
     public init(diagnostics: DiagnosticHandler = .standardError) {
@@ -131,12 +131,7 @@ public final class DispatchTable {
     }
 
     private func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any) {
-        let key = "\(type(of: cell))|\(expected)|\(type(of: model))"
-        guard reported.insert(key).inserted else { return }
-        diagnostics(Diagnostic(
-            .cellTypeMismatch,
-            "handler for \(type(of: model)) expects a \(expected) cell, but the row got a \(type(of: cell)); the handler was skipped"
-        ))
+        mismatches.report(cell: cell, expected: expected, model: model, to: diagnostics)
     }
 }
 

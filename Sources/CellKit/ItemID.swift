@@ -9,22 +9,19 @@
 /// assert(a == ItemID(type: User.self, id: 7))
 /// ```
 public struct ItemID: Hashable, Sendable, CustomStringConvertible {
-    @usableFromInline let type: ObjectIdentifier
+    @usableFromInline let modelType: any Any.Type
     @usableFromInline let raw: any Hashable & Sendable
-    @usableFromInline let typeName: @Sendable () -> String
 
     /// Creates the identity of a row showing a model of `type` with identifier `id`.
     public init<Model, ID: Hashable & Sendable>(type: Model.Type, id: ID) {
-        self.type = ObjectIdentifier(type)
+        self.modelType = type
         self.raw = id
-        self.typeName = { String(describing: Model.self) }
     }
 
     /// The identity of a row of `Model` whose identifier was already erased.
     init<Model>(type: Model.Type, erasedID: any Hashable & Sendable) {
-        self.type = ObjectIdentifier(type)
+        self.modelType = type
         self.raw = erasedID
-        self.typeName = { String(describing: Model.self) }
     }
 
     /// The identity of an `Identifiable` model.
@@ -36,15 +33,15 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
     public var rawValue: any Hashable & Sendable { raw }
 
     public static func == (lhs: ItemID, rhs: ItemID) -> Bool {
-        lhs.type == rhs.type && _isEqual(lhs.raw, rhs.raw)
+        lhs.modelType == rhs.modelType && _isEqual(lhs.raw, rhs.raw)
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(type)
+        hasher.combine(ObjectIdentifier(modelType))
         raw.hash(into: &hasher)
     }
 
-    public var description: String { "\(typeName())(\(raw))" }
+    public var description: String { "\(modelType)(\(raw))" }
 }
 
 @usableFromInline

@@ -5,7 +5,7 @@
 /// without touching the presenter:
 ///
 /// ```swift
-/// extension CellStyle { static let withByline: CellStyle = "byline" }
+/// // Coffee: kUserPresenterStyleWithByline
 /// final class UserCell: TextCell { var image: String? }
 /// struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
 ///
@@ -13,7 +13,7 @@
 ///     enum Event: Sendable { case selected(User) }
 ///     func present(_ user: User, in cell: UserCell, style: CellStyle, context: PresentationContext<Event>) {
 ///         cell.text = user.name
-///         cell.detailText = style == .withByline ? user.byline : nil
+///         cell.detailText = style == "byline" ? user.byline : nil
 ///         cell.image = user.image
 ///     }
 ///     func update(_ cell: UserCell, showing user: User, style: CellStyle, resource: ResourceUpdate) {

@@ -21,26 +21,48 @@ extension Stage: Equatable where Data: Equatable {}
 /// CellKit's policy: the first occurrence of an identifier (in section order,
 /// then item order) keeps the identity; every later occurrence is treated as a
 /// distinct item that has no counterpart on the other side, so it is deleted
-/// or inserted. The changeset stays valid; nothing is dropped silently.
+/// or inserted. The changeset stays valid; nothing is dropped silently. Section
+/// identifiers follow the same policy (a later section with the same identifier
+/// is deleted or inserted as a whole).
+///
+/// Flat diffs first set aside the runs at the start and the end that are
+/// identical in both snapshots (same identifier and equal content, position for
+/// position; see ``DiffOptions/trimsIdenticalEnds``). Those runs stay as they
+/// are and are not hashed, so a duplicate that lies entirely inside them, or
+/// whose first occurrence does, is not reported. Turn trimming off to have
+/// every duplicate reported.
 public struct DuplicateIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// Which snapshot held the duplicate.
     public enum Side: String, Hashable, Sendable { case old, new }
+    /// Whether the duplicate identifies items or sections.
+    public enum Kind: String, Hashable, Sendable { case item, section }
     /// Which snapshot held the duplicate.
     public var side: Side
+    /// Whether an item identifier or a section identifier is duplicated.
+    public var kind: Kind
     /// The identifier, as text.
     public var identifier: String
     /// Every position where the identifier occurs in that snapshot, first one first.
+    ///
+    /// For a section identifier, `section` is the section index and `item` is -1.
     public var positions: [ItemPath]
 
     /// Creates a diagnostic.
-    public init(side: Side, identifier: String, positions: [ItemPath]) {
+    public init(side: Side, kind: Kind = .item, identifier: String, positions: [ItemPath]) {
         self.side = side
+        self.kind = kind
         self.identifier = identifier
         self.positions = positions
     }
 
     public var description: String {
-        "duplicate identifier \(identifier) in \(side) snapshot at \(positions.map(\.description).joined(separator: ", ")); the first occurrence keeps the identity, later ones are distinct items"
+        let places: String
+        switch kind {
+        case .item: places = positions.map(\.description).joined(separator: ", ")
+        case .section: places = "sections " + positions.map { String($0.section) }.joined(separator: ", ")
+        }
+        let noun = kind == .item ? "identifier" : "section identifier"
+        return "duplicate \(noun) \(identifier) in \(side) snapshot at \(places); the first occurrence keeps the identity, later ones are distinct items"
     }
 }
 
@@ -79,9 +101,16 @@ public struct DiffOptions: Sendable {
     /// When the total number of changes exceeds this, the result is a reload
     /// (``StagedChangeset/isReload``) instead of stages. `nil`: never.
     public var reloadThreshold: Int?
+    /// Whether a flat diff first sets aside the identical runs at the start and the
+    /// end (same identifier and equal content, position for position) before any
+    /// hashing. On by default: "one new item at the top" of a long list then costs
+    /// about one read of the arrays. Off: every element is hashed, so every
+    /// duplicate identifier is reported, including those inside the identical runs.
+    public var trimsIdenticalEnds: Bool
 
     /// Creates options.
-    public init(reloadThreshold: Int? = nil) {
+    public init(reloadThreshold: Int? = nil, trimsIdenticalEnds: Bool = true) {
         self.reloadThreshold = reloadThreshold
+        self.trimsIdenticalEnds = trimsIdenticalEnds
     }
 }

@@ -176,8 +176,10 @@ public final class HeadlessListView: ListView {
         rebuildLayout()
         contentOffset = clampedOffset(contentOffset)
         for (new, entry) in survivors { visible[new] = entry.cell }
-        // Content changes of rows that stay on screen: reconfigure the same cell.
-        for (new, entry) in survivors where updated.contains(entry.old) {
+        // Content changes of rows that stay on screen (their own, or their section's
+        // reload): reconfigure the same cell.
+        let reloadedSections = Set(changeset.sectionUpdates)
+        for (new, entry) in survivors where updated.contains(entry.old) || reloadedSections.contains(entry.old.section) {
             reconfiguring = (new, entry.cell)
             if let cell = dataSource?.listView(self, cellForItemAt: new) {
                 visible[new] = cell

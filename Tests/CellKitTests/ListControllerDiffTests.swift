@@ -1,0 +1,121 @@
+import CellKit
+import CellKitTesting
+import Testing
+
+private struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+@MainActor
+private func feedScreen(viewport: Double = 440, log: DiagnosticLog? = nil) -> (ListController, HeadlessListView) {
+    let controller = ListController(diagnostics: log?.handler ?? .ignore)
+    controller.register(TextCell.self, for: Tweet.self) { cell, tweet in cell.text = tweet.text }
+    let listView = HeadlessListView(viewportHeight: viewport, rowHeight: 44)
+    controller.attach(to: listView)
+    return (controller, listView)
+}
+
+private func tweets(_ ids: some Sequence<Int>, prefix: String = "t") -> [Tweet] { ids.map { Tweet(id: $0, text: "\(prefix)\($0)") } }
+
+/// A small seeded generator (SplitMix64) so failures can be replayed from the printed seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@MainActor
+@Suite("List controller: snapshots applied through the diff")
+struct ListControllerDiffTests {
+    @Test func aNewTweetAtTheTopIsOneInsert() {
+        let (controller, listView) = feedScreen()
+        controller.apply(TableModel(tweets(1...50)))
+        listView.clearLog()
+        controller.apply(TableModel(tweets([0]) + tweets(1...50)))
+        let batches = listView.log.compactMap { if case .batch(let c) = $0 { c } else { nil } }
+        #expect(batches.count == 1)
+        #expect(batches.first?.itemInserts == [ItemPath(row: 0, section: 0)])
+        #expect(batches.first?.changeCount == 1)
+        #expect(listView.visibleTexts.first == "t0")
+    }
+
+    @Test func anEditedTweetIsReconfiguredInTheSameCell() {
+        let (controller, listView) = feedScreen()
+        controller.apply(TableModel(tweets(1...20)))
+        let cell = listView.cell(at: ItemPath(row: 2, section: 0))
+        listView.clearLog()
+        var edited = tweets(1...20)
+        edited[2].text = "edited"
+        controller.apply(TableModel(edited))
+        #expect(listView.cell(at: ItemPath(row: 2, section: 0)) === cell)
+        #expect((cell as? TextCell)?.text == "edited")
+        #expect(listView.log.contains(.reconfigured(ItemPath(row: 2, section: 0))))
+        #expect(!listView.log.contains { if case .created = $0 { true } else { false } })
+    }
+
+    @Test func oneItemMovedFarIsOneMove() {
+        let (controller, listView) = feedScreen()
+        controller.apply(TableModel(tweets(0..<100)))
+        listView.clearLog()
+        var moved = tweets(0..<100)
+        moved.insert(moved.remove(at: 90), at: 3)
+        controller.apply(TableModel(moved))
+        let batches = listView.log.compactMap { if case .batch(let c) = $0 { c } else { nil } }
+        #expect(batches.reduce(0) { $0 + $1.itemMoves.count } == 1)
+        #expect(batches.reduce(0) { $0 + $1.changeCount } == 1)
+    }
+
+    @Test func duplicateIDsAreReportedAndTheListKeepsWorking() {
+        let log = DiagnosticLog()
+        let (controller, listView) = feedScreen(log: log)
+        controller.apply(TableModel(tweets([1, 2, 2, 3])))
+        #expect(listView.visibleTexts == ["t1", "t2", "t2", "t3"])
+        controller.apply(TableModel(tweets([2, 1, 3, 3])))
+        #expect(listView.visibleTexts == ["t2", "t1", "t3", "t3"])
+        let duplicates = log.all.filter { $0.kind == .duplicateIdentifier }
+        #expect(!duplicates.isEmpty)
+        #expect(duplicates.allSatisfy { $0.message.contains("Tweet(") })
+        #expect(!log.all.contains { $0.kind == .invalidBatchUpdate })
+    }
+
+    @Test func pastTheThresholdTheListReloads() {
+        let (controller, listView) = feedScreen()
+        controller.reloadThreshold = 10
+        controller.apply(TableModel(tweets(0..<100)))
+        listView.clearLog()
+        controller.apply(TableModel(tweets(50..<150)))
+        #expect(listView.log.contains(.reloaded))
+        #expect(!listView.log.contains { if case .batch = $0 { true } else { false } })
+        #expect(listView.visibleTexts.first == "t50")
+    }
+
+    @Test(arguments: 0..<20)
+    func randomSequencesOfSnapshotsAlwaysApplyCleanly(seed: Int) throws {
+        print("randomSequencesOfSnapshotsAlwaysApplyCleanly seed \(seed)")
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let log = DiagnosticLog()
+        let (controller, listView) = feedScreen(viewport: 44 * 8, log: log)
+        for _ in 0..<25 {
+            var sections: [TableSection] = []
+            for s in 0..<Int.random(in: 0...4, using: &rng) {
+                let ids = (0..<Int.random(in: 0...12, using: &rng)).map { _ in Int.random(in: 0..<30, using: &rng) }
+                let items = ids.map { ListItem(Tweet(id: $0, text: "t\($0)v\(Int.random(in: 0..<2, using: &rng))")) }
+                sections.append(TableSection(id: SectionID(Int.random(in: 0..<6, using: &rng)), header: "s\(s)", items: items))
+            }
+            let model = TableModel(sections: sections)
+            controller.apply(model, state: .loaded)
+            listView.scroll(to: Double.random(in: 0...400, using: &rng))
+            try listView.checkConsistency()
+            #expect(!log.all.contains { $0.kind == .invalidBatchUpdate }, "seed \(seed)")
+            // Visible cells show exactly what the model holds at their rows.
+            for path in listView.visibleItemPaths where !model.isEmpty {
+                let expected = (model.model(at: path) as? Tweet)?.text
+                #expect((listView.cell(at: path) as? TextCell)?.text == expected, "seed \(seed) at \(path)")
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import CellKit
+import Testing
+
+private struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+@Suite("TableModel: sections, titles, index, mutations")
+struct TableModelTests {
+    @Test func mutationsReturnThePathsToAnimate() {
+        var model = TableModel()
+        let friends = model.appendSection(header: "Friends", footer: "2 friends")
+        #expect(model.append([Contact(id: 1, name: "Ada"), Contact(id: 2, name: "Alan")], toSection: friends)
+            == [ItemPath(row: 0, section: 0), ItemPath(row: 1, section: 0)])
+        #expect(model.insert([Contact(id: 3, name: "Grace")], at: ItemPath(row: 1, section: 0)) == [ItemPath(row: 1, section: 0)])
+        #expect(model.remove(at: ItemPath(row: 0, section: 0)) == [ItemPath(row: 0, section: 0)])
+        #expect(model.insertSection(id: "work", header: "Work", at: 0) == [0])
+        #expect(model.move(from: ItemPath(row: 0, section: 1), to: ItemPath(row: 0, section: 0))
+            == Move(from: ItemPath(row: 0, section: 1), to: ItemPath(row: 0, section: 0)))
+        #expect(model.indexPath(of: Contact(id: 3, name: "")) == ItemPath(row: 0, section: 0))
+        #expect(model.indexPath(of: Contact(id: 2, name: "")) == ItemPath(row: 0, section: 1))
+        #expect(model.moveSection(from: 1, to: 0) == Move(from: 1, to: 0))
+        #expect(model.sections.map(\.header) == ["Friends", "Work"])
+        #expect(model.sections[0].footer == "2 friends")
+        #expect(model.removeSection(at: 0) == [0])
+        #expect(model.itemCount == 1)
+    }
+
+    @Test func twoDimensionalArrayBecomesSections() {
+        let model = TableModel(sections: [[Contact(id: 1, name: "a")], [Contact(id: 2, name: "b"), Contact(id: 3, name: "c")]])
+        #expect(model.sections.map(\.items.count) == [1, 2])
+        #expect((model.model(at: ItemPath(row: 1, section: 1)) as? Contact)?.name == "c")
+        #expect(model.model(at: ItemPath(row: 5, section: 1)) == nil)
+    }
+
+    @Test func sectionIndexNoneDynamicAlphabetic() {
+        var model = TableModel()
+        for title in ["apple", "Banana", "cherry", "Cranberry", "42"] { model.appendSection(header: title) }
+        #expect(model.sectionIndexTitles.isEmpty)
+        model.sectionIndexStyle = .dynamic
+        #expect(model.sectionIndexTitles == ["A", "B", "C", "#"])
+        model.sectionIndexStyle = .alphabetic
+        #expect(model.sectionIndexTitles.count == 27)
+        #expect(model.sectionIndexTitles.first == "A" && model.sectionIndexTitles.last == "#")
+        #expect(model.section(forSectionIndexTitle: "C", at: 2) == 2)
+        // No section starts with "D": the last one before it.
+        #expect(model.section(forSectionIndexTitle: "D", at: 3) == 3)
+        #expect(model.section(forSectionIndexTitle: "#", at: 26) == 4)
+    }
+
+    @Test func identityIsTypePlusIDAndContentIsSeparate() {
+        struct Other: Identifiable, Equatable, Sendable { let id: Int }
+        let a = ListItem(Contact(id: 1, name: "Ada"))
+        #expect(a.id == ListItem(Contact(id: 1, name: "Ada Lovelace")).id)
+        #expect(!a.isContentEqual(to: ListItem(Contact(id: 1, name: "Ada Lovelace"))))
+        #expect(a.isContentEqual(to: ListItem(Contact(id: 1, name: "Ada"))))
+        #expect(a.id != ListItem(Other(id: 1)).id)
+    }
+
+    @Test func anObjectMutatedInPlaceIsSeenAsChanged() {
+        final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
+            let id = 1
+            var count = 0
+            var contentFingerprint: Int { count }
+        }
+        let counter = Counter()
+        let before = ListItem(counter)
+        counter.count += 1
+        #expect(!before.isContentEqual(to: ListItem(counter)))
+    }
+}
