@@ -7,13 +7,13 @@ import CellKitTesting
 import CellKitTerminal
 import Testing
 
-// Sources/CellKitDiff/Changeset+Validation.swift:94
+// Sources/CellKitDiff/Changeset+Validation.swift:106
 @MainActor private func docExample1() throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)])
     try batch.validate(oldCounts: [3], newCounts: [2])   // passes
 }
 
-// Sources/CellKitDiff/Changeset+Validation.swift:307
+// Sources/CellKitDiff/Changeset+Validation.swift:319
 @MainActor private func docExample2() throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let result = try batch.apply(to: [[1, 2]], reading: [[0, 1, 2]], items: \.self)
@@ -80,8 +80,61 @@ import Testing
     assert(changes.finalData == new)
 }
 
-// Sources/CellKit/CellModel.swift:6
+// Sources/CellKit/Adapters/BackgroundPlaceholder.swift:5
 @MainActor private func docExample9() throws {
+    var placeholders = ListController.Placeholders()
+    placeholders.showsRows = false
+    let background = BackgroundPlaceholder.for(.loading, isEmpty: true, placeholders: placeholders)
+    assert(background == .loading(message: "Loading…"))
+}
+
+// Sources/CellKit/Adapters/BatchPlan.swift:10
+@MainActor private func docExample10() throws {
+    let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)], itemUpdates: [ItemPath(item: 1, section: 0)])
+    let plan = BatchPlan.decide(batch, oldCounts: [3], newCounts: [4], hasWindow: true)
+    assert(plan == .animate(BatchPlan.Steps(
+        structural: Changeset(itemInserts: [ItemPath(item: 0, section: 0)]),
+        reconfigure: [ItemPath(item: 2, section: 0)]
+    )))
+}
+
+// Sources/CellKit/Adapters/EditingTable.swift:40
+@MainActor private func docExample11() throws {
+    struct Note: Identifiable, Sendable { let id: Int; var text: String }
+
+    @MainActor func wire(_ editing: EditingTable) {
+        editing.onDelete(Note.self) { note, path in print("delete", note.id, "at", path) }
+        editing.trailingActions(Note.self) { note, _ in
+            [RowAction(title: "Pin") { _ in true }]
+        }
+        assert(editing.canDelete(Note(id: 1, text: "a"), at: ItemPath(item: 0, section: 0)))
+    }
+}
+
+// Sources/CellKit/Adapters/PathMapping.swift:9
+@MainActor private func docExample12() throws {
+    let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
+    let mapping = PathMapping(prepend, oldCounts: [3], newCounts: [5])
+    assert(mapping.newPath(of: ItemPath(item: 0, section: 0)) == ItemPath(item: 2, section: 0))
+}
+
+// Sources/CellKit/Adapters/PrefetchRequest.swift:7
+@MainActor private func docExample13() throws {
+    let paths = [ItemPath(item: 9, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 2, section: 0)]
+    assert(PrefetchRequest.valid(paths, counts: [5]) == [ItemPath(item: 2, section: 0)])
+}
+
+// Sources/CellKit/Adapters/ScrollAnchor.swift:8
+@MainActor private func docExample14() throws {
+    let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
+    let mapping = PathMapping(prepend, oldCounts: [10], newCounts: [11])
+    let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], mapping: mapping)
+    assert(anchor?.new == ItemPath(item: 5, section: 0))
+    assert(anchor?.moved == true)
+}
+
+// Sources/CellKit/CellModel.swift:6
+@MainActor private func docExample15() throws {
     final class TweetCell: ListCell { var text = ""; init() {} }
     struct Tweet: CellModel, Identifiable, Sendable {
         let id: Int
@@ -91,7 +144,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:25
-@MainActor private func docExample10() throws {
+@MainActor private func docExample16() throws {
     final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
         let id = 1
         var count = 0
@@ -100,7 +153,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:42
-@MainActor private func docExample11() throws {
+@MainActor private func docExample17() throws {
     struct Author: Identifiable, Sendable { let id: Int }
     struct Post: Identifiable, Sendable, ResourceReferencing {
         let id: Int
@@ -110,7 +163,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:14
-@MainActor private func docExample12() throws {
+@MainActor private func docExample18() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -124,7 +177,7 @@ import Testing
 }
 
 // Sources/CellKit/CellSource.swift:7
-@MainActor private func docExample13() throws {
+@MainActor private func docExample19() throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
@@ -132,13 +185,13 @@ import Testing
 }
 
 // Sources/CellKit/CellStyle.swift:6
-@MainActor private func docExample14() throws {
+@MainActor private func docExample20() throws {
     let byline: CellStyle = "byline"   // or a `static let` in an extension of CellStyle
     assert(byline != .default)
 }
 
 // Sources/CellKit/Diagnostics.swift:38
-@MainActor private func docExample15() throws {
+@MainActor private func docExample21() throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -147,7 +200,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:11
-@MainActor private func docExample16() throws {
+@MainActor private func docExample22() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -162,14 +215,14 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:6
-@MainActor private func docExample17() throws {
+@MainActor private func docExample23() throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample18() throws {
+@MainActor private func docExample24() throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -177,7 +230,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:23
-@MainActor private func docExample19() throws {
+@MainActor private func docExample25() throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -191,7 +244,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample20() throws {
+@MainActor private func docExample26() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -210,7 +263,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample21() throws {
+@MainActor private func docExample27() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -218,7 +271,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample22() throws {
+@MainActor private func docExample28() throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -238,14 +291,14 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample23() throws {
+@MainActor private func docExample29() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample24() throws {
+@MainActor private func docExample30() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -255,7 +308,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample25() throws {
+@MainActor private func docExample31() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -271,14 +324,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample26() throws {
+@MainActor private func docExample32() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample27() throws {
+@MainActor private func docExample33() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -295,7 +348,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample28() throws {
+@MainActor private func docExample34() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -303,7 +356,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample29() throws {
+@MainActor private func docExample35() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -313,7 +366,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample30() throws {
+@MainActor private func docExample36() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -328,7 +381,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample31() throws {
+@MainActor private func docExample37() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -345,7 +398,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample32() throws {
+@MainActor private func docExample38() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -379,7 +432,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 32 examples compile and run") @MainActor func run() throws {
+    @Test("all 38 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -412,5 +465,11 @@ struct DocExamples {
         try docExample30()
         try docExample31()
         try docExample32()
+        try docExample33()
+        try docExample34()
+        try docExample35()
+        try docExample36()
+        try docExample37()
+        try docExample38()
     }
 }
