@@ -63,6 +63,16 @@ extension CellSource {
     }
 }
 
+extension Presenter where Cell: UITableViewCell {
+    /// Table cells of `Cell`, built by the table view from its class, one reuse pool per style.
+    public func cellSource(for style: CellStyle) -> CellSource { .tableCell(Cell.self, style: style) }
+}
+
+extension Presenter where Cell: UICollectionViewCell {
+    /// Collection view cells of `Cell`, built from its class, one reuse pool per style.
+    public func cellSource(for style: CellStyle) -> CellSource { .collectionCell(Cell.self, style: style) }
+}
+
 extension UITableViewCell.CellStyle {
     /// The style's name in reuse identifiers.
     var cellKitName: String {
