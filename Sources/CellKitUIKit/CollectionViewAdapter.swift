@@ -91,12 +91,16 @@ public final class CollectionViewAdapter: NSObject, ListView {
         collectionView.prefetchDataSource = self
     }
 
-    /// A list layout (iOS 14's `UICollectionLayoutListConfiguration`) with section
-    /// headers and footers when the data source has titles, and swipe actions from ``editing``.
-    public func makeListLayout(appearance: UICollectionLayoutListConfiguration.Appearance = .insetGrouped) -> UICollectionViewLayout {
+    /// A list layout (iOS 14's `UICollectionLayoutListConfiguration`) with swipe
+    /// actions from ``editing``, and the sections' header and footer titles as
+    /// supplementary views when `headers` / `footers` is true.
+    public func makeListLayout(
+        appearance: UICollectionLayoutListConfiguration.Appearance = .insetGrouped,
+        headers: Bool = false, footers: Bool = false
+    ) -> UICollectionViewLayout {
         var configuration = UICollectionLayoutListConfiguration(appearance: appearance)
-        configuration.headerMode = .supplementary
-        configuration.footerMode = .supplementary
+        configuration.headerMode = headers ? .supplementary : .none
+        configuration.footerMode = footers ? .supplementary : .none
         configuration.leadingSwipeActionsConfigurationProvider = { [weak self] indexPath in
             self?.swipeActions(at: indexPath, leading: true)
         }
