@@ -196,7 +196,7 @@ public final class CollectionViewAdapter: NSObject, ListView {
         var anchor: (ScrollAnchor, CGFloat)?
         if keepsFirstVisibleRow, !batch.isEmpty {
             let mapping = PathMapping(batch, oldCounts: oldCounts, newCounts: newCounts)
-            if let found = ScrollAnchor.find(visible: visibleItemPaths, mapping: mapping), found.moved,
+            if let found = ScrollAnchor.find(visible: visibleItemPaths, changeset: batch, mapping: mapping), found.shiftedFromAbove,
                let frame = collectionView.layoutAttributesForItem(at: found.old.indexPath)?.frame {
                 anchor = (found, frame.minY - collectionView.contentOffset.y)
             }

@@ -172,7 +172,7 @@ public final class TableViewAdapter: NSObject, ListView {
         var anchor: (ScrollAnchor, CGFloat)?
         if keepsFirstVisibleRow, !batch.isEmpty {
             let mapping = PathMapping(batch, oldCounts: oldCounts, newCounts: newCounts)
-            if let found = ScrollAnchor.find(visible: visibleItemPaths, mapping: mapping), found.moved {
+            if let found = ScrollAnchor.find(visible: visibleItemPaths, changeset: batch, mapping: mapping), found.shiftedFromAbove {
                 let top = tableView.rectForRow(at: found.old.indexPath).minY
                 anchor = (found, top - tableView.contentOffset.y)
             }

@@ -86,23 +86,38 @@ struct AdapterPathMappingTests {
         #expect(mapping.newPath(of: p(0, 0)) == p(2, 0))
 
         let one = Changeset(itemInserts: [p(0, 0)])
-        let anchor = ScrollAnchor.find(visible: [p(4, 0)], mapping: PathMapping(one, oldCounts: [10], newCounts: [11]))
-        #expect(anchor == ScrollAnchor(old: p(4, 0), new: p(5, 0)))
+        let anchor = ScrollAnchor.find(visible: [p(4, 0)], changeset: one, mapping: PathMapping(one, oldCounts: [10], newCounts: [11]))
+        #expect(anchor == ScrollAnchor(old: p(4, 0), new: p(5, 0), shiftedFromAbove: true))
         #expect(anchor?.moved == true)
     }
 
     @Test func anchorSkipsDeletedVisibleRowsAndIgnoresChangesBelow() {
         let deleteTop = Changeset(itemDeletes: [p(3, 0)], itemInserts: [p(0, 0), p(1, 0)])
         let mapping = PathMapping(deleteTop, oldCounts: [10], newCounts: [11])
-        let anchor = ScrollAnchor.find(visible: [p(3, 0), p(4, 0), p(5, 0)], mapping: mapping)
-        #expect(anchor == ScrollAnchor(old: p(4, 0), new: p(5, 0)))
+        let anchor = ScrollAnchor.find(visible: [p(3, 0), p(4, 0), p(5, 0)], changeset: deleteTop, mapping: mapping)
+        #expect(anchor == ScrollAnchor(old: p(4, 0), new: p(5, 0), shiftedFromAbove: true))
 
         let appendBelow = Changeset(itemInserts: [p(10, 0)])
-        let below = ScrollAnchor.find(visible: [p(2, 0), p(3, 0)], mapping: PathMapping(appendBelow, oldCounts: [10], newCounts: [11]))
+        let below = ScrollAnchor.find(visible: [p(2, 0), p(3, 0)], changeset: appendBelow, mapping: PathMapping(appendBelow, oldCounts: [10], newCounts: [11]))
         #expect(below?.moved == false)
+        #expect(below?.shiftedFromAbove == false)
 
         let allGone = Changeset(itemDeletes: [p(0, 0), p(1, 0)])
-        #expect(ScrollAnchor.find(visible: [p(0, 0), p(1, 0)], mapping: PathMapping(allGone, oldCounts: [2], newCounts: [0])) == nil)
+        #expect(ScrollAnchor.find(visible: [p(0, 0), p(1, 0)], changeset: allGone, mapping: PathMapping(allGone, oldCounts: [2], newCounts: [0])) == nil)
+    }
+
+    @Test func deletingAVisibleRowAnimatesInsteadOfAnchoring() {
+        // Swipe-to-delete of the first visible row: the rows below slide up as usual.
+        let delete = Changeset(itemDeletes: [p(5, 0)])
+        let anchor = ScrollAnchor.find(visible: [p(5, 0), p(6, 0)], changeset: delete, mapping: PathMapping(delete, oldCounts: [20], newCounts: [19]))
+        #expect(anchor == ScrollAnchor(old: p(6, 0), new: p(5, 0), shiftedFromAbove: false))
+        // A row deleted above the screen pulls the content up: anchor it.
+        let above = Changeset(itemDeletes: [p(1, 0)])
+        #expect(ScrollAnchor.find(visible: [p(5, 0)], changeset: above, mapping: PathMapping(above, oldCounts: [20], newCounts: [19]))?.shiftedFromAbove == true)
+        // A section inserted above the screen pushes it down.
+        let section = Changeset(sectionInserts: [0])
+        let pushed = ScrollAnchor.find(visible: [p(2, 0)], changeset: section, mapping: PathMapping(section, oldCounts: [5], newCounts: [3, 5]))
+        #expect(pushed == ScrollAnchor(old: p(2, 0), new: p(2, 1), shiftedFromAbove: true))
     }
 
     @MainActor @Test func anchorOverTheHeadlessListView() throws {
@@ -114,7 +129,8 @@ struct AdapterPathMappingTests {
         let batch = Changeset(itemInserts: [p(0, 0), p(1, 0), p(2, 0)])
         var after = listView.source.model
         after.sections[0].items.insert(contentsOf: ["new0", "new1", "new2"].map { ListItem($0) }, at: 0)
-        let anchor = try #require(ScrollAnchor.find(visible: visible, mapping: PathMapping(batch, oldCounts: [30], newCounts: [33])))
+        let anchor = try #require(ScrollAnchor.find(visible: visible, changeset: batch, mapping: PathMapping(batch, oldCounts: [30], newCounts: [33])))
+        #expect(anchor.shiftedFromAbove)
         try listView.view.performBatchUpdates(batch) { listView.source.model = after }
         #expect(anchor.new == p(13, 0))
         #expect(after.item(at: anchor.new)?.model as? String == firstModel)

@@ -124,13 +124,13 @@ import Testing
     assert(PrefetchRequest.valid(paths, counts: [5]) == [ItemPath(item: 2, section: 0)])
 }
 
-// Sources/CellKit/Adapters/ScrollAnchor.swift:8
+// Sources/CellKit/Adapters/ScrollAnchor.swift:10
 @MainActor private func docExample14() throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [10], newCounts: [11])
-    let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], mapping: mapping)
+    let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], changeset: prepend, mapping: mapping)
     assert(anchor?.new == ItemPath(item: 5, section: 0))
-    assert(anchor?.moved == true)
+    assert(anchor?.shiftedFromAbove == true)
 }
 
 // Sources/CellKit/CellModel.swift:6
