@@ -5,7 +5,7 @@ extension ListController {
     }
 
     /// Checks one stage against UIKit's batch rules before any list view sees it.
-    func validate(_ changeset: Changeset, from before: TableModel, to after: TableModel) throws(BatchUpdateError) {
+    func validate(_ changeset: Changeset, from before: TableModel, to after: TableModel) throws(_BatchUpdateThrown) {
         try changeset.validate(oldCounts: before.sections.map(\.items.count), newCounts: after.sections.map(\.items.count))
     }
 }

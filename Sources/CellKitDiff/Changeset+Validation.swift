@@ -66,6 +66,18 @@ public struct BatchUpdateError: Error, Hashable, Sendable, CustomStringConvertib
     public var description: String { message }
 }
 
+/// The error type that batch validation throws: ``BatchUpdateError``.
+///
+/// Spelled through this alias only so that CellKit also type-checks against an
+/// older iOS SDK (16.4, Swift 5.8 standard library): that library lacks the
+/// runtime hook a typed `throw` calls, and Swift 6.3 crashes compiling one.
+/// There, and only there, validation throws untyped. Not API: use ``BatchUpdateError``.
+#if _runtime(_ObjC) && !canImport(Swift, _version: 6.0)
+public typealias _BatchUpdateThrown = any Error
+#else
+public typealias _BatchUpdateThrown = BatchUpdateError
+#endif
+
 /// How old sections map to new sections under a batch, computed while validating.
 @usableFromInline
 internal struct _SectionMapping: Sendable {
@@ -98,13 +110,13 @@ extension Changeset {
     ///
     /// - Throws: ``BatchUpdateError`` naming the first rule broken.
     /// - Complexity: O(*c* + *s*), where *c* is ``changeCount`` and *s* the number of sections.
-    public func validate(oldCounts: [Int], newCounts: [Int]) throws(BatchUpdateError) {
+    public func validate(oldCounts: [Int], newCounts: [Int]) throws(_BatchUpdateThrown) {
         _ = try _validate(oldCounts: oldCounts, newCounts: newCounts)
     }
 
     // swiftlint:disable:next cyclomatic_complexity function_body_length
     @usableFromInline
-    internal func _validate(oldCounts: [Int], newCounts: [Int]) throws(BatchUpdateError) -> _SectionMapping {
+    internal func _validate(oldCounts: [Int], newCounts: [Int]) throws(_BatchUpdateThrown) -> _SectionMapping {
         let oldS = oldCounts.count
         let newS = newCounts.count
 
@@ -188,7 +200,7 @@ extension Changeset {
         for s in sectionUpdates { updatedNew[newOfOld[s]] = true }
 
         // MARK: Items
-        func checkOld(_ p: ItemPath, _ verb: String) throws(BatchUpdateError) {
+        func checkOld(_ p: ItemPath, _ verb: String) throws(_BatchUpdateThrown) {
             guard p.section >= 0 && p.section < oldS else {
                 throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), but there are only \(oldS) sections before the update")
             }
@@ -202,7 +214,7 @@ extension Changeset {
                 throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which is reloaded")
             }
         }
-        func checkNew(_ p: ItemPath, _ verb: String) throws(BatchUpdateError) {
+        func checkNew(_ p: ItemPath, _ verb: String) throws(_BatchUpdateThrown) {
             guard p.section >= 0 && p.section < newS else {
                 throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), but there are only \(newS) sections after the update")
             }
@@ -318,7 +330,7 @@ extension Changeset {
     /// - Complexity: O(*n* + *c*), *n* the number of rows, *c* the number of changes.
     public func apply<Section, Item>(
         to old: [Section], reading new: [Section], items: WritableKeyPath<Section, [Item]>
-    ) throws(BatchUpdateError) -> [Section] {
+    ) throws(_BatchUpdateThrown) -> [Section] {
         let oldCounts = old.map { $0[keyPath: items].count }
         let newCounts = new.map { $0[keyPath: items].count }
         let map = try _validate(oldCounts: oldCounts, newCounts: newCounts)

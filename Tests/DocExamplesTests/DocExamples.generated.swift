@@ -7,13 +7,13 @@ import CellKitTesting
 import CellKitTerminal
 import Testing
 
-// Sources/CellKitDiff/Changeset+Validation.swift:94
+// Sources/CellKitDiff/Changeset+Validation.swift:106
 @MainActor private func docExample1() throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)])
     try batch.validate(oldCounts: [3], newCounts: [2])   // passes
 }
 
-// Sources/CellKitDiff/Changeset+Validation.swift:307
+// Sources/CellKitDiff/Changeset+Validation.swift:319
 @MainActor private func docExample2() throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let result = try batch.apply(to: [[1, 2]], reading: [[0, 1, 2]], items: \.self)
@@ -80,8 +80,61 @@ import Testing
     assert(changes.finalData == new)
 }
 
-// Sources/CellKit/CellModel.swift:6
+// Sources/CellKit/Adapters/BackgroundPlaceholder.swift:5
 @MainActor private func docExample9() throws {
+    var placeholders = ListController.Placeholders()
+    placeholders.showsRows = false
+    let background = BackgroundPlaceholder.for(.loading, isEmpty: true, placeholders: placeholders)
+    assert(background == .loading(message: "Loading…"))
+}
+
+// Sources/CellKit/Adapters/BatchPlan.swift:10
+@MainActor private func docExample10() throws {
+    let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)], itemUpdates: [ItemPath(item: 1, section: 0)])
+    let plan = BatchPlan.decide(batch, oldCounts: [3], newCounts: [4], hasWindow: true)
+    assert(plan == .animate(BatchPlan.Steps(
+        structural: Changeset(itemInserts: [ItemPath(item: 0, section: 0)]),
+        reconfigure: [ItemPath(item: 2, section: 0)]
+    )))
+}
+
+// Sources/CellKit/Adapters/EditingTable.swift:40
+@MainActor private func docExample11() throws {
+    struct Note: Identifiable, Sendable { let id: Int; var text: String }
+
+    @MainActor func wire(_ editing: EditingTable) {
+        editing.onDelete(Note.self) { note, path in print("delete", note.id, "at", path) }
+        editing.trailingActions(Note.self) { note, _ in
+            [RowAction(title: "Pin") { _ in true }]
+        }
+        assert(editing.canDelete(Note(id: 1, text: "a"), at: ItemPath(item: 0, section: 0)))
+    }
+}
+
+// Sources/CellKit/Adapters/PathMapping.swift:9
+@MainActor private func docExample12() throws {
+    let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
+    let mapping = PathMapping(prepend, oldCounts: [3], newCounts: [5])
+    assert(mapping.newPath(of: ItemPath(item: 0, section: 0)) == ItemPath(item: 2, section: 0))
+}
+
+// Sources/CellKit/Adapters/PrefetchRequest.swift:7
+@MainActor private func docExample13() throws {
+    let paths = [ItemPath(item: 9, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 2, section: 0)]
+    assert(PrefetchRequest.valid(paths, counts: [5]) == [ItemPath(item: 2, section: 0)])
+}
+
+// Sources/CellKit/Adapters/ScrollAnchor.swift:10
+@MainActor private func docExample14() throws {
+    let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
+    let mapping = PathMapping(prepend, oldCounts: [10], newCounts: [11])
+    let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], changeset: prepend, mapping: mapping)
+    assert(anchor?.new == ItemPath(item: 5, section: 0))
+    assert(anchor?.shiftedFromAbove == true)
+}
+
+// Sources/CellKit/CellModel.swift:6
+@MainActor private func docExample15() throws {
     final class TweetCell: ListCell { var text = ""; init() {} }
     struct Tweet: CellModel, Identifiable, Sendable {
         let id: Int
@@ -91,7 +144,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:25
-@MainActor private func docExample10() throws {
+@MainActor private func docExample16() throws {
     final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
         let id = 1
         var count = 0
@@ -100,7 +153,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:42
-@MainActor private func docExample11() throws {
+@MainActor private func docExample17() throws {
     struct Author: Identifiable, Sendable { let id: Int }
     struct Post: Identifiable, Sendable, ResourceReferencing {
         let id: Int
@@ -110,7 +163,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:14
-@MainActor private func docExample12() throws {
+@MainActor private func docExample18() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -124,7 +177,7 @@ import Testing
 }
 
 // Sources/CellKit/CellSource.swift:7
-@MainActor private func docExample13() throws {
+@MainActor private func docExample19() throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
@@ -132,13 +185,13 @@ import Testing
 }
 
 // Sources/CellKit/CellStyle.swift:6
-@MainActor private func docExample14() throws {
+@MainActor private func docExample20() throws {
     let byline: CellStyle = "byline"   // or a `static let` in an extension of CellStyle
     assert(byline != .default)
 }
 
 // Sources/CellKit/DataSources/ListDataSource.swift:11
-@MainActor private func docExample15() throws {
+@MainActor private func docExample21() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let listView = HeadlessListView()
@@ -154,14 +207,14 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/ListSnapshot.swift:24
-@MainActor private func docExample16() throws {
+@MainActor private func docExample22() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     let snapshot = ListSnapshot(TableModel([Song(id: 1, title: "Blue")]), state: .loaded)
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
 // Sources/CellKit/DataSources/MultiDataSource.swift:9
-@MainActor private func docExample17() throws {
+@MainActor private func docExample23() throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -176,7 +229,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/PaginatedDataSource.swift:26
-@MainActor private func docExample18() throws {
+@MainActor private func docExample24() throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post> { page in
@@ -190,7 +243,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/RemoteDataSource.swift:11
-@MainActor private func docExample19() throws {
+@MainActor private func docExample25() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -203,7 +256,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SectionedDataSource.swift:5
-@MainActor private func docExample20() throws {
+@MainActor private func docExample26() throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func contacts() {
@@ -216,7 +269,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:7
-@MainActor private func docExample21() throws {
+@MainActor private func docExample27() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func followers(in listView: any ListView) async {
@@ -231,7 +284,7 @@ import Testing
 }
 
 // Sources/CellKit/Diagnostics.swift:38
-@MainActor private func docExample22() throws {
+@MainActor private func docExample28() throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -240,7 +293,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:11
-@MainActor private func docExample23() throws {
+@MainActor private func docExample29() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -255,7 +308,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/HeightCache.swift:9
-@MainActor private func docExample24() throws {
+@MainActor private func docExample30() throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
     let row = ListItem(Message(id: 1, text: "hi"))
@@ -266,7 +319,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:20
-@MainActor private func docExample25() throws {
+@MainActor private func docExample31() throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -280,7 +333,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowOffsetIndex.swift:9
-@MainActor private func docExample26() throws {
+@MainActor private func docExample32() throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -288,16 +341,16 @@ import Testing
     assert(index.offset(ofRow: 2) == 54 && index.totalHeight == 118)
 }
 
-// Sources/CellKit/Heights/ScrollAnchor.swift:5
-@MainActor private func docExample27() throws {
+// Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
+@MainActor private func docExample33() throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
     assert(batch.newPath(ofOld: ItemPath(item: 0, section: 0), oldCounts: [5], newCounts: [6]) == nil)
 }
 
-// Sources/CellKit/Heights/ScrollAnchor.swift:50
-@MainActor private func docExample28() throws {
+// Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
+@MainActor private func docExample34() throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -308,14 +361,14 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:6
-@MainActor private func docExample29() throws {
+@MainActor private func docExample35() throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample30() throws {
+@MainActor private func docExample36() throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -323,7 +376,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:23
-@MainActor private func docExample31() throws {
+@MainActor private func docExample37() throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -337,7 +390,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController+Binding.swift:34
-@MainActor private func docExample32() throws {
+@MainActor private func docExample38() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -351,7 +404,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample33() throws {
+@MainActor private func docExample39() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -370,7 +423,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample34() throws {
+@MainActor private func docExample40() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -378,7 +431,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample35() throws {
+@MainActor private func docExample41() throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -398,7 +451,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:12
-@MainActor private func docExample36() throws {
+@MainActor private func docExample42() throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -413,14 +466,14 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample37() throws {
+@MainActor private func docExample43() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample38() throws {
+@MainActor private func docExample44() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -430,7 +483,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample39() throws {
+@MainActor private func docExample45() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -446,14 +499,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample40() throws {
+@MainActor private func docExample46() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample41() throws {
+@MainActor private func docExample47() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -470,7 +523,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample42() throws {
+@MainActor private func docExample48() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -478,7 +531,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample43() throws {
+@MainActor private func docExample49() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -488,7 +541,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample44() throws {
+@MainActor private func docExample50() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -503,7 +556,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample45() throws {
+@MainActor private func docExample51() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -520,7 +573,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample46() throws {
+@MainActor private func docExample52() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -554,7 +607,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 46 examples compile and run") @MainActor func run() throws {
+    @Test("all 52 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -601,5 +654,11 @@ struct DocExamples {
         try docExample44()
         try docExample45()
         try docExample46()
+        try docExample47()
+        try docExample48()
+        try docExample49()
+        try docExample50()
+        try docExample51()
+        try docExample52()
     }
 }

@@ -1,0 +1,29 @@
+#if canImport(UIKit)
+import UIKit
+import CellKitUIKit
+
+/// The example app: the seeds' Twitter feed (Nimbus) on a table view, and
+/// Coffee's users list on a collection view with a list layout.
+@main
+final class AppDelegate: UIResponder, UIApplicationDelegate {
+    var window: UIWindow?
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
+    ) -> Bool {
+        let feed = UINavigationController(rootViewController: FeedViewController(service: FeedService()))
+        feed.tabBarItem = UITabBarItem(title: "Feed", image: UIImage(systemName: "text.bubble"), tag: 0)
+        let users = UINavigationController(rootViewController: UsersViewController(service: UserService()))
+        users.tabBarItem = UITabBarItem(title: "Users", image: UIImage(systemName: "person.2"), tag: 1)
+        let tabs = UITabBarController()
+        tabs.viewControllers = [feed, users]
+
+        let window = UIWindow(frame: UIScreen.main.bounds)
+        window.rootViewController = tabs
+        window.makeKeyAndVisible()
+        self.window = window
+        return true
+    }
+}
+#endif

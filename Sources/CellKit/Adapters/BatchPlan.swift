@@ -1,0 +1,99 @@
+/// What a list view adapter does with one batch handed to
+/// ``ListView/performBatchUpdates(_:updateData:)``: animate it, or reload.
+///
+/// The core decides; adapters (UIKit's table and collection views) only replay
+/// the decision. A batch is animated in two steps: the structural changes
+/// (sections and rows deleted, inserted, moved, sections reloaded) in one batch
+/// update, then the rows whose content changed are reconfigured in place, by
+/// their paths *after* the batch, so no coordinate space is ever ambiguous.
+///
+/// ```swift
+/// let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)], itemUpdates: [ItemPath(item: 1, section: 0)])
+/// let plan = BatchPlan.decide(batch, oldCounts: [3], newCounts: [4], hasWindow: true)
+/// assert(plan == .animate(BatchPlan.Steps(
+///     structural: Changeset(itemInserts: [ItemPath(item: 0, section: 0)]),
+///     reconfigure: [ItemPath(item: 2, section: 0)]
+/// )))
+/// ```
+public enum BatchPlan: Hashable, Sendable {
+    /// Animate the batch in ``Steps``.
+    case animate(Steps)
+    /// Switch to the new data and reload everything, for `reason`.
+    case reload(ReloadReason)
+
+    /// The two steps of an animated batch.
+    public struct Steps: Hashable, Sendable {
+        /// Everything but the item updates, with UIKit's batch semantics; may be empty.
+        public var structural: Changeset
+        /// The rows whose content changed, in coordinates after the batch, ascending.
+        public var reconfigure: [ItemPath]
+
+        /// Creates steps.
+        public init(structural: Changeset, reconfigure: [ItemPath]) {
+            self.structural = structural
+            self.reconfigure = reconfigure
+        }
+    }
+
+    /// Why a batch is replaced by a reload.
+    public enum ReloadReason: Hashable, Sendable, CustomStringConvertible {
+        /// The batch breaks a batch-update rule; animating it would crash UIKit.
+        case invalid(BatchUpdateError)
+        /// The view is not in a window: nothing to animate, and UIKit may not have
+        /// asked for its counts yet.
+        case notInWindow
+        /// The view was reloaded and has not laid out since: its counts are stale,
+        /// and a batch now is the classic `UICollectionView` "invalid number of
+        /// items" crash.
+        case layoutPendingAfterReload
+        /// More changes than the adapter's threshold.
+        case overThreshold(changes: Int, threshold: Int)
+
+        public var description: String {
+            switch self {
+            case .invalid(let error): "invalid batch: \(error)"
+            case .notInWindow: "the list view is not in a window"
+            case .layoutPendingAfterReload: "the list view has not laid out since its last reload"
+            case .overThreshold(let changes, let threshold): "\(changes) changes exceed the threshold of \(threshold)"
+            }
+        }
+    }
+
+    /// Decides how to apply `changeset`, which takes a list with `oldCounts` rows
+    /// per section to one with `newCounts`.
+    ///
+    /// In order: an invalid batch reloads (and the adapter reports the error);
+    /// a view outside a window reloads; a view with layout pending after a reload
+    /// reloads; more than `threshold` changes reload; anything else animates.
+    ///
+    /// - Complexity: O(*c* log *c* + *s*), *c* the number of changes, *s* the number of sections.
+    public static func decide(
+        _ changeset: Changeset, oldCounts: [Int], newCounts: [Int],
+        hasWindow: Bool, threshold: Int? = nil, layoutPendingAfterReload: Bool = false
+    ) -> BatchPlan {
+        do {
+            try changeset.validate(oldCounts: oldCounts, newCounts: newCounts)
+        } catch {
+            return .reload(.invalid(batchError(error)))
+        }
+        if !hasWindow { return .reload(.notInWindow) }
+        if layoutPendingAfterReload { return .reload(.layoutPendingAfterReload) }
+        if let threshold, changeset.changeCount > threshold {
+            return .reload(.overThreshold(changes: changeset.changeCount, threshold: threshold))
+        }
+        var structural = changeset
+        structural.itemUpdates = []
+        let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: newCounts)
+        let reconfigure = changeset.itemUpdates.compactMap { mapping.newPath(of: $0) }.sorted()
+        return .animate(Steps(structural: structural, reconfigure: reconfigure))
+    }
+
+    /// The validation error, typed (validation throws `BatchUpdateError`).
+    static func batchError(_ error: BatchUpdateError) -> BatchUpdateError { error }
+
+    /// The validation error where the checked SDK makes validation throw untyped
+    /// (see `_BatchUpdateThrown`); it is still a `BatchUpdateError`.
+    static func batchError(_ error: any Error) -> BatchUpdateError {
+        (error as? BatchUpdateError) ?? BatchUpdateError(.sectionCountMismatch, detail: "\(error)")
+    }
+}

@@ -1,0 +1,138 @@
+/// An action offered when a row is swiped (UIKit's contextual actions), in
+/// platform-neutral terms.
+public struct RowAction: Sendable {
+    /// How the action looks.
+    public enum Style: Hashable, Sendable {
+        /// A plain action.
+        case normal
+        /// A destructive action (red in UIKit), such as delete.
+        case destructive
+    }
+
+    /// The action's title.
+    public var title: String
+    /// How it looks.
+    public var style: Style
+    /// The name of a system image (an SF Symbol on Apple platforms), if any.
+    public var systemImage: String?
+    /// Runs the action for the row at the path; returns whether it was performed.
+    public var handler: @MainActor @Sendable (ItemPath) -> Bool
+
+    /// Creates an action.
+    public init(
+        title: String, style: Style = .normal, systemImage: String? = nil,
+        handler: @escaping @MainActor @Sendable (ItemPath) -> Bool
+    ) {
+        self.title = title
+        self.style = style
+        self.systemImage = systemImage
+        self.handler = handler
+    }
+}
+
+/// Per model type: whether rows can be deleted or reordered (Nimbus's
+/// `canEdit` / `canMove`), what deleting and moving do, and the swipe actions.
+///
+/// Handlers resolve like the ``DispatchTable``: exact type → nearest registered
+/// superclass or protocol → catch-all; a row whose model matches nothing can
+/// neither be edited nor moved and offers no swipe actions.
+///
+/// ```swift
+/// struct Note: Identifiable, Sendable { let id: Int; var text: String }
+///
+/// @MainActor func wire(_ editing: EditingTable) {
+///     editing.onDelete(Note.self) { note, path in print("delete", note.id, "at", path) }
+///     editing.trailingActions(Note.self) { note, _ in
+///         [RowAction(title: "Pin") { _ in true }]
+///     }
+///     assert(editing.canDelete(Note(id: 1, text: "a"), at: ItemPath(item: 0, section: 0)))
+/// }
+/// ```
+@MainActor
+public final class EditingTable {
+    typealias Predicate = @MainActor (Any, ItemPath) -> Bool
+    typealias Commit = @MainActor (Any, ItemPath) -> Void
+    typealias Actions = @MainActor (Any, ItemPath) -> [RowAction]
+
+    var canEditTable = TypeTable<Predicate>()
+    var deleteTable = TypeTable<Commit>()
+    var canMoveTable = TypeTable<Predicate>()
+    var leadingTable = TypeTable<Actions>()
+    var trailingTable = TypeTable<Actions>()
+    /// Called after the user moved a row from one path to another; update your data here.
+    public var onMove: (@MainActor (_ from: ItemPath, _ to: ItemPath) -> Void)?
+
+    /// Creates an empty table.
+    public init() {}
+
+    // MARK: Registering
+
+    /// Rows showing a `Model` can be deleted; `handler` commits the deletion (remove the
+    /// model from your data and apply it). Deletable unless ``canEdit(_:_:)`` says otherwise.
+    public func onDelete<Model>(_ model: Model.Type, _ handler: @escaping @MainActor (Model, ItemPath) -> Void) {
+        deleteTable.set({ m, path in handler(m as! Model, path) }, for: model)
+    }
+
+    /// Whether rows showing a `Model` can be edited (Nimbus `canEdit`).
+    public func canEdit<Model>(_ model: Model.Type, _ predicate: @escaping @MainActor (Model, ItemPath) -> Bool) {
+        canEditTable.set({ m, path in predicate(m as! Model, path) }, for: model)
+    }
+
+    /// Whether rows showing a `Model` can be reordered (Nimbus `canMove`); set ``onMove`` too.
+    public func canMove<Model>(_ model: Model.Type, _ predicate: @escaping @MainActor (Model, ItemPath) -> Bool = { _, _ in true }) {
+        canMoveTable.set({ m, path in predicate(m as! Model, path) }, for: model)
+    }
+
+    /// The actions offered when a row showing a `Model` is swiped from the leading edge.
+    public func leadingActions<Model>(_ model: Model.Type, _ actions: @escaping @MainActor (Model, ItemPath) -> [RowAction]) {
+        leadingTable.set({ m, path in actions(m as! Model, path) }, for: model)
+    }
+
+    /// The actions offered when a row showing a `Model` is swiped from the trailing edge.
+    /// Without them, a deletable row offers the system's delete action.
+    public func trailingActions<Model>(_ model: Model.Type, _ actions: @escaping @MainActor (Model, ItemPath) -> [RowAction]) {
+        trailingTable.set({ m, path in actions(m as! Model, path) }, for: model)
+    }
+
+    // MARK: Asking
+
+    /// Whether the row showing `model` at `path` can be edited (deleted, or swiped for actions).
+    public func canEdit(_ model: Any, at path: ItemPath) -> Bool {
+        if let (predicate, _) = canEditTable.resolve(model) { return predicate(model, path) }
+        return deleteTable.resolve(model) != nil || leadingTable.resolve(model) != nil || trailingTable.resolve(model) != nil
+    }
+
+    /// Whether the row showing `model` at `path` can be deleted.
+    public func canDelete(_ model: Any, at path: ItemPath) -> Bool {
+        deleteTable.resolve(model) != nil && canEdit(model, at: path)
+    }
+
+    /// Whether the row showing `model` at `path` can be moved.
+    public func canMove(_ model: Any, at path: ItemPath) -> Bool {
+        guard onMove != nil, let (predicate, _) = canMoveTable.resolve(model) else { return false }
+        return predicate(model, path)
+    }
+
+    /// Commits the deletion of the row showing `model` at `path`; returns whether a handler ran.
+    @discardableResult
+    public func delete(_ model: Any, at path: ItemPath) -> Bool {
+        guard canDelete(model, at: path), let (handler, _) = deleteTable.resolve(model) else { return false }
+        handler(model, path)
+        return true
+    }
+
+    /// The leading swipe actions for the row showing `model` at `path`.
+    public func leadingActions(for model: Any, at path: ItemPath) -> [RowAction] {
+        leadingTable.resolve(model)?.value(model, path) ?? []
+    }
+
+    /// The trailing swipe actions for the row showing `model` at `path`: the registered
+    /// ones, or a single destructive "Delete" when the row can be deleted.
+    public func trailingActions(for model: Any, at path: ItemPath, deleteTitle: String = "Delete") -> [RowAction] {
+        if let (actions, _) = trailingTable.resolve(model) { return actions(model, path) }
+        guard canDelete(model, at: path) else { return [] }
+        return [RowAction(title: deleteTitle, style: .destructive) { [weak self] path in
+            self?.delete(model, at: path) ?? false
+        }]
+    }
+}
