@@ -129,18 +129,13 @@ public final class TerminalListView: ListView {
         let oldCounts = sectionCounts
         updateData()
         readCounts()
-        var mapping = ChangesetMapping(changeset, oldCounts: oldCounts, newCounts: sectionCounts)
         do {
             try changeset.validate(oldCounts: oldCounts, newCounts: sectionCounts)
-            try mapping.validate()
-        } catch let error as BatchUpdateError {
+        } catch {
             reloadData()
             throw error
-        } catch {
-            // The shared rules passed but the mapping disagrees: keep going from a clean state.
-            reloadData()
-            throw BatchUpdateError(.itemCountMismatch, detail: "\(error)")
         }
+        let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: sectionCounts)
         // Cells follow their rows; deleted and updated rows give their cells back.
         let updated = Set(changeset.itemUpdates)
         var moved: [ItemPath: AnyObject] = [:]
@@ -150,7 +145,7 @@ public final class TerminalListView: ListView {
                 recycle(cell, at: path)
                 continue
             }
-            guard let target = mapping.newPath(forOld: path) else {
+            guard let target = mapping.newPath(of: path) else {
                 recycle(cell, at: path)
                 continue
             }
@@ -160,11 +155,11 @@ public final class TerminalListView: ListView {
         cells = moved
         displayed = newDisplayed
         lineCache.removeAll()
-        lastVisible = lastVisible.compactMap { mapping.newPath(forOld: $0) }
+        lastVisible = lastVisible.compactMap { mapping.newPath(of: $0) }
 
         // The selection and the top of the screen stay on the same rows.
         if let selected = selectedPath {
-            selectedPath = mapping.newPath(forOld: selected) ?? clamped(selected)
+            selectedPath = mapping.newPath(of: selected) ?? clamped(selected)
         } else {
             selectedPath = firstRow()
         }
@@ -209,14 +204,15 @@ public final class TerminalListView: ListView {
         headerTitles = (0..<count).map { dataSource.listView(self, titleForHeaderInSection: $0) }
     }
 
-    func mapEntry(_ entry: Entry, _ mapping: ChangesetMapping) -> Entry? {
+    func mapEntry(_ entry: Entry, _ mapping: PathMapping) -> Entry? {
+        func newSection(_ old: Int) -> Int? { mapping.newSections.indices.contains(old) ? mapping.newSections[old] : nil }
         switch entry {
         case .header(let s):
-            return mapping.newSection(forOld: s).map(Entry.header)
+            return newSection(s).map(Entry.header)
         case .row(let p):
-            if let mapped = mapping.newPath(forOld: p) { return .row(mapped) }
+            if let mapped = mapping.newPath(of: p) { return .row(mapped) }
             // The row at the top went away: keep the position within its section.
-            return mapping.newSection(forOld: p.section).map { .row(ItemPath(item: p.item, section: $0)) }
+            return newSection(p.section).map { .row(ItemPath(item: p.item, section: $0)) }
         }
     }
 
