@@ -33,3 +33,31 @@ struct DisplayWidthTests {
         #expect(capped[1].plainText.hasSuffix("…"))
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+
+@_silgen_name("wcwidth") private func c_wcwidth(_ c: Int32) -> Int32
+
+@Suite("Display width against the C library")
+struct DisplayWidthGlibcTests {
+    @Test("agrees with glibc’s wcwidth (what tmux uses) on planes 0 and 1, but for newer Unicode data")
+    func agreesWithWcwidth() throws {
+        guard setlocale(LC_CTYPE, "C.UTF-8") != nil else {
+            print("the C.UTF-8 locale is missing: skipping the comparison with wcwidth")
+            return
+        }
+        var mismatches: [String] = []
+        for value in UInt32(0x20)...UInt32(0x1FFFF) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let expected = c_wcwidth(Int32(bitPattern: value))
+            guard expected >= 0 else { continue }   // unassigned for the C library
+            if DisplayWidth.of(scalar) != Int(expected) {
+                mismatches.append("U+\(String(value, radix: 16, uppercase: true)): \(DisplayWidth.of(scalar)) vs \(expected)")
+            }
+        }
+        // Characters whose Unicode data changed between the C library's version and ours may differ.
+        #expect(mismatches.count <= 8, "\(mismatches.count) differences: \(mismatches.prefix(20))")
+    }
+}
+#endif
