@@ -1,5 +1,6 @@
 /// A terminal color: one of the eight ANSI colors, its bright variant, or a 256-color index.
 public enum TerminalColor: Hashable, Sendable {
+    /// The eight basic ANSI colors.
     case black, red, green, yellow, blue, magenta, cyan, white
     /// A bright variant of a basic color (`brightBlack` is grey).
     case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite

@@ -114,7 +114,14 @@ public final class TerminalApp {
             MainActor.assumeIsolated { self?.readInput() }
         }
         inputSource.resume()
-        sources = [signalSource, inputSource]
+        // The loading row's spinner: a frame every 100 ms while one is on screen.
+        let animation = DispatchSource.makeTimerSource(queue: .main)
+        animation.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+        animation.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { _ = self?.listView.advanceAnimation() }
+        }
+        animation.resume()
+        sources = [signalSource, inputSource, animation]
         render()
     }
 

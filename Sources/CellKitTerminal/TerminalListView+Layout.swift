@@ -174,7 +174,7 @@ extension TerminalListView {
     func rowLines(_ path: ItemPath) -> [StyledLine] {
         if let cached = lineCache[path] { return cached }
         let cell = acquireCell(at: path)
-        var lines = CellRendering.lines(for: cell, width: columns)
+        var lines = CellRendering.lines(for: cell, width: columns, phase: animationPhase)
         if let height = delegate?.listView(self, heightForItemAt: path), height.isFinite {
             let count = max(1, Int(height.rounded()))
             if lines.count > count { lines.removeLast(lines.count - count) }
@@ -408,5 +408,18 @@ extension TerminalListView {
         var index = selected.item + 1
         for s in 0..<min(selected.section, sectionCounts.count) { index += sectionCounts[s] }
         return "\(index)/\(total)"
+    }
+}
+
+extension TerminalListView {
+    /// Advances the animation of the visible cells that animate (the loading
+    /// row's spinner) by one frame; returns whether any row changed.
+    @discardableResult
+    public func advanceAnimation() -> Bool {
+        let animating = visibleItemPaths.filter { (cells[$0] as? LoadingCell)?.isAnimating == true }
+        guard !animating.isEmpty else { return false }
+        animationPhase &+= 1
+        for path in animating { cellDidChange(at: path, reason: .reconfigured) }
+        return true
     }
 }

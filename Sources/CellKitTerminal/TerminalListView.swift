@@ -39,6 +39,9 @@ public final class TerminalListView: ListView {
     /// Called after a layout pass changed which rows are on screen, with the new rows in order.
     public var onVisibleItemsChange: (([ItemPath]) -> Void)?
 
+    /// The frame of animated cells (the loading row's spinner); see ``advanceAnimation()``.
+    public internal(set) var animationPhase = 0
+
     /// How many cells the list view built (not reused) since it was created.
     public private(set) var createdCellCount = 0
     /// How many times a cell was taken from the reuse pool.

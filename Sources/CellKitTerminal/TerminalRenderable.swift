@@ -26,13 +26,17 @@ public protocol TerminalRenderable: AnyObject {
 /// How the terminal list view draws cells that do not adopt ``TerminalRenderable``.
 @MainActor
 enum CellRendering {
-    static func lines(for cell: AnyObject, width: Int) -> [StyledLine] {
+    /// The frames of the loading row's spinner.
+    static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    static func lines(for cell: AnyObject, width: Int, phase: Int = 0) -> [StyledLine] {
         if let renderable = cell as? TerminalRenderable {
             let lines = renderable.terminalLines(width: width)
             return lines.isEmpty ? [StyledLine()] : lines
         }
         if let loading = cell as? LoadingCell {
-            return [StyledLine("  ⋯ " + loading.text, style: TextStyle(foreground: .cyan))]
+            let mark = loading.isAnimating ? spinner[phase % spinner.count] : "⋯"
+            return [StyledLine("  \(mark) " + loading.text, style: TextStyle(foreground: .cyan))]
         }
         if let noResults = cell as? NoResultsCell {
             return [StyledLine("  ∅ " + noResults.text, style: .dim)]

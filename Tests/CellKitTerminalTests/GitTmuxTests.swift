@@ -59,9 +59,9 @@ struct GitTmuxTests {
         defer { fixture.remove() }
         let session = try DemoSession("git-error", ["git", fixture.notARepository], columns: 100, rows: 24)
         defer { session.close() }
-        let screen = try session.tmux.waitFor(text: "is not a git repository")
-        #expect(screen.contains { $0.contains("plain’ is not a git repository") })
-        #expect(screen.contains { $0.contains("Select to retry") })
+        // The status line may name the error before the row shows: wait for the row.
+        let screen = try session.tmux.waitFor(text: "Select to retry")
+        #expect(screen.dropLast(2).contains { $0.contains("✖") && $0.contains("plain’ is not a git repository") })
         try session.tmux.send("q")
         #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
