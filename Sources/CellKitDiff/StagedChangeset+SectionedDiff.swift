@@ -48,16 +48,6 @@ extension StagedChangeset {
     }
 }
 
-/// Marks, for each element of `sequence` (values ≥ 0), whether it is in the kept LIS.
-@inlinable
-internal func _lisMarks(_ sequence: [Int32]) -> [Bool] {
-    var marks = [Bool](repeating: false, count: sequence.count)
-    sequence.withUnsafeBufferPointer { seq in
-        marks.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(seq, $0) }
-    }
-    return marks
-}
-
 /// The sectioned diff; see `StagedChangeset.init(from:to:options:)`.
 @inlinable
 internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable>(
@@ -68,14 +58,14 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     let newS = new.count
 
     // 1. Sections: match by id, keep an LIS in place.
-    let oldSectionIDs = ContiguousArray(old.lazy.map(\.id))
-    let newSectionIDs = ContiguousArray(new.lazy.map(\.id))
+    let oldSectionIDs = ContiguousArray(old.lazy.map { _Identified($0.id) })
+    let newSectionIDs = ContiguousArray(new.lazy.map { _Identified($0.id) })
     var duplicates: [DuplicateIdentifier] = []
     let sectionMatching: _Matching = oldSectionIDs.withUnsafeBufferPointer { o in
         newSectionIDs.withUnsafeBufferPointer { n in
             let m = _matchIdentifiers(o, n)
             duplicates += _duplicateDiagnostics(
-                m.duplicates, kind: .section, oldIDs: o, newIDs: n,
+                m.duplicates, kind: .section, old: o, new: n,
                 oldPath: { ItemPath(item: -1, section: $0) }, newPath: { ItemPath(item: -1, section: $0) }
             )
             return m
@@ -84,15 +74,8 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     let secO2N = sectionMatching.oldToNew
     let secN2O = sectionMatching.newToOld
     var sectionStays = [Bool](repeating: false, count: newS)
-    do {
-        var sequence = [Int32]()
-        for j in 0..<newS where secN2O[j] >= 0 { sequence.append(secN2O[j]) }
-        let marks = _lisMarks(sequence)
-        var x = 0
-        for j in 0..<newS where secN2O[j] >= 0 {
-            sectionStays[j] = marks[x]
-            x += 1
-        }
+    secN2O.withUnsafeBufferPointer { n2o in
+        sectionStays.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(n2o, $0) }
     }
     // Section index after stage 1 (deleted sections removed).
     var sectionAfterDeletes = [Int](repeating: -1, count: oldS)
@@ -121,23 +104,23 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     let nNew = newStart[newS]
     var oldSectionOf = [Int32](repeating: 0, count: nOld)
     var newSectionOf = [Int32](repeating: 0, count: nNew)
-    var oldIDs = ContiguousArray<E.DifferenceIdentifier>()
+    var oldIDs = ContiguousArray<_Identified<E.DifferenceIdentifier>>()
     oldIDs.reserveCapacity(nOld)
     for i in 0..<oldS {
-        old[i].elements.withUnsafeBufferPointer { es in for e in es { oldIDs.append(e.differenceIdentifier) } }
+        old[i].elements.withUnsafeBufferPointer { es in for e in es { oldIDs.append(_Identified(e.differenceIdentifier)) } }
         for g in oldStart[i]..<oldStart[i + 1] { oldSectionOf[g] = Int32(truncatingIfNeeded: i) }
     }
-    var newIDs = ContiguousArray<E.DifferenceIdentifier>()
+    var newIDs = ContiguousArray<_Identified<E.DifferenceIdentifier>>()
     newIDs.reserveCapacity(nNew)
     for j in 0..<newS {
-        new[j].elements.withUnsafeBufferPointer { es in for e in es { newIDs.append(e.differenceIdentifier) } }
+        new[j].elements.withUnsafeBufferPointer { es in for e in es { newIDs.append(_Identified(e.differenceIdentifier)) } }
         for g in newStart[j]..<newStart[j + 1] { newSectionOf[g] = Int32(truncatingIfNeeded: j) }
     }
     var matching: _Matching = oldIDs.withUnsafeBufferPointer { o in
         newIDs.withUnsafeBufferPointer { n in
             let m = _matchIdentifiers(o, n)
             duplicates += _duplicateDiagnostics(
-                m.duplicates, kind: .item, oldIDs: o, newIDs: n,
+                m.duplicates, kind: .item, old: o, new: n,
                 oldPath: { g in
                     let s = Int(oldSectionOf[g])
                     return ItemPath(item: g - oldStart[s], section: s)
@@ -163,22 +146,20 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
 
     // 3. Within each pair of matched sections, keep an LIS in place.
     var itemStays = [Bool](repeating: false, count: nNew)
-    var sequence = [Int32]()
-    var members = [Int]()
-    for j in 0..<newS {
-        let i = secN2O[j]
-        if i < 0 { continue }
-        sequence.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
-        for g in newStart[j]..<newStart[j + 1] {
-            let go = matching.newToOld[g]
-            if go >= 0 && oldSectionOf[Int(go)] == i {
-                sequence.append(go)
-                members.append(g)
+    var pairValues = [Int32](repeating: -1, count: nNew)
+    for g in 0..<nNew {
+        let go = matching.newToOld[g]
+        if go >= 0 && secN2O[Int(newSectionOf[g])] == oldSectionOf[Int(go)] { pairValues[g] = go }
+    }
+    pairValues.withUnsafeBufferPointer { values in
+        itemStays.withUnsafeMutableBufferPointer { stays in
+            for j in 0..<newS where secN2O[j] >= 0 {
+                let range = newStart[j]..<newStart[j + 1]
+                _markLongestIncreasingSubsequence(
+                    UnsafeBufferPointer(rebasing: values[range]), UnsafeMutableBufferPointer(rebasing: stays[range])
+                )
             }
         }
-        let marks = _lisMarks(sequence)
-        for x in members.indices where marks[x] { itemStays[members[x]] = true }
     }
 
     // 4. Changes.

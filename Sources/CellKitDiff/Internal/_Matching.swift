@@ -39,44 +39,68 @@ internal struct _Matching {
     }
 }
 
-/// Matches identifiers of two snapshots through a flat open-addressing table.
+/// An identifier alone, as a differentiable element (for matching section ids).
+@usableFromInline
+internal struct _Identified<ID: Hashable>: Differentiable {
+    @usableFromInline let differenceIdentifier: ID
+
+    @inlinable
+    init(_ id: ID) { differenceIdentifier = id }
+
+    @inlinable
+    func isContentEqual(to other: _Identified<ID>) -> Bool { true }
+}
+
+/// Matches the elements of two snapshots by identifier through a flat
+/// open-addressing table.
 ///
-/// The table has a power-of-two capacity and linear probing; each slot is one
-/// 64-bit word: the upper 32 bits of the identifier's hash as a tag, and the
-/// entry in the lower 32 bits (old index + 1, or −(new index + 1) for an
-/// identifier seen only in the new snapshot, kept to detect duplicates there).
+/// Every old identifier is hashed once into a table with a power-of-two
+/// capacity and linear probing; each slot is one 64-bit word: the upper 32 bits
+/// of the hash as a tag, and the entry in the lower 32 bits (old index + 1, or
+/// −(new index + 1) for an identifier seen only in the new snapshot, kept to
+/// detect duplicates there). The new snapshot is then walked with a cursor into
+/// the old one: while the next old element carries the same identifier, the
+/// pair is matched without hashing, so runs that kept their order cost one
+/// comparison per element; only the elements after a disruption are looked up.
 /// The first occurrence of an identifier on each side keeps the identity; later
-/// ones stay unmatched and are recorded as duplicates.
+/// ones stay unmatched and are recorded as duplicates. The result is the same
+/// as matching every element through the table.
 ///
-/// - Complexity: O(*n* + *m*) expected, *n* and *m* the two counts; one hash per identifier.
+/// - Complexity: O(*n* + *m*) expected, *n* and *m* the two counts.
 @inlinable
-internal func _matchIdentifiers<ID: Hashable>(
-    _ oldIDs: UnsafeBufferPointer<ID>, _ newIDs: UnsafeBufferPointer<ID>
+internal func _matchIdentifiers<E: Differentiable>(
+    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>
 ) -> _Matching {
-    let nOld = oldIDs.count
-    let nNew = newIDs.count
-    precondition(nOld < Int(Int32.max) && nNew < Int(Int32.max), "CellKitDiff handles fewer than 2^31 elements per side")
+    let nOld = old.count
+    let nNew = new.count
+    precondition(nOld < Int(Int32.max) / 2 && nNew < Int(Int32.max) / 2, "CellKitDiff handles fewer than 2^30 elements per side")
+    // -1: unmatched; -2: a later occurrence of an old identifier (never matched).
     var oldToNew = [Int32](repeating: -1, count: nOld)
     var newToOld = [Int32](repeating: -1, count: nNew)
     var duplicates: [_DuplicateRecord] = []
     if nOld == 0 && nNew == 0 {
         return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates)
     }
-    // Load factor at most 2/3 even when every identifier is distinct.
-    let total = nOld + nNew
-    let needed = total + total / 2 + 1
+    // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
     var capacity = 16
-    while capacity < needed { capacity &<<= 1 }
-    let mask = capacity &- 1
-    let table = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+    while capacity < 2 &* nOld { capacity &<<= 1 }
+    var mask = capacity &- 1
+    var table = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
     table.initialize(repeating: 0, count: capacity)
     defer { table.deallocate() }
+    var entries = 0
     let tagMask: UInt64 = 0xFFFF_FFFF_0000_0000
+
+    @inline(__always)
+    func identifier(ofEntry entry: UInt64) -> E.DifferenceIdentifier {
+        let value = Int(Int32(truncatingIfNeeded: entry))
+        return value > 0 ? old[value &- 1].differenceIdentifier : new[-value &- 1].differenceIdentifier
+    }
 
     oldToNew.withUnsafeMutableBufferPointer { o2n in
         newToOld.withUnsafeMutableBufferPointer { n2o in
             for i in 0..<nOld {
-                let id = oldIDs[i]
+                let id = old[i].differenceIdentifier
                 let hash = id.hashValue
                 let tag = UInt64(truncatingIfNeeded: hash) & tagMask
                 var slot = hash & mask
@@ -84,50 +108,73 @@ internal func _matchIdentifiers<ID: Hashable>(
                     let entry = table[slot]
                     if entry == 0 {
                         table[slot] = tag | UInt64(UInt32(truncatingIfNeeded: i &+ 1))
+                        entries &+= 1
                         break
                     }
                     if entry & tagMask == tag {
                         let first = Int(Int32(truncatingIfNeeded: entry)) &- 1
-                        if oldIDs[first] == id {
+                        if old[first].differenceIdentifier == id {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
+                            o2n[i] = -2
                             break
                         }
                     }
                     slot = (slot &+ 1) & mask
                 }
             }
+            var cursor = 0
             for j in 0..<nNew {
-                let id = newIDs[j]
+                let id = new[j].differenceIdentifier
+                if cursor < nOld && o2n[cursor] == -1 && old[cursor].differenceIdentifier == id {
+                    o2n[cursor] = Int32(truncatingIfNeeded: j)
+                    n2o[j] = Int32(truncatingIfNeeded: cursor)
+                    cursor &+= 1
+                    continue
+                }
                 let hash = id.hashValue
                 let tag = UInt64(truncatingIfNeeded: hash) & tagMask
                 var slot = hash & mask
                 while true {
                     let entry = table[slot]
                     if entry == 0 {
+                        // Seen only in the new snapshot so far: remember it for duplicates.
+                        if (entries &+ 1) &* 4 > capacity &* 3 {
+                            let newCapacity = capacity &<< 1
+                            let newMask = newCapacity &- 1
+                            let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
+                            grown.initialize(repeating: 0, count: newCapacity)
+                            for s in 0..<capacity where table[s] != 0 {
+                                var t = identifier(ofEntry: table[s]).hashValue & newMask
+                                while grown[t] != 0 { t = (t &+ 1) & newMask }
+                                grown[t] = table[s]
+                            }
+                            table.deallocate()
+                            table = grown
+                            capacity = newCapacity
+                            mask = newMask
+                            slot = hash & mask
+                            continue
+                        }
                         table[slot] = tag | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: -(j &+ 1))))
+                        entries &+= 1
                         break
                     }
-                    if entry & tagMask == tag {
+                    if entry & tagMask == tag && identifier(ofEntry: entry) == id {
                         let value = Int(Int32(truncatingIfNeeded: entry))
                         if value > 0 {
                             let i = value &- 1
-                            if oldIDs[i] == id {
-                                let matched = Int(o2n[i])
-                                if matched < 0 {
-                                    o2n[i] = Int32(truncatingIfNeeded: j)
-                                    n2o[j] = Int32(truncatingIfNeeded: i)
-                                } else {
-                                    duplicates.append(_DuplicateRecord(isNew: true, first: matched, later: j))
-                                }
-                                break
+                            let matched = Int(o2n[i])
+                            if matched < 0 {
+                                o2n[i] = Int32(truncatingIfNeeded: j)
+                                n2o[j] = Int32(truncatingIfNeeded: i)
+                                cursor = i &+ 1
+                            } else {
+                                duplicates.append(_DuplicateRecord(isNew: true, first: matched, later: j))
                             }
                         } else {
-                            let first = -value &- 1
-                            if newIDs[first] == id {
-                                duplicates.append(_DuplicateRecord(isNew: true, first: first, later: j))
-                                break
-                            }
+                            duplicates.append(_DuplicateRecord(isNew: true, first: -value &- 1, later: j))
                         }
+                        break
                     }
                     slot = (slot &+ 1) & mask
                 }
@@ -137,7 +184,8 @@ internal func _matchIdentifiers<ID: Hashable>(
     return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates)
 }
 
-/// Marks the members of one longest strictly increasing subsequence of `values`.
+/// Marks the members of one longest strictly increasing subsequence of the
+/// non-negative entries of `values` (negative entries are skipped).
 ///
 /// Patience sorting with predecessor links; a value greater than the current
 /// longest tail is appended without a search, which makes mostly-sorted input
@@ -157,24 +205,29 @@ internal func _markLongestIncreasingSubsequence(
         previous.deallocate()
     }
     var length = 0
+    var last: Int32 = -1  // value at the end of the longest run
     for x in 0..<n {
         let v = values[x]
-        if length == 0 || values[Int(tails[length &- 1])] < v {
+        if v < 0 { continue }
+        if v > last {
             previous[x] = length == 0 ? -1 : tails[length &- 1]
             tails[length] = Int32(truncatingIfNeeded: x)
             length &+= 1
+            last = v
             continue
         }
         // Smallest position whose tail is ≥ v.
         var lo = 0
         var hi = length &- 1
         while lo < hi {
-            let mid = (lo &+ hi) >> 1
+            let mid = (lo &+ hi) &>> 1
             if values[Int(tails[mid])] < v { lo = mid &+ 1 } else { hi = mid }
         }
         tails[lo] = Int32(truncatingIfNeeded: x)
         previous[x] = lo == 0 ? -1 : tails[lo &- 1]
+        if lo == length &- 1 { last = v }
     }
+    if length == 0 { return }
     var k = Int(tails[length &- 1])
     while k >= 0 {
         marks[k] = true
@@ -184,10 +237,10 @@ internal func _markLongestIncreasingSubsequence(
 
 /// Groups duplicate records into one diagnostic per identifier and side.
 @inlinable
-internal func _duplicateDiagnostics<ID>(
+internal func _duplicateDiagnostics<E: Differentiable>(
     _ records: [_DuplicateRecord],
     kind: DuplicateIdentifier.Kind,
-    oldIDs: UnsafeBufferPointer<ID>, newIDs: UnsafeBufferPointer<ID>,
+    old: UnsafeBufferPointer<E>, new: UnsafeBufferPointer<E>,
     oldPath: (Int) -> ItemPath, newPath: (Int) -> ItemPath
 ) -> [DuplicateIdentifier] {
     if records.isEmpty { return [] }
@@ -200,7 +253,7 @@ internal func _duplicateDiagnostics<ID>(
             result[index].positions.append(path)
         } else {
             let firstPath = record.isNew ? newPath(record.first) : oldPath(record.first)
-            let id = record.isNew ? newIDs[record.first] : oldIDs[record.first]
+            let id = record.isNew ? new[record.first].differenceIdentifier : old[record.first].differenceIdentifier
             byKey[key] = result.count
             result.append(DuplicateIdentifier(
                 side: record.isNew ? .new : .old, kind: kind,
