@@ -99,9 +99,55 @@ internal func _matchIdentifiers<E: Differentiable>(
 
     oldToNew.withUnsafeMutableBufferPointer { o2n in
         newToOld.withUnsafeMutableBufferPointer { n2o in
-            for i in 0..<nOld {
-                let id = old[i].differenceIdentifier
-                let hash = id.hashValue
+            // A large table: partition the old identifiers by the region of the table
+            // they land in (256 regions), then insert region by region, so that inserts
+            // hit a cache-resident part of the table instead of missing the cache on
+            // every element. Identifiers keep their relative order inside a region, so
+            // first occurrences still win. A small table is filled in order.
+            let slotBits = capacity.trailingZeroBitCount
+            let partitioned = slotBits >= 17
+            var partHashes: UnsafeMutablePointer<Int>? = nil
+            var partIndices: UnsafeMutablePointer<Int32>? = nil
+            defer {
+                partHashes?.deallocate()
+                partIndices?.deallocate()
+            }
+            if partitioned {
+                let shift = slotBits &- 8
+                let hashes = UnsafeMutablePointer<Int>.allocate(capacity: nOld)
+                defer { hashes.deallocate() }
+                let ph = UnsafeMutablePointer<Int>.allocate(capacity: nOld)
+                let pi = UnsafeMutablePointer<Int32>.allocate(capacity: nOld)
+                partHashes = ph
+                partIndices = pi
+                var starts = [Int](repeating: 0, count: 257)
+                starts.withUnsafeMutableBufferPointer { starts in
+                    for i in 0..<nOld {
+                        let hash = old[i].differenceIdentifier.hashValue
+                        hashes[i] = hash
+                        starts[((hash & mask) &>> shift) &+ 1] &+= 1
+                    }
+                    for b in 0..<256 { starts[b &+ 1] &+= starts[b] }
+                    for i in 0..<nOld {
+                        let hash = hashes[i]
+                        let b = (hash & mask) &>> shift
+                        let p = starts[b]
+                        starts[b] = p &+ 1
+                        ph[p] = hash
+                        pi[p] = Int32(truncatingIfNeeded: i)
+                    }
+                }
+            }
+            for k in 0..<nOld {
+                let i: Int
+                let hash: Int
+                if let partIndices, let partHashes {
+                    i = Int(partIndices[k])
+                    hash = partHashes[k]
+                } else {
+                    i = k
+                    hash = old[k].differenceIdentifier.hashValue
+                }
                 let tag = UInt64(truncatingIfNeeded: hash) & tagMask
                 var slot = hash & mask
                 while true {
@@ -113,7 +159,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     }
                     if entry & tagMask == tag {
                         let first = Int(Int32(truncatingIfNeeded: entry)) &- 1
-                        if old[first].differenceIdentifier == id {
+                        if old[first].differenceIdentifier == old[i].differenceIdentifier {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
                             break
