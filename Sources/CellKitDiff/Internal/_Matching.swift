@@ -168,13 +168,32 @@ internal func _matchIdentifiers<E: Differentiable>(
                     slot = (slot &+ 1) & mask
                 }
             }
+            // `cursor`: the old element after the last match; `resume`: where the
+            // cursor was before the last jump (a far move pulls the cursor away, and
+            // the elements after the moved one usually continue from `resume`).
             var cursor = 0
+            var resume = 0
+            @inline(__always)
+            func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
+                i < nOld && o2n[i] == -1 && old[i].differenceIdentifier == id
+            }
             for j in 0..<nNew {
                 let id = new[j].differenceIdentifier
-                if cursor < nOld && o2n[cursor] == -1 && old[cursor].differenceIdentifier == id {
-                    o2n[cursor] = Int32(truncatingIfNeeded: j)
-                    n2o[j] = Int32(truncatingIfNeeded: cursor)
-                    cursor &+= 1
+                var candidate = -1
+                if claims(cursor, id) {
+                    candidate = cursor
+                } else if claims(cursor &+ 1, id) {
+                    candidate = cursor &+ 1  // one old element skipped (deleted or moved)
+                } else if resume != cursor && claims(resume, id) {
+                    candidate = resume
+                } else if resume != cursor && claims(resume &+ 1, id) {
+                    candidate = resume &+ 1
+                }
+                if candidate >= 0 {
+                    o2n[candidate] = Int32(truncatingIfNeeded: j)
+                    n2o[j] = Int32(truncatingIfNeeded: candidate)
+                    cursor = candidate &+ 1
+                    resume = cursor
                     continue
                 }
                 let hash = id.hashValue
@@ -213,6 +232,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             if matched < 0 {
                                 o2n[i] = Int32(truncatingIfNeeded: j)
                                 n2o[j] = Int32(truncatingIfNeeded: i)
+                                resume = cursor
                                 cursor = i &+ 1
                             } else {
                                 duplicates.append(_DuplicateRecord(isNew: true, first: matched, later: j))
@@ -244,34 +264,38 @@ internal func _markLongestIncreasingSubsequence(
 ) {
     let n = values.count
     if n == 0 { return }
+    // tails[k]: index of the smallest value ending an increasing run of length k + 1;
+    // tailValues[k]: that value (kept beside it so the search reads one array).
     let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+    let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
     let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
     defer {
         tails.deallocate()
+        tailValues.deallocate()
         previous.deallocate()
     }
     var length = 0
-    var last: Int32 = -1  // value at the end of the longest run
     for x in 0..<n {
         let v = values[x]
         if v < 0 { continue }
-        if v > last {
-            previous[x] = length == 0 ? -1 : tails[length &- 1]
-            tails[length] = Int32(truncatingIfNeeded: x)
+        var lo: Int
+        if length == 0 || tailValues[length &- 1] < v {
+            lo = length  // extends the longest run: no search
             length &+= 1
-            last = v
-            continue
-        }
-        // Smallest position whose tail is ≥ v.
-        var lo = 0
-        var hi = length &- 1
-        while lo < hi {
-            let mid = (lo &+ hi) &>> 1
-            if values[Int(tails[mid])] < v { lo = mid &+ 1 } else { hi = mid }
+        } else if length >= 2 && tailValues[length &- 2] < v {
+            lo = length &- 1  // replaces the last tail (common after a far move)
+        } else {
+            // Smallest position whose tail is ≥ v.
+            lo = 0
+            var hi = length &- 1
+            while lo < hi {
+                let mid = (lo &+ hi) &>> 1
+                if tailValues[mid] < v { lo = mid &+ 1 } else { hi = mid }
+            }
         }
         tails[lo] = Int32(truncatingIfNeeded: x)
+        tailValues[lo] = v
         previous[x] = lo == 0 ? -1 : tails[lo &- 1]
-        if lo == length &- 1 { last = v }
     }
     if length == 0 { return }
     var k = Int(tails[length &- 1])
