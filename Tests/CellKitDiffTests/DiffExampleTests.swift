@@ -6,7 +6,7 @@ import Testing
 @Suite("Diff examples and behaviours")
 struct DiffExampleTests {
     @Test("flat entry point example")
-    func flatExample() {
+    func flatExample() throws {
         struct Item: Differentiable, Equatable {
             let id: Int
             var content: String
@@ -19,6 +19,12 @@ struct DiffExampleTests {
         #expect(changes.stages.count == 2)
         #expect(changes.stages[1].changeset.itemMoves.count == 1)
         #expect(changes.finalData == new)
+        // The landing page's loop.
+        var shown = old.count
+        for stage in changes.stages {
+            try stage.changeset.validate(oldCounts: [shown], newCounts: [stage.data.count])
+            shown = stage.data.count
+        }
         #expect(changes.stages[0].changeset == Changeset(itemDeletes: [ItemPath(item: 1, section: 0)], itemUpdates: [ItemPath(item: 0, section: 0)]))
         #expect(changes.stages[1].changeset == Changeset(
             itemInserts: [ItemPath(item: 2, section: 0)],
