@@ -55,16 +55,18 @@ internal struct _Identified<ID: Hashable>: Differentiable {
 /// open-addressing table.
 ///
 /// Every old identifier is hashed once into a table with a power-of-two
-/// capacity and linear probing; each slot is one 64-bit word: the upper 32 bits
-/// of the hash as a tag, and the entry in the lower 32 bits (old index + 1, or
-/// −(new index + 1) for an identifier seen only in the new snapshot, kept to
-/// detect duplicates there). The new snapshot is then walked with a cursor into
-/// the old one: while the next old element carries the same identifier, the
-/// pair is matched without hashing, so runs that kept their order cost one
-/// comparison per element; only the elements after a disruption are looked up.
-/// The first occurrence of an identifier on each side keeps the identity; later
-/// ones stay unmatched and are recorded as duplicates. The result is the same
-/// as matching every element through the table.
+/// capacity and linear probing. A slot is one 32-bit word: the entry in the low
+/// bits (old index + 1, or old count + 1 + new index for an identifier seen only
+/// in the new snapshot, kept to detect duplicates there; 0 is empty) and, in the
+/// bits left over, a tag taken from the top of the hash, which spares reading
+/// the identifier on most collisions. The new snapshot is then walked with a
+/// cursor into the old one: while the next old element (or the one after it,
+/// or the one where the cursor was before its last jump) carries the same
+/// identifier, the pair is matched without hashing, so runs that kept their
+/// order cost one comparison per element; only the elements after a disruption
+/// are looked up. The first occurrence of an identifier on each side keeps the
+/// identity; later ones stay unmatched and are recorded as duplicates. The
+/// result is the same as matching every element through the table.
 ///
 /// - Complexity: O(*n* + *m*) expected, *n* and *m* the two counts.
 @inlinable
@@ -73,7 +75,7 @@ internal func _matchIdentifiers<E: Differentiable>(
 ) -> _Matching {
     let nOld = old.count
     let nNew = new.count
-    precondition(nOld < Int(Int32.max) / 2 && nNew < Int(Int32.max) / 2, "CellKitDiff handles fewer than 2^30 elements per side")
+    precondition(nOld &+ nNew < Int(Int32.max), "CellKitDiff handles fewer than 2^31 elements in all")
     // -1: unmatched; -2: a later occurrence of an old identifier (never matched).
     var oldToNew = [Int32](repeating: -1, count: nOld)
     var newToOld = [Int32](repeating: -1, count: nNew)
@@ -81,20 +83,28 @@ internal func _matchIdentifiers<E: Differentiable>(
     if nOld == 0 && nNew == 0 {
         return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates)
     }
+    // Slot layout: entry in the low `entryBits` bits, tag above.
+    let entryBits = Swift.max(1, UInt32.bitWidth &- UInt32(truncatingIfNeeded: nOld &+ nNew &+ 1).leadingZeroBitCount)
+    let entryMask: UInt32 = entryBits >= 32 ? ~0 : (1 << UInt32(entryBits)) &- 1
+    let tagBits = 32 &- entryBits
+    @inline(__always)
+    func tag(of hash: Int) -> UInt32 {
+        tagBits == 0 ? 0 : UInt32(truncatingIfNeeded: UInt(bitPattern: hash) &>> UInt(UInt.bitWidth &- tagBits)) &<< UInt32(entryBits)
+    }
     // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
     var capacity = 16
     while capacity < 2 &* nOld { capacity &<<= 1 }
     var mask = capacity &- 1
-    var table = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+    var table = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
     table.initialize(repeating: 0, count: capacity)
     defer { table.deallocate() }
     var entries = 0
-    let tagMask: UInt64 = 0xFFFF_FFFF_0000_0000
+    let tagMask = ~entryMask
 
     @inline(__always)
-    func identifier(ofEntry entry: UInt64) -> E.DifferenceIdentifier {
-        let value = Int(Int32(truncatingIfNeeded: entry))
-        return value > 0 ? old[value &- 1].differenceIdentifier : new[-value &- 1].differenceIdentifier
+    func identifier(ofEntry entry: UInt32) -> E.DifferenceIdentifier {
+        let value = Int(entry & entryMask)
+        return value <= nOld ? old[value &- 1].differenceIdentifier : new[value &- nOld &- 1].differenceIdentifier
     }
 
     oldToNew.withUnsafeMutableBufferPointer { o2n in
@@ -103,9 +113,10 @@ internal func _matchIdentifiers<E: Differentiable>(
             // they land in (256 regions), then insert region by region, so that inserts
             // hit a cache-resident part of the table instead of missing the cache on
             // every element. Identifiers keep their relative order inside a region, so
-            // first occurrences still win. A small table is filled in order.
+            // first occurrences still win. A table that fits a core's cache is filled
+            // in order.
             let slotBits = capacity.trailingZeroBitCount
-            let partitioned = slotBits >= 17
+            let partitioned = slotBits >= 18
             var partHashes: UnsafeMutablePointer<Int>? = nil
             var partIndices: UnsafeMutablePointer<Int32>? = nil
             defer {
@@ -148,17 +159,17 @@ internal func _matchIdentifiers<E: Differentiable>(
                     i = k
                     hash = old[k].differenceIdentifier.hashValue
                 }
-                let tag = UInt64(truncatingIfNeeded: hash) & tagMask
+                let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
                     let entry = table[slot]
                     if entry == 0 {
-                        table[slot] = tag | UInt64(UInt32(truncatingIfNeeded: i &+ 1))
+                        table[slot] = t | UInt32(truncatingIfNeeded: i &+ 1)
                         entries &+= 1
                         break
                     }
-                    if entry & tagMask == tag {
-                        let first = Int(Int32(truncatingIfNeeded: entry)) &- 1
+                    if entry & tagMask == t {
+                        let first = Int(entry & entryMask) &- 1
                         if old[first].differenceIdentifier == old[i].differenceIdentifier {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
@@ -168,6 +179,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     slot = (slot &+ 1) & mask
                 }
             }
+
             // `cursor`: the old element after the last match; `resume`: where the
             // cursor was before the last jump (a far move pulls the cursor away, and
             // the elements after the moved one usually continue from `resume`).
@@ -197,7 +209,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     continue
                 }
                 let hash = id.hashValue
-                let tag = UInt64(truncatingIfNeeded: hash) & tagMask
+                let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
                     let entry = table[slot]
@@ -206,12 +218,12 @@ internal func _matchIdentifiers<E: Differentiable>(
                         if (entries &+ 1) &* 4 > capacity &* 3 {
                             let newCapacity = capacity &<< 1
                             let newMask = newCapacity &- 1
-                            let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
+                            let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
                             grown.initialize(repeating: 0, count: newCapacity)
                             for s in 0..<capacity where table[s] != 0 {
-                                var t = identifier(ofEntry: table[s]).hashValue & newMask
-                                while grown[t] != 0 { t = (t &+ 1) & newMask }
-                                grown[t] = table[s]
+                                var u = identifier(ofEntry: table[s]).hashValue & newMask
+                                while grown[u] != 0 { u = (u &+ 1) & newMask }
+                                grown[u] = table[s]
                             }
                             table.deallocate()
                             table = grown
@@ -220,13 +232,13 @@ internal func _matchIdentifiers<E: Differentiable>(
                             slot = hash & mask
                             continue
                         }
-                        table[slot] = tag | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: -(j &+ 1))))
+                        table[slot] = t | UInt32(truncatingIfNeeded: nOld &+ 1 &+ j)
                         entries &+= 1
                         break
                     }
-                    if entry & tagMask == tag && identifier(ofEntry: entry) == id {
-                        let value = Int(Int32(truncatingIfNeeded: entry))
-                        if value > 0 {
+                    if entry & tagMask == t && identifier(ofEntry: entry) == id {
+                        let value = Int(entry & entryMask)
+                        if value <= nOld {
                             let i = value &- 1
                             let matched = Int(o2n[i])
                             if matched < 0 {
@@ -238,7 +250,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                                 duplicates.append(_DuplicateRecord(isNew: true, first: matched, later: j))
                             }
                         } else {
-                            duplicates.append(_DuplicateRecord(isNew: true, first: -value &- 1, later: j))
+                            duplicates.append(_DuplicateRecord(isNew: true, first: value &- nOld &- 1, later: j))
                         }
                         break
                     }
@@ -286,12 +298,15 @@ internal func _markLongestIncreasingSubsequence(
             lo = length &- 1  // replaces the last tail (common after a far move)
         } else {
             // Smallest position whose tail is ≥ v.
-            lo = 0
-            var hi = length &- 1
-            while lo < hi {
-                let mid = (lo &+ hi) &>> 1
-                if tailValues[mid] < v { lo = mid &+ 1 } else { hi = mid }
+            // (Branch-free: the comparisons are unpredictable.)
+            var base = 0
+            var count = length
+            while count > 1 {
+                let half = count &>> 1
+                base = tailValues[base &+ half] < v ? base &+ half : base
+                count &-= half
             }
+            lo = tailValues[base] < v ? base &+ 1 : base
         }
         tails[lo] = Int32(truncatingIfNeeded: x)
         tailValues[lo] = v
