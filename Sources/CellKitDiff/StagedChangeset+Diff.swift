@@ -77,54 +77,28 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         return StagedChangeset(stages: [], finalData: new)
     }
 
-    // 2. Identifiers of the window, computed once.
-    var oldIDs = ContiguousArray<E.DifferenceIdentifier>()
-    oldIDs.reserveCapacity(nOld)
-    var newIDs = ContiguousArray<E.DifferenceIdentifier>()
-    newIDs.reserveCapacity(nNew)
-    old.withUnsafeBufferPointer { o in for i in lo..<oldHi { oldIDs.append(o[i].differenceIdentifier) } }
-    new.withUnsafeBufferPointer { n in for j in lo..<newHi { newIDs.append(n[j].differenceIdentifier) } }
-
-    // 3. Match identifiers; 4. keep a longest increasing subsequence in place.
+    // 2. Match identifiers in the window; 3. keep a longest increasing subsequence in place.
     var matching: _Matching
     var duplicates: [DuplicateIdentifier] = []
-    var stays = [Bool](repeating: false, count: nNew)
-    (matching, duplicates) = oldIDs.withUnsafeBufferPointer { oIDs in
-        newIDs.withUnsafeBufferPointer { nIDs in
-            let m = _matchIdentifiers(oIDs, nIDs)
+    (matching, duplicates) = old.withUnsafeBufferPointer { o in
+        new.withUnsafeBufferPointer { n in
+            let oldWindow = UnsafeBufferPointer(rebasing: o[lo..<oldHi])
+            let newWindow = UnsafeBufferPointer(rebasing: n[lo..<newHi])
+            let m = _matchIdentifiers(oldWindow, newWindow)
             let d = _duplicateDiagnostics(
-                m.duplicates, kind: .item, oldIDs: oIDs, newIDs: nIDs,
+                m.duplicates, kind: .item, old: oldWindow, new: newWindow,
                 oldPath: { ItemPath(item: lo &+ $0, section: 0) },
                 newPath: { ItemPath(item: lo &+ $0, section: 0) }
             )
             return (m, d)
         }
     }
-    oldIDs = []
-    newIDs = []
-    do {
-        var sequence = [Int32]()
-        sequence.reserveCapacity(nNew)
-        matching.newToOld.withUnsafeBufferPointer { n2o in
-            for j in 0..<nNew where n2o[j] >= 0 { sequence.append(n2o[j]) }
-        }
-        let matchedCount = sequence.count
-        var marks = [Bool](repeating: false, count: matchedCount)
-        sequence.withUnsafeBufferPointer { seq in
-            marks.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(seq, $0) }
-        }
-        var x = 0
-        matching.newToOld.withUnsafeBufferPointer { n2o in
-            stays.withUnsafeMutableBufferPointer { st in
-                for j in 0..<nNew where n2o[j] >= 0 {
-                    st[j] = marks[x]
-                    x &+= 1
-                }
-            }
-        }
+    var stays = [Bool](repeating: false, count: nNew)
+    matching.newToOld.withUnsafeBufferPointer { n2o in
+        stays.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(n2o, $0) }
     }
 
-    // 5. Changes.
+    // 4. Changes.
     var deletes: [ItemPath] = []
     var updates: [ItemPath] = []
     var inserts: [ItemPath] = []
@@ -177,7 +151,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         return StagedChangeset(stages: [], duplicates: duplicates, isReload: true, finalData: new)
     }
 
-    // 6. Stages, each with the data to show after it.
+    // 5. Stages, each with the data to show after it.
     let hasFirst = !deletes.isEmpty || anyUpdate
     let hasSecond = !inserts.isEmpty || !moves.isEmpty
     var stages: [Stage<[E]>] = []
