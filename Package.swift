@@ -40,7 +40,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CellKitTerminalTests",
-            dependencies: ["CellKitTerminal", "CellKitTesting", "cellkit-demo"]
+            dependencies: ["CellKitTerminal", "CellKitTesting", "cellkit-demo"],
+            // Recorded frames, read by the tests from the source tree.
+            exclude: ["Snapshots"]
         ),
     ],
     swiftLanguageModes: [.v6]

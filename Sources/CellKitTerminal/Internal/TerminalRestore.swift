@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The one piece of global state: what the terminal looked like before raw mode,
+// reachable from atexit and signal handlers (which cannot capture context).
+// Written on the main thread before any handler is installed; read by handlers.
+nonisolated(unsafe) var _savedTerminalAttributes = termios()
+nonisolated(unsafe) var _terminalIsRaw: Int32 = 0
+nonisolated(unsafe) var _signalPipeWrite: Int32 = -1
+nonisolated(unsafe) var _exitHandlerInstalled = false
+
+/// Leaves the alternate screen, shows the cursor and puts back the saved
+/// terminal attributes. Async-signal-safe: only `write` and `tcsetattr`.
+func _restoreTerminal() {
+    guard _terminalIsRaw != 0 else { return }
+    _terminalIsRaw = 0
+    let leave: StaticString = "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+    _ = write(STDOUT_FILENO, leave.utf8Start, leave.utf8CodeUnitCount)
+    _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &_savedTerminalAttributes)
+}
+
+/// Restores the terminal, then lets a fatal signal take its default course.
+private func _fatalSignalHandler(_ signal: Int32) {
+    _restoreTerminal()
+    _ = raise(signal)
+}
+
+/// Forwards a signal to the event loop through the self-pipe.
+private func _forwardSignalHandler(_ signal: Int32) {
+    var byte = UInt8(truncatingIfNeeded: signal)
+    let saved = errno
+    _ = write(_signalPipeWrite, &byte, 1)
+    errno = saved
+}
+
+enum TerminalSignals {
+    /// Signals that end the program after the terminal is restored.
+    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+    /// Signals handed to the event loop.
+    static let forwarded: [Int32] = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    /// Installs the exit and fatal-signal handlers that restore the terminal.
+    static func installRestoreHandlers() {
+        if !_exitHandlerInstalled {
+            _exitHandlerInstalled = true
+            atexit { _restoreTerminal() }
+        }
+        for signal in fatal {
+            var action = sigaction()
+            #if canImport(Darwin)
+            action.__sigaction_u.__sa_handler = _fatalSignalHandler
+            #else
+            action.__sigaction_handler.sa_handler = _fatalSignalHandler
+            #endif
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(signal, &action, nil)
+        }
+    }
+
+    /// Routes the forwarded signals to `pipeWrite`, and unblocks them: a parent
+    /// (a test runner, through tmux) may have left them blocked.
+    static func forward(to pipeWrite: Int32) {
+        _signalPipeWrite = pipeWrite
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in forwarded {
+            var action = sigaction()
+            #if canImport(Darwin)
+            action.__sigaction_u.__sa_handler = _forwardSignalHandler
+            #else
+            action.__sigaction_handler.sa_handler = _forwardSignalHandler
+            #endif
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESTART)
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(signal, &action, nil)
+            sigaddset(&set, signal)
+        }
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+}

@@ -1,0 +1,279 @@
+/// A terminal color: one of the eight ANSI colors, its bright variant, or a 256-color index.
+public enum TerminalColor: Hashable, Sendable {
+    case black, red, green, yellow, blue, magenta, cyan, white
+    /// A bright variant of a basic color (`brightBlack` is grey).
+    case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite
+    /// An index into the 256-color palette.
+    case palette(UInt8)
+
+    func sgr(background: Bool) -> String {
+        let base = background ? 40 : 30
+        switch self {
+        case .black: return "\(base)"
+        case .red: return "\(base + 1)"
+        case .green: return "\(base + 2)"
+        case .yellow: return "\(base + 3)"
+        case .blue: return "\(base + 4)"
+        case .magenta: return "\(base + 5)"
+        case .cyan: return "\(base + 6)"
+        case .white: return "\(base + 7)"
+        case .brightBlack: return "\(base + 60)"
+        case .brightRed: return "\(base + 61)"
+        case .brightGreen: return "\(base + 62)"
+        case .brightYellow: return "\(base + 63)"
+        case .brightBlue: return "\(base + 64)"
+        case .brightMagenta: return "\(base + 65)"
+        case .brightCyan: return "\(base + 66)"
+        case .brightWhite: return "\(base + 67)"
+        case .palette(let index): return "\(base + 8);5;\(index)"
+        }
+    }
+}
+
+/// How a run of text looks: colors and attributes, written as SGR escape codes.
+///
+/// ```swift
+/// var style = TextStyle.plain
+/// style.isBold = true
+/// style.foreground = .cyan
+/// assert(style != .plain)
+/// ```
+public struct TextStyle: Hashable, Sendable {
+    /// The text color; `nil` keeps the terminal's default.
+    public var foreground: TerminalColor?
+    /// The background color; `nil` keeps the terminal's default.
+    public var background: TerminalColor?
+    /// Bold (bright) text.
+    public var isBold = false
+    /// Faint text.
+    public var isDim = false
+    /// Italic text.
+    public var isItalic = false
+    /// Underlined text.
+    public var isUnderlined = false
+    /// Swapped foreground and background (the selection highlight).
+    public var isInverse = false
+
+    /// Creates a style.
+    public init(
+        foreground: TerminalColor? = nil, background: TerminalColor? = nil,
+        bold: Bool = false, dim: Bool = false, italic: Bool = false,
+        underlined: Bool = false, inverse: Bool = false
+    ) {
+        self.foreground = foreground
+        self.background = background
+        self.isBold = bold
+        self.isDim = dim
+        self.isItalic = italic
+        self.isUnderlined = underlined
+        self.isInverse = inverse
+    }
+
+    /// No color, no attribute.
+    public static let plain = TextStyle()
+    /// Bold.
+    public static let bold = TextStyle(bold: true)
+    /// Faint.
+    public static let dim = TextStyle(dim: true)
+    /// Inverse video.
+    public static let inverse = TextStyle(inverse: true)
+
+    /// The SGR sequence that switches from the default rendition to this style; empty for ``plain``.
+    public var escapeSequence: String {
+        var codes: [String] = []
+        if isBold { codes.append("1") }
+        if isDim { codes.append("2") }
+        if isItalic { codes.append("3") }
+        if isUnderlined { codes.append("4") }
+        if isInverse { codes.append("7") }
+        if let foreground { codes.append(foreground.sgr(background: false)) }
+        if let background { codes.append(background.sgr(background: true)) }
+        return codes.isEmpty ? "" : "\u{1B}[" + codes.joined(separator: ";") + "m"
+    }
+
+    /// This style with `other`'s attributes and colors laid over it.
+    public func merging(_ other: TextStyle) -> TextStyle {
+        var merged = self
+        merged.foreground = other.foreground ?? foreground
+        merged.background = other.background ?? background
+        merged.isBold = isBold || other.isBold
+        merged.isDim = isDim || other.isDim
+        merged.isItalic = isItalic || other.isItalic
+        merged.isUnderlined = isUnderlined || other.isUnderlined
+        merged.isInverse = isInverse || other.isInverse
+        return merged
+    }
+}
+
+/// A run of text in one style.
+public struct StyledSpan: Hashable, Sendable {
+    /// The text; control characters are shown as spaces when rendered.
+    public var text: String
+    /// How it looks.
+    public var style: TextStyle
+
+    /// Creates a span.
+    public init(_ text: String, style: TextStyle = .plain) {
+        self.text = text
+        self.style = style
+    }
+}
+
+/// One line of styled text, as a cell renders it for a terminal.
+///
+/// ```swift
+/// var line: StyledLine = "Ada "
+/// line.append("@ada", style: .dim)
+/// assert(line.displayWidth == 8)
+/// assert(line.fitted(to: 6).plainText == "Ada @…")
+/// ```
+public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The runs, in order.
+    public var spans: [StyledSpan]
+
+    /// Creates a line from spans.
+    public init(_ spans: [StyledSpan] = []) { self.spans = spans }
+
+    /// Creates a line of one span.
+    public init(_ text: String, style: TextStyle = .plain) {
+        self.spans = text.isEmpty ? [] : [StyledSpan(text, style: style)]
+    }
+
+    /// Creates a plain line from a string literal.
+    public init(stringLiteral value: String) { self.init(value) }
+
+    /// Appends a span.
+    public mutating func append(_ text: String, style: TextStyle = .plain) {
+        guard !text.isEmpty else { return }
+        if let last = spans.last, last.style == style {
+            spans[spans.count - 1].text += text
+        } else {
+            spans.append(StyledSpan(text, style: style))
+        }
+    }
+
+    /// Appends the spans of `other`.
+    public mutating func append(_ other: StyledLine) {
+        for span in other.spans { append(span.text, style: span.style) }
+    }
+
+    /// The text without styles.
+    public var plainText: String { spans.map(\.text).joined() }
+
+    /// The columns the line occupies.
+    public var displayWidth: Int { spans.reduce(0) { $0 + DisplayWidth.of($1.text) } }
+
+    public var description: String { plainText }
+
+    /// Every span's style with `style` laid over it (for example the selection highlight).
+    public func applying(_ style: TextStyle) -> StyledLine {
+        StyledLine(spans.map { StyledSpan($0.text, style: $0.style.merging(style)) })
+    }
+
+    /// The line cut or padded to exactly `width` columns.
+    ///
+    /// A cut line ends in "…"; a wide character that would straddle the edge
+    /// becomes a space; control characters become spaces. Padding uses
+    /// `padStyle` (default: the style of the last span, so a highlight spans the row).
+    public func fitted(to width: Int, padStyle: TextStyle? = nil) -> StyledLine {
+        guard width > 0 else { return StyledLine() }
+        let total = displayWidth
+        var result = StyledLine()
+        if total <= width {
+            for span in spans { result.append(Self.sanitized(span.text), style: span.style) }
+            if total < width {
+                result.append(String(repeating: " ", count: width - total), style: padStyle ?? spans.last?.style ?? .plain)
+            }
+            return result
+        }
+        // Cut: keep width - 1 columns, then an ellipsis.
+        let budget = width - 1
+        var used = 0
+        var lastStyle = TextStyle.plain
+        outer: for span in spans {
+            lastStyle = span.style
+            var piece = ""
+            for character in span.text {
+                let w = DisplayWidth.of(character)
+                if used + w > budget {
+                    if used < budget { piece += " "; used += 1 }
+                    result.append(Self.sanitized(piece), style: span.style)
+                    break outer
+                }
+                piece.append(character)
+                used += w
+            }
+            result.append(Self.sanitized(piece), style: span.style)
+        }
+        if used < budget { result.append(String(repeating: " ", count: budget - used), style: lastStyle) }
+        result.append("…", style: lastStyle)
+        return result
+    }
+
+    /// The line as text with SGR escape codes (`ansi`), or plain text.
+    ///
+    /// Each styled span starts from the default rendition and resets after itself.
+    public func rendered(ansi: Bool) -> String {
+        guard ansi else { return plainText }
+        var out = ""
+        for span in spans {
+            let escape = span.style.escapeSequence
+            if escape.isEmpty {
+                out += span.text
+            } else {
+                out += escape + span.text + "\u{1B}[0m"
+            }
+        }
+        return out
+    }
+
+    static func sanitized(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        return String(text.map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? " " : $0 })
+    }
+}
+
+extension StyledLine {
+    /// Words of `text` wrapped into lines of at most `width` columns (wide characters counted twice);
+    /// a word longer than a line is broken. At most `maxLines` lines; the last one is cut with "…".
+    public static func wrap(_ text: String, width: Int, maxLines: Int = .max, style: TextStyle = .plain) -> [StyledLine] {
+        guard width > 0, maxLines > 0 else { return [] }
+        var lines: [String] = []
+        var current = ""
+        var currentWidth = 0
+        func flush() {
+            lines.append(current)
+            current = ""
+            currentWidth = 0
+        }
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+            let wordWidth = DisplayWidth.of(word)
+            let gap = currentWidth == 0 ? 0 : 1
+            if currentWidth + gap + wordWidth <= width {
+                if gap == 1 { current += " " }
+                current += word
+                currentWidth += gap + wordWidth
+                continue
+            }
+            if currentWidth > 0 { flush() }
+            if wordWidth <= width {
+                current = String(word)
+                currentWidth = wordWidth
+                continue
+            }
+            for character in word {
+                let w = DisplayWidth.of(character)
+                if currentWidth + w > width { flush() }
+                current.append(character)
+                currentWidth += w
+            }
+        }
+        if currentWidth > 0 || lines.isEmpty { flush() }
+        if lines.count > maxLines {
+            var kept = Array(lines.prefix(maxLines))
+            kept[maxLines - 1] = StyledLine(kept[maxLines - 1] + " " + lines[maxLines], style: style).fitted(to: width).plainText
+            lines = kept
+        }
+        return lines.map { StyledLine($0, style: style) }
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A terminal's size in character cells.
+public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
+    /// Columns.
+    public var columns: Int
+    /// Lines.
+    public var rows: Int
+    /// Creates a size.
+    public init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
+    /// The size assumed when none can be read: 80 × 24.
+    public static let fallback = TerminalSize(columns: 80, rows: 24)
+    public var description: String { "\(columns)x\(rows)" }
+}
+
+/// Why the terminal could not be taken over.
+public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Standard input or output is not a terminal; names which.
+    case notATerminal(stream: String)
+    /// A system call failed; names it and the errno.
+    case systemCall(String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .notATerminal(let stream):
+            return "interactive mode needs a terminal, but standard \(stream) is not a tty (run it in a terminal, or drop the interactive option to print the rows plainly)"
+        case .systemCall(let call, let code):
+            return "\(call) failed: \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+/// The process's controlling terminal: raw mode, the alternate screen, size and output.
+///
+/// Entering raw mode installs handlers that restore the terminal on every way
+/// out: a normal exit, `exit()`, a fatal signal (a crash), and, through the
+/// ``TerminalApp`` event loop, SIGINT, SIGTERM and SIGHUP.
+@MainActor
+public final class Terminal {
+    /// Whether both standard input and standard output are terminals.
+    public nonisolated static var isInteractive: Bool {
+        isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    }
+
+    /// The size of the terminal on standard output; 80 × 24 when it cannot be read.
+    public nonisolated static func currentSize() -> TerminalSize {
+        var size = winsize()
+        let request = UInt(TIOCGWINSZ)
+        guard ioctl(STDOUT_FILENO, request, &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            return .fallback
+        }
+        return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+    }
+
+    /// Whether raw mode is on.
+    public private(set) var isRaw = false
+
+    /// Creates a handle on the terminal; nothing changes until ``enterRawMode()``.
+    public init() {}
+
+    /// Switches to raw mode and the alternate screen, hides the cursor and turns off line wrap.
+    ///
+    /// - Throws: ``TerminalError/notATerminal(stream:)`` when standard input or output is not a tty.
+    public func enterRawMode() throws(TerminalError) {
+        guard !isRaw else { return }
+        guard isatty(STDIN_FILENO) == 1 else { throw .notATerminal(stream: "input") }
+        guard isatty(STDOUT_FILENO) == 1 else { throw .notATerminal(stream: "output") }
+        var attributes = termios()
+        guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { throw .systemCall("tcgetattr", errno: errno) }
+        _savedTerminalAttributes = attributes
+        TerminalSignals.installRestoreHandlers()
+        var raw = attributes
+        cfmakeraw(&raw)
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw .systemCall("tcsetattr", errno: errno) }
+        _terminalIsRaw = 1
+        isRaw = true
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[H\u{1B}[2J")
+    }
+
+    /// Puts the terminal back as it was before ``enterRawMode()``. Safe to call more than once.
+    public func restore() {
+        guard isRaw else { return }
+        isRaw = false
+        _restoreTerminal()
+    }
+
+    /// Writes `text` to standard output.
+    public func write(_ text: String) {
+        write(Array(text.utf8))
+    }
+
+    /// Writes `bytes` to standard output, all of them.
+    public func write(_ bytes: [UInt8]) {
+        Terminal.writeAll(bytes, to: STDOUT_FILENO)
+    }
+
+    nonisolated static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        var offset = 0
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while offset < buffer.count {
+                let written = _systemWrite(fd, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// The C library's `write`, reachable where a method of the same name hides it.
+private func _systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

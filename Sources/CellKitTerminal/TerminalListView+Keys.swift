@@ -1,0 +1,108 @@
+import CellKit
+
+extension TerminalListView {
+    /// Handles a navigation key: arrows and j/k, PgUp/PgDn, Home/End (and g/G),
+    /// Enter (select). Returns whether the key was used.
+    @discardableResult
+    public func handle(_ key: Key) -> Bool {
+        switch key {
+        case .down, .character("j"), .control("n"):
+            moveSelection(by: 1)
+        case .up, .character("k"), .control("p"):
+            moveSelection(by: -1)
+        case .pageDown, .character(" "), .control("f"):
+            page(down: true)
+        case .pageUp, .character("b"), .control("b"):
+            page(down: false)
+        case .home, .character("g"):
+            guard let first = firstRow() else { return true }
+            selectedPath = first
+            anchor = firstEntry(from: 0)
+            anchorOffset = 0
+            scrollToSelection()
+            setNeedsDisplay()
+        case .end, .character("G"):
+            guard let last = lastRow() else { return true }
+            selectedPath = last
+            scrollToSelection()
+            setNeedsDisplay()
+        case .enter:
+            guard let selected = selectedPath else { return true }
+            delegate?.listView(self, didSelectItemAt: selected)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Moves the selection `count` rows down (negative: up), skipping headers.
+    public func moveSelection(by count: Int) {
+        guard var path = selectedPath ?? firstRow() else { return }
+        if selectedPath != nil {
+            for _ in 0..<abs(count) {
+                guard let next = count > 0 ? nextRow(after: path) : previousRow(before: path) else { break }
+                path = next
+            }
+        }
+        selectedPath = path
+        scrollToSelection()
+        setNeedsDisplay()
+    }
+
+    /// Moves the selection by about one screen, and scrolls the screen with it.
+    func page(down: Bool) {
+        guard var path = selectedPath ?? firstRow() else { return }
+        // About a screen away: the cells on screen now are free for the rows measured next.
+        recycleAllCells()
+        var travelled = 0
+        let screen = max(1, rows - 1)
+        while true {
+            guard let next = down ? nextRow(after: path) : previousRow(before: path) else { break }
+            travelled += height(of: .row(next))
+            if travelled > screen, path != selectedPath { break }
+            path = next
+            if travelled >= screen { break }
+        }
+        selectedPath = path
+        // The page starts at the selected row; the cells measured on the way go back to the pool.
+        recycleAllCells()
+        anchor = .row(path)
+        anchorOffset = 0
+        fillViewport()
+        scrollToSelection()
+        setNeedsDisplay()
+    }
+}
+
+extension TerminalListView {
+    /// The screen line (0-based, within the list) where the selected row starts, if it is on screen.
+    public var selectedScreenLine: Int? {
+        guard let selected = selectedPath else { return nil }
+        return placements.first { $0.entry == .row(selected) }.map { $0.y - $0.skipped }
+    }
+
+    /// Selects the row at `path` and scrolls so that it starts on screen line `line`
+    /// (as far as the list allows): after new rows arrive above, the row the
+    /// user was on stays where it was.
+    public func select(_ path: ItemPath, atScreenLine line: Int) {
+        guard let entry = clamped(.row(path)), case .row(let target) = entry else { return }
+        selectedPath = target
+        var top = Entry.row(target)
+        var remaining = max(0, min(line, rows - 1))
+        anchorOffset = 0
+        while remaining > 0, let before = previous(top) {
+            let h = height(of: before)
+            top = before
+            if h >= remaining {
+                anchorOffset = h - remaining
+                remaining = 0
+            } else {
+                remaining -= h
+            }
+        }
+        anchor = top
+        fillViewport()
+        scrollToSelection()
+        setNeedsDisplay()
+    }
+}

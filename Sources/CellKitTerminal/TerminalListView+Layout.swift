@@ -1,0 +1,412 @@
+import CellKit
+
+/// A line-producing thing in the list: a section header or a row.
+enum Entry: Hashable, Comparable {
+    case header(Int)
+    case row(ItemPath)
+
+    var section: Int {
+        switch self {
+        case .header(let s): s
+        case .row(let p): p.section
+        }
+    }
+
+    /// Order in the list: by section, the header before the rows.
+    var sortKey: (Int, Int) {
+        switch self {
+        case .header(let s): (s, -1)
+        case .row(let p): (p.section, p.item)
+        }
+    }
+
+    static func < (lhs: Entry, rhs: Entry) -> Bool { lhs.sortKey < rhs.sortKey }
+}
+
+/// Where an entry landed on screen in the last layout pass.
+struct Placement: Hashable {
+    let entry: Entry
+    /// The first screen line.
+    let y: Int
+    /// How many of the entry's lines are above the top of the screen.
+    let skipped: Int
+    /// How many lines are on screen.
+    let shown: Int
+    /// The entry's full height.
+    let height: Int
+}
+
+extension TerminalListView {
+    // MARK: Walking the entries
+
+    func hasHeader(_ section: Int) -> Bool {
+        headerTitles.indices.contains(section) && headerTitles[section] != nil
+    }
+
+    func firstEntry(from section: Int) -> Entry? {
+        var s = max(0, section)
+        while s < sectionCounts.count {
+            if hasHeader(s) { return .header(s) }
+            if sectionCounts[s] > 0 { return .row(ItemPath(item: 0, section: s)) }
+            s += 1
+        }
+        return nil
+    }
+
+    func lastEntry(before section: Int) -> Entry? {
+        var s = min(section, sectionCounts.count) - 1
+        while s >= 0 {
+            if sectionCounts[s] > 0 { return .row(ItemPath(item: sectionCounts[s] - 1, section: s)) }
+            if hasHeader(s) { return .header(s) }
+            s -= 1
+        }
+        return nil
+    }
+
+    func next(_ entry: Entry) -> Entry? {
+        switch entry {
+        case .header(let s):
+            return sectionCounts[s] > 0 ? .row(ItemPath(item: 0, section: s)) : firstEntry(from: s + 1)
+        case .row(let p):
+            return p.item + 1 < sectionCounts[p.section] ? .row(ItemPath(item: p.item + 1, section: p.section)) : firstEntry(from: p.section + 1)
+        }
+    }
+
+    func previous(_ entry: Entry) -> Entry? {
+        switch entry {
+        case .header(let s):
+            return lastEntry(before: s)
+        case .row(let p):
+            if p.item > 0 { return .row(ItemPath(item: p.item - 1, section: p.section)) }
+            return hasHeader(p.section) ? .header(p.section) : lastEntry(before: p.section)
+        }
+    }
+
+    func firstRow() -> ItemPath? {
+        var entry = firstEntry(from: 0)
+        while let e = entry {
+            if case .row(let p) = e { return p }
+            entry = next(e)
+        }
+        return nil
+    }
+
+    func lastRow() -> ItemPath? {
+        var entry = lastEntry(before: sectionCounts.count)
+        while let e = entry {
+            if case .row(let p) = e { return p }
+            entry = previous(e)
+        }
+        return nil
+    }
+
+    func nextRow(after path: ItemPath) -> ItemPath? {
+        var entry = next(.row(path))
+        while let e = entry {
+            if case .row(let p) = e { return p }
+            entry = next(e)
+        }
+        return nil
+    }
+
+    func previousRow(before path: ItemPath) -> ItemPath? {
+        var entry = previous(.row(path))
+        while let e = entry {
+            if case .row(let p) = e { return p }
+            entry = previous(e)
+        }
+        return nil
+    }
+
+    /// The nearest existing row to `path`: the same section clamped, else the last row.
+    func clamped(_ path: ItemPath) -> ItemPath? {
+        if sectionCounts.indices.contains(path.section), sectionCounts[path.section] > 0 {
+            return ItemPath(item: min(max(0, path.item), sectionCounts[path.section] - 1), section: path.section)
+        }
+        if path.section < sectionCounts.count, let entry = firstEntry(from: path.section), case .row(let p) = entry { return p }
+        if path.section < sectionCounts.count, let p = firstRow(), p > path { return p }
+        return lastRow()
+    }
+
+    /// The nearest existing entry to `entry`.
+    func clamped(_ entry: Entry) -> Entry? {
+        switch entry {
+        case .header(let s):
+            if hasHeader(s) { return entry }
+            return firstEntry(from: s) ?? lastEntry(before: sectionCounts.count)
+        case .row(let p):
+            if sectionCounts.indices.contains(p.section), p.item < sectionCounts[p.section], p.item >= 0 { return entry }
+            return clamped(p).map(Entry.row) ?? firstEntry(from: 0)
+        }
+    }
+
+    // MARK: Lines
+
+    /// The height of `entry` in lines: 1 for a header; the delegate's height, or the cell's line count.
+    ///
+    /// A row with a height from the delegate needs no cell to be measured.
+    func height(of entry: Entry) -> Int {
+        guard case .row(let path) = entry else { return 1 }
+        if let cached = lineCache[path] { return cached.count }
+        if let height = delegate?.listView(self, heightForItemAt: path), height.isFinite {
+            return max(1, Int(height.rounded()))
+        }
+        return rowLines(path).count
+    }
+
+    func lines(of entry: Entry) -> [StyledLine] {
+        switch entry {
+        case .header(let s):
+            return [headerLine(s)]
+        case .row(let p):
+            return rowLines(p)
+        }
+    }
+
+    func headerLine(_ section: Int) -> StyledLine {
+        let title = headerTitles.indices.contains(section) ? headerTitles[section] ?? "" : ""
+        var line = StyledLine(" " + title + " ", style: TextStyle(foreground: .yellow, bold: true))
+        let rule = max(0, columns - line.displayWidth)
+        line.append(String(repeating: "─", count: rule), style: .dim)
+        return line.fitted(to: columns)
+    }
+
+    func rowLines(_ path: ItemPath) -> [StyledLine] {
+        if let cached = lineCache[path] { return cached }
+        let cell = acquireCell(at: path)
+        var lines = CellRendering.lines(for: cell, width: columns)
+        if let height = delegate?.listView(self, heightForItemAt: path), height.isFinite {
+            let count = max(1, Int(height.rounded()))
+            if lines.count > count { lines.removeLast(lines.count - count) }
+            while lines.count < count { lines.append(StyledLine()) }
+        }
+        if lines.isEmpty { lines = [StyledLine()] }
+        let fitted = lines.map { $0.fitted(to: columns, padStyle: .plain) }
+        lineCache[path] = fitted
+        return fitted
+    }
+
+    func acquireCell(at path: ItemPath) -> AnyObject {
+        if let cell = cells[path] { return cell }
+        let cell: AnyObject
+        if let dataSource {
+            cell = dataSource.listView(self, cellForItemAt: path)
+        } else {
+            cell = TextCell()
+        }
+        cells[path] = cell
+        return cell
+    }
+
+    // MARK: Layout
+
+    /// Places entries from the anchor down until the screen is full; pins the
+    /// header of the top section; hands cells that left the screen back to the pool.
+    func layout() {
+        placements.removeAll(keepingCapacity: true)
+        var y = 0
+        var skip = anchorOffset
+        var entry = anchor
+        while y < rows, let e = entry {
+            let height = self.height(of: e)
+            if skip >= height { skip = height - 1 }
+            let shown = min(height - skip, rows - y)
+            placements.append(Placement(entry: e, y: y, skipped: skip, shown: shown, height: height))
+            y += shown
+            skip = 0
+            entry = next(e)
+        }
+        // The header of the section at the top stays pinned while some of that
+        // section shows below it; the next section's header takes its place.
+        stickySection = nil
+        if let first = placements.first, hasHeader(first.entry.section),
+           !(first.entry == .header(first.entry.section) && first.skipped == 0) {
+            let section = first.entry.section
+            let below = placements.first { $0.y <= 1 && 1 < $0.y + $0.shown }
+            if below == nil || below?.entry.section == section && below?.entry != .header(section) {
+                stickySection = section
+            }
+        }
+        reconcileCells()
+    }
+
+    func reconcileCells() {
+        let visible = visibleItemPaths
+        let visibleSet = Set(visible)
+        // Cells that left go back to the pool first, so the rows that came can reuse them.
+        for (path, cell) in cells where !visibleSet.contains(path) {
+            recycle(cell, at: path)
+            cells[path] = nil
+        }
+        for path in visible where cells[path] == nil { _ = rowLines(path) }
+        for path in visible where !displayed.contains(path) {
+            guard let cell = cells[path] else { continue }
+            displayed.insert(path)
+            delegate?.listView(self, willDisplay: cell, at: path)
+        }
+        if visible != lastVisible {
+            lastVisible = visible
+            onVisibleItemsChange?(visible)
+        }
+    }
+
+    func recycleAllCells() {
+        for (path, cell) in cells { recycle(cell, at: path) }
+        cells.removeAll()
+    }
+
+    /// Moves the anchor up when the entries below it do not fill the screen.
+    func fillViewport() {
+        guard var top = anchor else { return }
+        var total = -anchorOffset
+        var entry: Entry? = top
+        while total < rows, let e = entry {
+            total += height(of: e)
+            entry = next(e)
+        }
+        guard total < rows else { return }
+        // Not full: walk up from the anchor.
+        total += anchorOffset
+        anchorOffset = 0
+        while total < rows, let before = previous(top) {
+            let h = height(of: before)
+            top = before
+            if total + h > rows {
+                anchorOffset = total + h - rows
+                total = rows
+            } else {
+                total += h
+            }
+        }
+        anchor = top
+    }
+
+    /// Scrolls as little as possible so the selected row is fully on screen.
+    func scrollToSelection() {
+        layout()
+        guard let selected = selectedPath else { return }
+        let target = Entry.row(selected)
+        let covered = stickySection != nil ? 1 : 0
+        if let placement = placements.first(where: { $0.entry == target }) {
+            let fullyShown = placement.skipped == 0 && placement.y >= covered
+                && (placement.y + placement.height <= rows || placement.y == covered)
+            if fullyShown { return }
+            if placement.skipped > 0 || placement.y < covered {
+                scroll(toTop: selected)
+            } else {
+                scroll(toBottom: selected)
+            }
+        } else {
+            // A jump: the cells on screen will not be needed; give them back before measuring.
+            recycleAllCells()
+            if let anchor, target < anchor {
+                scroll(toTop: selected)
+            } else {
+                scroll(toBottom: selected)
+            }
+        }
+        layout()
+    }
+
+    /// Puts `path` at the top of the screen, just below its pinned header.
+    func scroll(toTop path: ItemPath) {
+        if path.item == 0, hasHeader(path.section) {
+            anchor = .header(path.section)
+            anchorOffset = 0
+            return
+        }
+        anchor = .row(path)
+        anchorOffset = 0
+        if hasHeader(path.section), let before = previous(.row(path)) {
+            // One line of the row above hides under the pinned header.
+            anchor = before
+            anchorOffset = height(of: before) - 1
+        }
+    }
+
+    /// Puts the last line of `path` on the last line of the screen.
+    func scroll(toBottom path: ItemPath) {
+        var remaining = rows - height(of: .row(path))
+        var top = Entry.row(path)
+        anchorOffset = 0
+        if remaining <= 0 {
+            anchor = top
+            return
+        }
+        while remaining > 0, let before = previous(top) {
+            let h = height(of: before)
+            top = before
+            if h >= remaining {
+                anchorOffset = h - remaining
+                remaining = 0
+            } else {
+                remaining -= h
+            }
+        }
+        anchor = top
+    }
+
+    // MARK: Rendering
+
+    /// The list as exactly ``rows`` styled lines of exactly ``columns`` columns.
+    ///
+    /// Lays the list out first, which may ask the data source for cells of rows that came on screen.
+    public func renderFrame() -> [StyledLine] {
+        layout()
+        var frame: [StyledLine] = []
+        frame.reserveCapacity(rows)
+        let highlight = TextStyle(inverse: true)
+        for placement in placements {
+            let lines = lines(of: placement.entry)
+            let end = min(lines.count, placement.skipped + placement.shown)
+            let isSelected = placement.entry == selectedPath.map(Entry.row)
+            for i in placement.skipped..<end {
+                frame.append(isSelected ? lines[i].applying(highlight) : lines[i])
+            }
+        }
+        let blank = StyledLine(String(repeating: " ", count: columns))
+        while frame.count < rows { frame.append(blank) }
+        if let sticky = stickySection { frame[0] = headerLine(sticky) }
+        return frame
+    }
+
+    /// Every row and header of the list as plain lines of at most `width` columns,
+    /// for output that is not a terminal. Builds a cell for every row: use it on small lists.
+    public func plainLines(width: Int) -> [String] {
+        let savedColumns = columns
+        columns = max(1, width)
+        defer { columns = savedColumns; lineCache.removeAll() }
+        lineCache.removeAll()
+        var out: [String] = []
+        var entry = firstEntry(from: 0)
+        while let e = entry {
+            switch e {
+            case .header(let s):
+                out.append("== " + (headerTitles[s] ?? "") + " ==")
+            case .row(let p):
+                let cell = dataSource?.listView(self, cellForItemAt: p) ?? TextCell()
+                var lines = CellRendering.lines(for: cell, width: columns)
+                if let h = delegate?.listView(self, heightForItemAt: p), h.isFinite {
+                    lines = Array(lines.prefix(max(1, Int(h.rounded()))))
+                }
+                for line in lines {
+                    var text = line.fitted(to: columns).plainText
+                    while text.last == " " { text.removeLast() }
+                    out.append(text)
+                }
+                if let id = reuseIdentifiers[ObjectIdentifier(cell)] { reusePool[id, default: []].append(cell) }
+            }
+            entry = next(e)
+        }
+        return out
+    }
+
+    /// A short position text, such as "12/340", for a status line.
+    public var positionDescription: String {
+        let total = sectionCounts.reduce(0, +)
+        guard let selected = selectedPath else { return "0/\(total)" }
+        var index = selected.item + 1
+        for s in 0..<min(selected.section, sectionCounts.count) { index += sectionCounts[s] }
+        return "\(index)/\(total)"
+    }
+}

@@ -1,0 +1,158 @@
+import CellKit
+import CellKitTerminal
+
+/// The feed screen: tweets by hour, user suggestions in the byline style, pages
+/// loaded as you scroll, refresh at the top, avatars downloaded for visible rows.
+///
+/// The rows come from a ``PaginatedDataSource`` over the simulated ``FeedServer``,
+/// shaped into hour sections with suggestions and the filter by a ``ShapedDataSource``.
+@MainActor
+final class FeedScreen: DemoScreen {
+    let controller = ListController()
+    let title = "CellKit · feed"
+    var showStatus: (String?) -> Void = { _ in }
+
+    private let server: FeedServer
+    private let feed: SampleFeed
+    private let avatarDelay: Int
+    private let source: ShapedDataSource
+    private var avatars: [Int: Avatar] = [:]
+    private var avatarLoads: Set<Int> = []
+    private var firstLoadDone = false
+    private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
+    private var lastCount = 0
+    private var lastActivity = ListActivity.idle
+    private var newestShown = 1000
+
+    init(seed: UInt64, failRate: Double, timing: FeedServer.Timing = FeedServer.Timing(), avatarDelay: Int = 150) {
+        let server = FeedServer(seed: seed, failRate: failRate, timing: timing)
+        self.server = server
+        feed = server.feed
+        self.avatarDelay = avatarDelay
+        let pages = PaginatedDataSource<Tweet>(prefetchDistance: 1) { page in try await server.page(page) }
+        let feed = server.feed
+        source = ShapedDataSource(pages) { loaded, filter in FeedScreen.shape(loaded, filter: filter, feed: feed) }
+
+        controller.register(TweetCell.self, for: Tweet.self) { [unowned self] cell, tweet in
+            cell.tweet = tweet
+            cell.avatar = avatars[tweet.author.id]
+            cell.now = feed.postedAt(newestShown) + 2
+        }
+        controller.height(for: Tweet.self) { _ in 3 }
+        controller.dispatch.onResource(Tweet.self) { (cell: TweetCell, _, update) in
+            if update.key == "avatar" { cell.avatar = update.value as? Avatar }
+        }
+        controller.onSelect(Tweet.self) { [unowned self] tweet, _ in
+            showStatus("Selected @\(tweet.author.handle): \(tweet.text)")
+        }
+        controller.addPresenter(
+            UserPresenter(
+                avatars: { [unowned self] id in avatars[id] },
+                selectedUser: { [unowned self] user in showStatus("Selected @\(user.handle) (\(user.followers) followers)") }
+            ),
+            style: .byline
+        )
+        // Avatars are a resource of the user: one download reaches every visible row showing or naming them.
+        controller.onWillDisplay { [unowned self] _, item in
+            if let tweet = item.model(as: Tweet.self) { loadAvatar(tweet.author) }
+            if let user = item.model(as: User.self) { loadAvatar(user) }
+        }
+        source.onPublish = { [unowned self] snapshot in published(snapshot) }
+    }
+
+    func start() {
+        controller.bind(to: source)
+        source.load()
+    }
+
+    func firstLoadFinished() async {
+        if !firstLoadDone { await withCheckedContinuation { firstLoadWaiters.append($0) } }
+        await controller.settle()
+    }
+
+    func refresh() { source.refresh() }
+
+    func filter(_ text: String) {
+        controller.placeholders.noResults = NoResultsPlaceholder(message: "No tweets or people match “\(text)”")
+        source.filter = text
+    }
+
+    // MARK: Status
+
+    private func published(_ snapshot: ListSnapshot) {
+        let count = snapshot.model.sections.reduce(0) { $0 + $1.items.count { $0.model is Tweet } }
+        if let newest = snapshot.model.sections.first?.items.first?.model(as: Tweet.self)?.id {
+            newestShown = max(newestShown, newest)
+        }
+        switch (snapshot.state, snapshot.activity) {
+        case (.loading, _):
+            showStatus("Loading the feed…")
+        case (.failed(let error), _):
+            showStatus(snapshot.model.isEmpty ? "Loading failed; select the error row to retry" : "\(error)")
+        case (_, .refreshing):
+            showStatus("Refreshing…")
+        case (_, .loadingMore):
+            showStatus("Loading more tweets…")
+        default:
+            if lastActivity == .refreshing && count > lastCount {
+                let fresh = count - lastCount
+                showStatus("\(fresh) new tweet\(fresh == 1 ? "" : "s") at the top")
+            } else if source.filter.isEmpty {
+                showStatus("\(count) tweets")
+            }
+        }
+        if !snapshot.state.isLoading && !firstLoadDone {
+            firstLoadDone = true
+            for waiter in firstLoadWaiters { waiter.resume() }
+            firstLoadWaiters.removeAll()
+        }
+        if source.filter.isEmpty { lastCount = count }
+        lastActivity = snapshot.activity
+    }
+
+    // MARK: Shaping
+
+    /// Tweets grouped by hour; after every eighth tweet, a user to follow (each user once).
+    static func shape(_ loaded: TableModel, filter: String, feed: SampleFeed) -> TableModel {
+        var model = TableModel()
+        let query = filter.lowercased()
+        func matches(_ text: String...) -> Bool {
+            query.isEmpty || text.contains { $0.lowercased().contains(query) }
+        }
+        var suggested: Set<Int> = []
+        var currentTitle: String?
+        for item in loaded.sections.flatMap(\.items) {
+            guard let tweet = item.model(as: Tweet.self) else { continue }
+            var rows: [ListItem] = []
+            if matches(tweet.text, tweet.author.name, tweet.author.handle) { rows.append(item) }
+            if tweet.id % 8 == 0 {
+                let user = feed.users[(tweet.id / 8) % feed.users.count]
+                if suggested.insert(user.id).inserted, matches(user.name, user.handle, user.bio) {
+                    rows.append(ListItem(user))
+                }
+            }
+            guard !rows.isEmpty else { continue }
+            let title = SampleFeed.hourTitle(tweet.postedAt)
+            if title != currentTitle {
+                model.appendSection(id: SectionID(title), header: title)
+                currentTitle = title
+            }
+            model.append(rows)
+        }
+        return model
+    }
+
+    // MARK: Avatars
+
+    private func loadAvatar(_ user: User) {
+        guard avatars[user.id] == nil, avatarLoads.insert(user.id).inserted else { return }
+        let delay = avatarDelay + (user.id * 53) % 250
+        Task {
+            try? await Task.sleep(for: .milliseconds(delay))
+            let avatar = Avatar(user: user)
+            avatars[user.id] = avatar
+            avatarLoads.remove(user.id)
+            controller.provideResource(user, key: "avatar", value: avatar)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import CellKit
+
+/// `cellkit-demo feed`: the sample feed.
+struct FeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feed",
+        abstract: "A Twitter-style feed on bundled sample data (the default mode; no network).",
+        discussion: """
+        Tweets grouped by hour, with "who to follow" users in the byline style. The loading row shows \
+        while the first page loads; more tweets load when the last row comes on screen; r brings new \
+        tweets at the top without moving the row you are on; avatars download (simulated) for the rows \
+        on screen only. --fail-rate makes loads fail (the error row, Enter retries), the same way for the same --seed.
+        """
+    )
+
+    @Option(name: .long, help: "Seed of the sample data and of the simulated failures.")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: "Probability (0...1) that a load fails.")
+    var failRate: Double = 0
+
+    @OptionGroup var display: DisplayOptions
+
+    func validate() throws {
+        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1 (got \(failRate))") }
+    }
+
+    func run() throws {
+        let display = display
+        let seed = seed
+        let failRate = failRate
+        try MainActor.assumeIsolated {
+            try ScreenRunner.run(FeedScreen(seed: seed, failRate: failRate), options: display)
+        }
+    }
+}

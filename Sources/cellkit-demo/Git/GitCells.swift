@@ -1,0 +1,82 @@
+import CellKit
+import CellKitTerminal
+
+/// Rows of the history: a plain commit, a merge, a commit with tags.
+protocol CommitRow: Sendable {
+    var info: CommitInfo { get }
+}
+
+struct Commit: Identifiable, Equatable, CommitRow {
+    let info: CommitInfo
+    var id: String { info.hash }
+}
+
+struct Merge: Identifiable, Equatable, CommitRow {
+    let info: CommitInfo
+    var id: String { info.hash }
+}
+
+struct TaggedCommit: Identifiable, Equatable, CommitRow {
+    let info: CommitInfo
+    var id: String { info.hash }
+}
+
+/// What the commit cells share: the info and the diffstat once it arrived.
+class CommitCellBase: ListCell {
+    var info: CommitInfo?
+    var diffstat: String?
+    required init() {}
+
+    func detailLine() -> StyledLine {
+        guard let info else { return StyledLine() }
+        var line = StyledLine("   " + info.author + " · " + info.time, style: .dim)
+        if !info.branches.isEmpty {
+            line.append(" · " + info.branches.joined(separator: ", "), style: TextStyle(foreground: .green))
+        }
+        line.append(" · ", style: .dim)
+        if let diffstat {
+            line.append(diffstat, style: TextStyle(foreground: .cyan))
+        } else {
+            line.append("diffstat…", style: .dim)
+        }
+        return line
+    }
+
+    func subjectLine(marker: String, markerStyle: TextStyle) -> StyledLine {
+        guard let info else { return StyledLine() }
+        var line = StyledLine(" ")
+        line.append(marker, style: markerStyle)
+        line.append(" ")
+        line.append(info.shortHash, style: TextStyle(foreground: .yellow))
+        line.append(" " + info.subject)
+        return line
+    }
+}
+
+/// A commit with one parent (or none): subject, then author, time and diffstat.
+final class CommitCell: CommitCellBase, TerminalRenderable {
+    func terminalLines(width: Int) -> [StyledLine] {
+        [subjectLine(marker: "●", markerStyle: TextStyle(foreground: .blue)), detailLine()]
+    }
+}
+
+/// A merge: marked, with its parents.
+final class MergeCell: CommitCellBase, TerminalRenderable {
+    func terminalLines(width: Int) -> [StyledLine] {
+        var detail = detailLine()
+        if let info {
+            detail.append(" · merges " + info.parents.map { String($0.prefix(7)) }.joined(separator: " + "), style: TextStyle(foreground: .magenta))
+        }
+        return [subjectLine(marker: "⑂", markerStyle: TextStyle(foreground: .magenta, bold: true)), detail]
+    }
+}
+
+/// A tagged commit: the tags on their own line above the commit.
+final class TagCell: CommitCellBase, TerminalRenderable {
+    func terminalLines(width: Int) -> [StyledLine] {
+        let tags = info?.tags.joined(separator: ", ") ?? ""
+        var tagLine = StyledLine(" ")
+        tagLine.append("◆ " + tags, style: TextStyle(foreground: .black, background: .yellow, bold: true))
+        return [tagLine, subjectLine(marker: "●", markerStyle: TextStyle(foreground: .yellow)), detailLine()]
+    }
+}

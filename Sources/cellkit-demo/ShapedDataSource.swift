@@ -1,0 +1,56 @@
+import CellKit
+
+/// Wraps a data source that loads pages of flat rows (``PaginatedDataSource``)
+/// and publishes them shaped for a screen: grouped into sections, with extra
+/// rows, and filtered, as `shape` decides.
+///
+/// Loads, refreshes and the next page stay with the wrapped source; changing
+/// the filter only shapes again what is loaded.
+@MainActor
+final class ShapedDataSource: ListDataSource {
+    private(set) var snapshot = ListSnapshot()
+    var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+    /// Told about every snapshot published, after the observer (status messages, first-load waiters).
+    var onPublish: ((ListSnapshot) -> Void)?
+
+    private let inner: any ListDataSource
+    private let shape: (TableModel, String) -> TableModel
+    /// The filter text; "" shows everything.
+    var filter = "" {
+        didSet { publish(inner.snapshot) }
+    }
+
+    /// Wraps `inner`; `shape(model, filter)` makes the published model from the loaded one.
+    init(_ inner: any ListDataSource, shape: @escaping (TableModel, String) -> TableModel) {
+        self.inner = inner
+        self.shape = shape
+        inner.onSnapshot = { [weak self] snapshot in self?.publish(snapshot) }
+        snapshot = ListSnapshot(TableModel(), state: inner.snapshot.state)
+    }
+
+    @discardableResult func load() -> Task<Void, Never> { inner.load() }
+    @discardableResult func refresh() -> Task<Void, Never> { inner.refresh() }
+    func cancel() { inner.cancel() }
+
+    /// The last shaped rows are showing: the wrapped source's last row counts as shown (next page).
+    /// Not while filtering: the filter only looks at what is loaded.
+    func willDisplayItem(at path: ItemPath, in model: TableModel) {
+        guard filter.isEmpty, path.section == model.sections.count - 1,
+              path.item >= model.sections[path.section].items.count - 3 else { return }
+        let loaded = inner.snapshot.model
+        guard let last = loaded.sections.indices.last, !loaded.sections[last].items.isEmpty else { return }
+        inner.willDisplayItem(at: ItemPath(item: loaded.sections[last].items.count - 1, section: last), in: loaded)
+    }
+
+    private func publish(_ source: ListSnapshot) {
+        let model = shape(source.model, filter)
+        var state = source.state
+        switch state {
+        case .loaded, .empty: state = model.isEmpty ? .empty : .loaded
+        default: break
+        }
+        snapshot = ListSnapshot(model, state: state, activity: source.activity, hasMore: source.hasMore)
+        onSnapshot?(snapshot)
+        onPublish?(snapshot)
+    }
+}

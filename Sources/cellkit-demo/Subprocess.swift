@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// The result of running a program to its end.
+struct ProcessResult: Sendable {
+    var status: Int32
+    var output: String
+    var errorOutput: String
+}
+
+/// Runs programs with posix_spawn, standard input from /dev/null (never the terminal in raw mode).
+enum Subprocess {
+    private static let queue = DispatchQueue(label: "cellkit-demo.subprocess", attributes: .concurrent)
+
+    /// Runs `arguments` (the first is looked up in PATH) off the main thread.
+    static func run(_ arguments: [String]) async -> ProcessResult {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: runBlocking(arguments)) }
+        }
+    }
+
+    /// Runs `arguments` and waits; blocks the calling thread.
+    static func runBlocking(_ arguments: [String]) -> ProcessResult {
+        var out: [Int32] = [-1, -1]
+        var err: [Int32] = [-1, -1]
+        guard pipe(&out) == 0, pipe(&err) == 0 else {
+            return ProcessResult(status: -1, output: "", errorOutput: "pipe failed: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        for fd in [out[0], out[1], err[0], err[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The child starts with default signal handling and nothing blocked.
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { for p in cArguments { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, environ)
+        close(out[1])
+        close(err[1])
+        guard spawned == 0 else {
+            close(out[0])
+            close(err[0])
+            return ProcessResult(status: -1, output: "", errorOutput: "could not start \(arguments[0]): \(String(cString: strerror(spawned)))")
+        }
+        let output = readAll(out[0])
+        let errorOutput = readAll(err[0])
+        close(out[0])
+        close(err[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return ProcessResult(status: exitStatus, output: output, errorOutput: errorOutput)
+    }
+
+    private static func readAll(_ fd: Int32) -> String {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n > 0 {
+                data.append(contentsOf: buffer[0..<n])
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

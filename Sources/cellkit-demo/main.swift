@@ -1,1 +1,0 @@
-print("cellkit-demo")

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// The demo's feed mode, driven for real through tmux.
+@Suite("cellkit-demo feed in a terminal", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+struct FeedTmuxTests {
+    @Test("start, loading row, rows, scroll, select, refresh, quit restores the terminal")
+    func lifecycle() throws {
+        let session = try DemoSession("feed", ["feed", "--seed", "3"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Loading")
+        var screen = try tmux.waitFor(text: "@")
+        #expect(screen[0].contains("CellKit · feed"))
+        #expect(screen.contains { $0.hasPrefix(" Today 15:00 ─") })
+        #expect(statusPosition(screen)?.hasPrefix("1/") == true)
+
+        // Scroll: the selection moves, then the screen follows it.
+        try tmux.send("j", "j", "Down")
+        screen = try tmux.waitFor("the selection on row 4") { statusPosition($0)?.hasPrefix("4/") == true }
+        let firstTweet = screen[2]
+        try tmux.send("PageDown")
+        screen = try tmux.waitFor("a page down") { !$0.contains(firstTweet) }
+
+        // Select: Enter reports the selected row.
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Selected @")
+
+        // Refresh: new tweets arrive at the top, the row we are on stays where it was.
+        let before = try tmux.waitFor("the avatars on screen") { !$0.contains { $0.contains("[··]") } }
+        let beforePosition = statusPosition(before) ?? ""
+        try tmux.send("r")
+        screen = try tmux.waitFor("new tweets") { $0.contains { $0.contains("at the top") } }
+        // Ages ("· 5m") move with the clock of the feed; the rows must not.
+        let list = { (lines: [String]) in
+            lines.prefix(23).dropFirst().map { $0.replacing(/\ · (\d+[mhd]|now)/, with: "") }
+        }
+        #expect(list(screen) == list(before), "the list moved during the refresh")
+        #expect(statusPosition(screen) != beforePosition)
+
+        // Home goes back to the top, where the new tweets are.
+        try tmux.send("Home")
+        try tmux.waitFor("the top") { statusPosition($0)?.hasPrefix("1/") == true }
+
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("more tweets load at the bottom; avatars arrive for the visible rows")
+    func pagingAndAvatars() throws {
+        let session = try DemoSession("feed-paging", ["feed", "--seed", "3"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        // Avatars replace the dotted frame once they "download".
+        try tmux.waitFor("avatars") { screen in
+            screen.contains { $0.contains("@") } && !screen.contains { $0.contains("[··]") }
+        }
+        try tmux.send("End")
+        try tmux.waitFor("the second page") { statusPosition($0)?.hasSuffix("/45") == true }
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("a resize lays the list out at the new size")
+    func resize() throws {
+        let session = try DemoSession("feed-resize", ["feed"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.resize(columns: 50, rows: 12)
+        let screen = try tmux.waitFor("the 50×12 layout") { lines in
+            // The header rule ends exactly at the new right edge, and the status line moved up.
+            lines.contains { $0.hasPrefix(" Today") && $0.count == 50 } && statusPosition(Array(lines.prefix(12))) != nil
+        }
+        #expect(screen.prefix(12).allSatisfy { $0.count <= 50 })
+        try tmux.resize(columns: 100, rows: 30)
+        try tmux.waitFor("the 100×30 layout") { lines in lines.contains { $0.hasPrefix(" Today") && $0.count == 100 } }
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("a filter that matches nothing shows the no-results row; Esc brings the rows back")
+    func filterToNoResults() throws {
+        let session = try DemoSession("feed-filter", ["feed"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.send("/")
+        try tmux.send("日本語", literal: true)
+        try tmux.waitFor(text: "wide characters like 日本語")
+        try tmux.send("zzz", literal: true)
+        try tmux.waitFor(text: "No tweets or people match “日本語zzz”")
+        try tmux.send("Escape")
+        try tmux.waitFor("the rows again") { $0.contains { $0.contains("@") } && !$0.contains { $0.contains("No tweets") } }
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("--fail-rate shows the error row; Enter retries")
+    func failures() throws {
+        let session = try DemoSession("feed-fail", ["feed", "--fail-rate", "1"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "could not load the first page of the feed")
+        try tmux.waitFor(text: "Select to retry")
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Loading")
+        try tmux.waitFor(text: "could not load the first page of the feed")
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("Ctrl-C, signals and crashes restore the terminal too", arguments: ["C-c", "SIGTERM", "SIGHUP", "SIGABRT", "SIGSEGV"])
+    func otherWaysOut(how: String) throws {
+        let session = try DemoSession("feed-exit-\(how)", ["feed"], columns: 80, rows: 24)
+        defer { session.close() }
+        try session.tmux.waitFor(text: "@")
+        let expected: Int32
+        switch how {
+        case "C-c":
+            try session.tmux.send("C-c")
+            expected = 130
+        case "SIGTERM":
+            kill(try session.demoPID(), SIGTERM)
+            expected = 128 + SIGTERM
+        case "SIGHUP":
+            kill(try session.demoPID(), SIGHUP)
+            expected = 128 + SIGHUP
+        case "SIGABRT":
+            // What a failed precondition or a crash delivers: the handler restores, then the signal kills.
+            kill(try session.demoPID(), SIGABRT)
+            expected = 128 + SIGABRT
+        default:
+            kill(try session.demoPID(), SIGSEGV)
+            expected = 128 + SIGSEGV
+        }
+        #expect(try session.waitForExitAndCheckTerminal() == expected)
+    }
+}

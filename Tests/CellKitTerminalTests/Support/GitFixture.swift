@@ -1,0 +1,56 @@
+import Foundation
+
+/// A small repository made for the tests: two days of history with a tag, a
+/// branch and a merge; its bare clone; an empty repository; a plain directory.
+struct GitFixture {
+    let root: URL
+    var repository: String { root.appendingPathComponent("repo").path }
+    var bare: String { root.appendingPathComponent("bare.git").path }
+    var empty: String { root.appendingPathComponent("empty").path }
+    var notARepository: String { root.appendingPathComponent("plain").path }
+
+    static var isAvailable: Bool { Spawn.isAvailable("git") }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-git-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let script = """
+        set -e
+        cd "$1"
+        mkdir plain
+        git init -q -b main empty
+        git init -q -b main repo
+        cd repo
+        git config user.name "Test Author"
+        git config user.email author@example.com
+        commit() { GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" git commit -q -m "$2"; }
+        echo one > one.txt; git add one.txt; commit "2024-03-01T09:00:00+0000" "Add the first file"
+        printf 'two\\nlines\\n' > two.txt; git add two.txt; commit "2024-03-01T10:30:00+0000" "Add a second file"
+        GIT_COMMITTER_DATE="2024-03-01T10:31:00+0000" git tag -a v1.0 -m "Version 1.0"
+        git checkout -q -b feature
+        echo feature >> one.txt; git add one.txt; commit "2024-03-02T11:00:00+0000" "Work on the feature"
+        git checkout -q main
+        echo main > three.txt; git add three.txt; commit "2024-03-02T12:00:00+0000" "Add a third file on main"
+        GIT_AUTHOR_DATE="2024-03-02T13:00:00+0000" GIT_COMMITTER_DATE="2024-03-02T13:00:00+0000" git merge -q --no-ff --no-edit -m "Merge branch 'feature'" feature
+        rm two.txt; git add -A; commit "2024-03-02T14:00:00+0000" "Remove the second file"
+        cd ..
+        git clone -q --bare repo bare.git
+        """
+        let result = try Spawn.run(["sh", "-c", script, "sh", root.path])
+        guard result.status == 0 else { throw TestFailure("could not create the test repository: \(result.errorOutput)") }
+    }
+
+    /// Adds a commit on main (for refresh tests).
+    func addCommit(_ subject: String) throws {
+        let script = """
+        set -e
+        cd "$1"
+        echo "$2" >> four.txt; git add four.txt
+        GIT_AUTHOR_DATE="2024-03-02T15:00:00+0000" GIT_COMMITTER_DATE="2024-03-02T15:00:00+0000" git commit -q -m "$2"
+        """
+        let result = try Spawn.run(["sh", "-c", script, "sh", repository, subject])
+        guard result.status == 0 else { throw TestFailure("could not commit: \(result.errorOutput)") }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}

@@ -1,0 +1,162 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The demo binary built next to the test bundle.
+enum DemoBinary {
+    static var path: String {
+        get throws {
+            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            // The test bundle may be a directory (…/CellKitPackageTests.xctest/…); walk up to the build directory.
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("cellkit-demo").path
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+            throw TestFailure("cellkit-demo was not found next to the test binary \(executable); build it with `swift build`")
+        }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The result of a finished program.
+struct Finished {
+    var status: Int32
+    var output: String
+    var errorOutput: String
+}
+
+/// Runs programs with posix_spawn and waitpid (never Foundation.Process: a tmux
+/// server inherits descriptors and would keep it waiting). Output goes through
+/// temporary files, so a daemon that keeps a descriptor open cannot block us.
+enum Spawn {
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null") throws -> Finished {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-spawn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outPath = directory.appendingPathComponent("out").path
+        let errPath = directory.appendingPathComponent("err").path
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        var cEnvironment = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer {
+            for p in cEnvironment { free(p) }
+            for p in cArguments { free(p) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &cArguments, &cEnvironment)
+        guard spawned == 0 else { throw TestFailure("could not start \(arguments[0]): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Finished(
+            status: exit,
+            output: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            errorOutput: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        )
+    }
+
+    static func isAvailable(_ program: String) -> Bool {
+        (try? run(["sh", "-c", "command -v \(program)"]).status) == 0
+    }
+}
+
+/// A tmux server of its own (`tmux -L name`) running one command in one pane.
+final class TmuxSession {
+    let socket: String
+    private let configPath: String
+
+    static var isAvailable: Bool { Spawn.isAvailable("tmux") }
+
+    /// Starts `command` (a shell command line) in a detached session of `columns` × `rows`.
+    init(_ name: String, columns: Int = 80, rows: Int = 24, command: String) throws {
+        socket = "cellkit-\(name)-\(getpid())"
+        configPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf").path
+        // No status bar (the pane is the whole window); keep the pane after the program exits.
+        try "set -g status off\nset -g remain-on-exit on\nset -g history-limit 0\n".write(toFile: configPath, atomically: true, encoding: .utf8)
+        let started = try tmux(["new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", command])
+        guard started.status == 0 else {
+            throw TestFailure("tmux new-session failed (\(started.status)): \(started.errorOutput)")
+        }
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> Finished {
+        try Spawn.run(["tmux", "-L", socket, "-f", configPath] + arguments, environment: ["TERM": "xterm-256color"])
+    }
+
+    /// The pane's text, one string per line.
+    func capture() throws -> [String] {
+        let result = try tmux(["capture-pane", "-p", "-t", "main"])
+        return result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// A tmux format value of the pane, such as `#{alternate_on}`.
+    func display(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", "main", format]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the pane until `predicate` holds; fails with the last screen after `timeout` seconds.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Double = 15, _ predicate: ([String]) -> Bool) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen: [String] = []
+        while Date() < deadline {
+            screen = try capture()
+            if predicate(screen) { return screen }
+            usleep(30_000)
+        }
+        throw TestFailure("timed out after \(timeout)s waiting for \(what); the screen was:\n" + screen.joined(separator: "\n"))
+    }
+
+    /// Waits until some line contains `text`.
+    @discardableResult
+    func waitFor(text: String, timeout: Double = 15) throws -> [String] {
+        try waitFor("“\(text)”", timeout: timeout) { $0.contains { $0.contains(text) } }
+    }
+
+    /// Waits until the program in the pane ended; returns its exit status.
+    func waitForExit(timeout: Double = 15) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let state = try display("#{pane_dead} #{pane_dead_status}").split(separator: " ")
+            if state.first == "1" { return Int32(state.last ?? "") ?? -1 }
+            usleep(30_000)
+        }
+        throw TestFailure("timed out waiting for the program to exit; the screen was:\n" + ((try? capture().joined(separator: "\n")) ?? ""))
+    }
+
+    /// Types keys (tmux key names such as "Down", "C-c", "Enter", or literal text with `literal`).
+    func send(_ keys: String..., literal: Bool = false) throws {
+        try tmux(["send-keys", "-t", "main"] + (literal ? ["-l"] : []) + keys)
+    }
+
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// The pid of the pane's first process.
+    func panePID() throws -> pid_t { pid_t(try display("#{pane_pid}")) ?? -1 }
+
+    func kill() {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(atPath: configPath)
+    }
+
+    deinit { kill() }
+}
