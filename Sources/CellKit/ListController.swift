@@ -283,6 +283,15 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         return dispatch.height(for: model, at: path)
     }
 
+    public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {
+        displayed.item(at: path).map { rowHeights.isEstimate(for: $0) } ?? false
+    }
+
+    public func listView(_ listView: any ListView, didMeasureHeight height: Double, forItemAt path: ItemPath) {
+        guard let item = displayed.item(at: path) else { return }
+        rowHeights.didMeasure(item, height: height)
+    }
+
     public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {
         guard let model = displayed.item(at: path)?.model else { return }
         if let (presenter, _) = presenters.resolve(model) {
