@@ -95,8 +95,8 @@ internal func _matchIdentifiers<E: Differentiable>(
     var capacity = 16
     while capacity < 2 &* nOld { capacity &<<= 1 }
     var mask = capacity &- 1
+    // Zeroed just before the inserts, so that it is still in cache when they start.
     var table = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-    table.initialize(repeating: 0, count: capacity)
     defer { table.deallocate() }
     var entries = 0
     let tagMask = ~entryMask
@@ -149,6 +149,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     }
                 }
             }
+            table.initialize(repeating: 0, count: capacity)
             for k in 0..<nOld {
                 let i: Int
                 let hash: Int
