@@ -105,7 +105,6 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     var moves: [Move<ItemPath>] = []
     // Position of each old window element after stage 1 (deletes removed), absolute.
     var afterDeletes = [Int32](repeating: -1, count: nOld)
-    var anyUpdate = false
     old.withUnsafeBufferPointer { o in
         new.withUnsafeBufferPointer { n in
             matching.oldToNew.withUnsafeBufferPointer { o2n in
@@ -120,7 +119,6 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                             ad[i] = Int32(truncatingIfNeeded: lo &+ i &- deleted)
                             if !o[lo &+ i].isContentEqual(to: n[lo &+ j]) {
                                 updates.append(ItemPath(item: lo &+ i, section: 0))
-                                anyUpdate = true
                             }
                         }
                     }
@@ -152,7 +150,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     }
 
     // 5. Stages, each with the data to show after it.
-    let hasFirst = !deletes.isEmpty || anyUpdate
+    let hasFirst = !deletes.isEmpty || !updates.isEmpty
     let hasSecond = !inserts.isEmpty || !moves.isEmpty
     var stages: [Stage<[E]>] = []
     if hasFirst {
@@ -164,12 +162,16 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                 new.withUnsafeBufferPointer { n in
                     matching.oldToNew.withUnsafeBufferPointer { o2n in
                         afterFirst.append(contentsOf: o[0..<lo])
+                        var nextUpdate = 0  // `updates` is in old order
                         for i in 0..<nOld {
                             let j = Int(o2n[i])
                             if j < 0 { continue }
-                            let oldElement = o[lo &+ i]
-                            let newElement = n[lo &+ j]
-                            afterFirst.append(oldElement.isContentEqual(to: newElement) ? oldElement : newElement)
+                            if nextUpdate < updates.count && updates[nextUpdate].item == lo &+ i {
+                                afterFirst.append(n[lo &+ j])
+                                nextUpdate &+= 1
+                            } else {
+                                afterFirst.append(o[lo &+ i])
+                            }
                         }
                         afterFirst.append(contentsOf: o[oldHi..<oldCount])
                     }
