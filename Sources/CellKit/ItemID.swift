@@ -11,17 +11,28 @@
 public struct ItemID: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline let modelType: any Any.Type
     @usableFromInline let raw: any Hashable & Sendable
+    /// The hash of type and identifier, computed once: the diff hashes every
+    /// row and compares matched ones, and both start here.
+    @usableFromInline let hash: Int
 
     /// Creates the identity of a row showing a model of `type` with identifier `id`.
     public init<Model, ID: Hashable & Sendable>(type: Model.Type, id: ID) {
         self.modelType = type
         self.raw = id
+        var hasher = Hasher()
+        hasher.combine(ObjectIdentifier(type))
+        hasher.combine(id)
+        self.hash = hasher.finalize()
     }
 
     /// The identity of a row of `Model` whose identifier was already erased.
     init<Model>(type: Model.Type, erasedID: any Hashable & Sendable) {
         self.modelType = type
         self.raw = erasedID
+        var hasher = Hasher()
+        hasher.combine(ObjectIdentifier(type))
+        erasedID.hash(into: &hasher)
+        self.hash = hasher.finalize()
     }
 
     /// The identity of an `Identifiable` model.
@@ -33,12 +44,11 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
     public var rawValue: any Hashable & Sendable { raw }
 
     public static func == (lhs: ItemID, rhs: ItemID) -> Bool {
-        lhs.modelType == rhs.modelType && _isEqual(lhs.raw, rhs.raw)
+        lhs.hash == rhs.hash && lhs.modelType == rhs.modelType && _isEqual(lhs.raw, rhs.raw)
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(modelType))
-        raw.hash(into: &hasher)
+        hasher.combine(hash)
     }
 
     public var description: String { "\(modelType)(\(raw))" }

@@ -105,13 +105,12 @@ extension ListController {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// The staged changes from `old` to `new`, computed off the main actor
-    /// (CellKitDiff's sectioned diff, as `stagedChanges(from:to:)` on it).
+    /// The staged changes from `old` to `new`, computed off the main actor.
     @concurrent
     nonisolated static func stagedChangesOffMain(
         from old: TableModel, to new: TableModel, reloadThreshold: Int?
     ) async -> StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]> {
-        StagedChangeset(from: old.diffSections, to: new.diffSections, options: DiffOptions(reloadThreshold: reloadThreshold))
+        stagedChanges(from: old, to: new, reloadThreshold: reloadThreshold)
     }
 
     /// Row heights per model type (fixed, estimated, measured), asked before

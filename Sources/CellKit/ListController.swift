@@ -232,7 +232,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public func numberOfSections(in listView: any ListView) -> Int { displayed.sections.count }
 
     public func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int {
-        displayed.sections.indices.contains(section) ? displayed.sections[section].items.count : 0
+        displayed.itemCount(inSection: section)
     }
 
     public func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject {
@@ -260,11 +260,11 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
 
     public func listView(_ listView: any ListView, titleForHeaderInSection section: Int) -> String? {
-        displayed.sections.indices.contains(section) ? displayed.sections[section].header : nil
+        displayed.header(ofSection: section)
     }
 
     public func listView(_ listView: any ListView, titleForFooterInSection section: Int) -> String? {
-        displayed.sections.indices.contains(section) ? displayed.sections[section].footer : nil
+        displayed.footer(ofSection: section)
     }
 
     public func sectionIndexTitles(for listView: any ListView) -> [String] { displayed.sectionIndexTitles }
@@ -281,6 +281,15 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         let model = item.model
         if let (presenter, _) = presenters.resolve(model), let height = presenter.height(model) { return height }
         return dispatch.height(for: model, at: path)
+    }
+
+    public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {
+        displayed.item(at: path).map { rowHeights.isEstimate(for: $0) } ?? false
+    }
+
+    public func listView(_ listView: any ListView, didMeasureHeight height: Double, forItemAt path: ItemPath) {
+        guard let item = displayed.item(at: path) else { return }
+        rowHeights.didMeasure(item, height: height)
     }
 
     public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {

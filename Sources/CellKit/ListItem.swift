@@ -13,11 +13,18 @@
 /// assert(a.id == b.id && !a.isContentEqual(to: b))
 /// ```
 public struct ListItem: Sendable, Differentiable, CustomStringConvertible {
+    /// What the row's content is compared by; at most one word besides the tag,
+    /// so a row stays small. `@unchecked`: the `equatable` payload is the metatype
+    /// of a stateless enum (older SDKs have no `SendableMetatype` to say so).
     @usableFromInline
-    enum Content: Sendable {
-        case fingerprint(any Hashable & Sendable)
-        case equatable
+    enum Content: @unchecked Sendable {
+        /// A fingerprint captured at creation (boxed: rare, and keeps the enum small).
+        case fingerprint(FingerprintBox)
+        /// `==` of the model type, through a witness that needs no conformance lookup.
+        case equatable(any ContentEquality.Type)
+        /// Object identity, for classes that are neither.
         case object(ObjectIdentifier)
+        /// Unchanged while the identity stays.
         case none
     }
 
@@ -56,8 +63,8 @@ public struct ListItem: Sendable, Differentiable, CustomStringConvertible {
 
     public func isContentEqual(to other: ListItem) -> Bool {
         switch (content, other.content) {
-        case (.fingerprint(let a), .fingerprint(let b)): return _isEqual(a, b)
-        case (.equatable, .equatable): return _equalModels(model, other.model)
+        case (.fingerprint(let a), .fingerprint(let b)): return _isEqual(a.value, b.value)
+        case (.equatable(let witness), .equatable): return witness.equal(model, other.model)
         case (.object(let a), .object(let b)): return a == b
         case (.none, .none): return true
         default: return false
@@ -68,9 +75,9 @@ public struct ListItem: Sendable, Differentiable, CustomStringConvertible {
 
     static func captureContent<Model>(_ model: Model) -> Content {
         if let fingerprinting = model as? any ContentFingerprinting {
-            return .fingerprint(_fingerprint(fingerprinting))
+            return .fingerprint(FingerprintBox(value: _fingerprint(fingerprinting)))
         }
-        if Model.self is any Equatable.Type { return .equatable }
+        if let equatable = Model.self as? any Equatable.Type { return .equatable(_witness(equatable)) }
         if Model.self is AnyObject.Type { return .object(ObjectIdentifier(model as AnyObject)) }
         return .none
     }
@@ -80,13 +87,27 @@ private func _fingerprint<F: ContentFingerprinting>(_ value: F) -> any Hashable 
     value.contentFingerprint
 }
 
+/// A content fingerprint, boxed so that ``ListItem`` stays small.
 @usableFromInline
-func _equalModels(_ a: any Sendable, _ b: any Sendable) -> Bool {
-    guard let a = a as? any Equatable else { return false }
-    return _equalOpened(a, b)
+final class FingerprintBox: Sendable {
+    let value: any Hashable & Sendable
+    init(value: any Hashable & Sendable) { self.value = value }
 }
 
-private func _equalOpened<A: Equatable>(_ a: A, _ b: Any) -> Bool {
-    guard let b = b as? A else { return false }
-    return a == b
+/// Compares two models of one `Equatable` type with `==`.
+@usableFromInline
+protocol ContentEquality {
+    static func equal(_ a: any Sendable, _ b: any Sendable) -> Bool
+}
+
+/// The ``ContentEquality`` witness of `Model`: a metatype, one word, no allocation.
+enum EquatableWitness<Model: Equatable>: ContentEquality {
+    static func equal(_ a: any Sendable, _ b: any Sendable) -> Bool {
+        guard let a = a as? Model, let b = b as? Model else { return false }
+        return a == b
+    }
+}
+
+private func _witness<Model: Equatable>(_ type: Model.Type) -> any ContentEquality.Type {
+    EquatableWitness<Model>.self
 }

@@ -89,6 +89,11 @@ extension ListViewDataSource {
 public protocol ListViewDelegate: AnyObject {
     /// The height of the row at `path`, in the list view's units; `nil`: the list's default.
     func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double?
+    /// Whether the height at `path` is only an estimate, so a self-sizing list view
+    /// should measure the cell (and report it with `didMeasureHeight`). Default: `false`.
+    func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool
+    /// A self-sizing list view measured the row at `path`. Default: nothing.
+    func listView(_ listView: any ListView, didMeasureHeight height: Double, forItemAt path: ItemPath)
     /// The row at `path` was selected.
     func listView(_ listView: any ListView, didSelectItemAt path: ItemPath)
     /// The row at `path` is about to show `cell`.
@@ -103,6 +108,8 @@ public protocol ListViewDelegate: AnyObject {
 
 extension ListViewDelegate {
     public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? { nil }
+    public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool { false }
+    public func listView(_ listView: any ListView, didMeasureHeight height: Double, forItemAt path: ItemPath) {}
     public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {}
     public func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {}
     public func listView(_ listView: any ListView, didEndDisplaying cell: AnyObject, at path: ItemPath) {}

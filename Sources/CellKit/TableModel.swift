@@ -80,6 +80,21 @@ public struct TableModel: Sendable, CustomStringConvertible {
         return sections[path.section].items[path.item]
     }
 
+    /// The number of rows in `section`; 0 for a section that does not exist.
+    public func itemCount(inSection section: Int) -> Int {
+        sections.indices.contains(section) ? sections[section].items.count : 0
+    }
+
+    /// The header title of `section`, if it exists and has one.
+    public func header(ofSection section: Int) -> String? {
+        sections.indices.contains(section) ? sections[section].header : nil
+    }
+
+    /// The footer title of `section`, if it exists and has one.
+    public func footer(ofSection section: Int) -> String? {
+        sections.indices.contains(section) ? sections[section].footer : nil
+    }
+
     /// The model at `path`, or `nil` if `path` is out of range.
     public func model(at path: ItemPath) -> (any Sendable)? { item(at: path)?.model }
 

@@ -41,7 +41,7 @@ public final class TableModelDataSource: ListViewDataSource {
     public func numberOfSections(in listView: any ListView) -> Int { model.sections.count }
 
     public func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int {
-        model.sections.indices.contains(section) ? model.sections[section].items.count : 0
+        model.itemCount(inSection: section)
     }
 
     public func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject {
@@ -53,11 +53,11 @@ public final class TableModelDataSource: ListViewDataSource {
     }
 
     public func listView(_ listView: any ListView, titleForHeaderInSection section: Int) -> String? {
-        model.sections.indices.contains(section) ? model.sections[section].header : nil
+        model.header(ofSection: section)
     }
 
     public func listView(_ listView: any ListView, titleForFooterInSection section: Int) -> String? {
-        model.sections.indices.contains(section) ? model.sections[section].footer : nil
+        model.footer(ofSection: section)
     }
 
     public func sectionIndexTitles(for listView: any ListView) -> [String] { model.sectionIndexTitles }

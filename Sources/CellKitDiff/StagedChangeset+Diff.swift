@@ -77,61 +77,34 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         return StagedChangeset(stages: [], finalData: new)
     }
 
-    // 2. Identifiers of the window, computed once.
-    var oldIDs = ContiguousArray<E.DifferenceIdentifier>()
-    oldIDs.reserveCapacity(nOld)
-    var newIDs = ContiguousArray<E.DifferenceIdentifier>()
-    newIDs.reserveCapacity(nNew)
-    old.withUnsafeBufferPointer { o in for i in lo..<oldHi { oldIDs.append(o[i].differenceIdentifier) } }
-    new.withUnsafeBufferPointer { n in for j in lo..<newHi { newIDs.append(n[j].differenceIdentifier) } }
-
-    // 3. Match identifiers; 4. keep a longest increasing subsequence in place.
+    // 2. Match identifiers in the window; 3. keep a longest increasing subsequence in place.
     var matching: _Matching
     var duplicates: [DuplicateIdentifier] = []
-    var stays = [Bool](repeating: false, count: nNew)
-    (matching, duplicates) = oldIDs.withUnsafeBufferPointer { oIDs in
-        newIDs.withUnsafeBufferPointer { nIDs in
-            let m = _matchIdentifiers(oIDs, nIDs)
+    (matching, duplicates) = old.withUnsafeBufferPointer { o in
+        new.withUnsafeBufferPointer { n in
+            let oldWindow = UnsafeBufferPointer(rebasing: o[lo..<oldHi])
+            let newWindow = UnsafeBufferPointer(rebasing: n[lo..<newHi])
+            let m = _matchIdentifiers(oldWindow, newWindow)
             let d = _duplicateDiagnostics(
-                m.duplicates, kind: .item, oldIDs: oIDs, newIDs: nIDs,
+                m.duplicates, kind: .item, old: oldWindow, new: newWindow,
                 oldPath: { ItemPath(item: lo &+ $0, section: 0) },
                 newPath: { ItemPath(item: lo &+ $0, section: 0) }
             )
             return (m, d)
         }
     }
-    oldIDs = []
-    newIDs = []
-    do {
-        var sequence = [Int32]()
-        sequence.reserveCapacity(nNew)
-        matching.newToOld.withUnsafeBufferPointer { n2o in
-            for j in 0..<nNew where n2o[j] >= 0 { sequence.append(n2o[j]) }
-        }
-        let matchedCount = sequence.count
-        var marks = [Bool](repeating: false, count: matchedCount)
-        sequence.withUnsafeBufferPointer { seq in
-            marks.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(seq, $0) }
-        }
-        var x = 0
-        matching.newToOld.withUnsafeBufferPointer { n2o in
-            stays.withUnsafeMutableBufferPointer { st in
-                for j in 0..<nNew where n2o[j] >= 0 {
-                    st[j] = marks[x]
-                    x &+= 1
-                }
-            }
-        }
+    var stays = [Bool](repeating: false, count: nNew)
+    matching.newToOld.withUnsafeBufferPointer { n2o in
+        stays.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(n2o, $0) }
     }
 
-    // 5. Changes.
+    // 4. Changes.
     var deletes: [ItemPath] = []
     var updates: [ItemPath] = []
     var inserts: [ItemPath] = []
     var moves: [Move<ItemPath>] = []
     // Position of each old window element after stage 1 (deletes removed), absolute.
     var afterDeletes = [Int32](repeating: -1, count: nOld)
-    var anyUpdate = false
     old.withUnsafeBufferPointer { o in
         new.withUnsafeBufferPointer { n in
             matching.oldToNew.withUnsafeBufferPointer { o2n in
@@ -146,7 +119,6 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                             ad[i] = Int32(truncatingIfNeeded: lo &+ i &- deleted)
                             if !o[lo &+ i].isContentEqual(to: n[lo &+ j]) {
                                 updates.append(ItemPath(item: lo &+ i, section: 0))
-                                anyUpdate = true
                             }
                         }
                     }
@@ -177,8 +149,8 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         return StagedChangeset(stages: [], duplicates: duplicates, isReload: true, finalData: new)
     }
 
-    // 6. Stages, each with the data to show after it.
-    let hasFirst = !deletes.isEmpty || anyUpdate
+    // 5. Stages, each with the data to show after it.
+    let hasFirst = !deletes.isEmpty || !updates.isEmpty
     let hasSecond = !inserts.isEmpty || !moves.isEmpty
     var stages: [Stage<[E]>] = []
     if hasFirst {
@@ -190,12 +162,16 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                 new.withUnsafeBufferPointer { n in
                     matching.oldToNew.withUnsafeBufferPointer { o2n in
                         afterFirst.append(contentsOf: o[0..<lo])
+                        var nextUpdate = 0  // `updates` is in old order
                         for i in 0..<nOld {
                             let j = Int(o2n[i])
                             if j < 0 { continue }
-                            let oldElement = o[lo &+ i]
-                            let newElement = n[lo &+ j]
-                            afterFirst.append(oldElement.isContentEqual(to: newElement) ? oldElement : newElement)
+                            if nextUpdate < updates.count && updates[nextUpdate].item == lo &+ i {
+                                afterFirst.append(n[lo &+ j])
+                                nextUpdate &+= 1
+                            } else {
+                                afterFirst.append(o[lo &+ i])
+                            }
                         }
                         afterFirst.append(contentsOf: o[oldHi..<oldCount])
                     }

@@ -48,16 +48,6 @@ extension StagedChangeset {
     }
 }
 
-/// Marks, for each element of `sequence` (values ≥ 0), whether it is in the kept LIS.
-@inlinable
-internal func _lisMarks(_ sequence: [Int32]) -> [Bool] {
-    var marks = [Bool](repeating: false, count: sequence.count)
-    sequence.withUnsafeBufferPointer { seq in
-        marks.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(seq, $0) }
-    }
-    return marks
-}
-
 /// The sectioned diff; see `StagedChangeset.init(from:to:options:)`.
 @inlinable
 internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable>(
@@ -68,14 +58,14 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     let newS = new.count
 
     // 1. Sections: match by id, keep an LIS in place.
-    let oldSectionIDs = ContiguousArray(old.lazy.map(\.id))
-    let newSectionIDs = ContiguousArray(new.lazy.map(\.id))
+    let oldSectionIDs = ContiguousArray(old.lazy.map { _Identified($0.id) })
+    let newSectionIDs = ContiguousArray(new.lazy.map { _Identified($0.id) })
     var duplicates: [DuplicateIdentifier] = []
     let sectionMatching: _Matching = oldSectionIDs.withUnsafeBufferPointer { o in
         newSectionIDs.withUnsafeBufferPointer { n in
             let m = _matchIdentifiers(o, n)
             duplicates += _duplicateDiagnostics(
-                m.duplicates, kind: .section, oldIDs: o, newIDs: n,
+                m.duplicates, kind: .section, old: o, new: n,
                 oldPath: { ItemPath(item: -1, section: $0) }, newPath: { ItemPath(item: -1, section: $0) }
             )
             return m
@@ -84,15 +74,8 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     let secO2N = sectionMatching.oldToNew
     let secN2O = sectionMatching.newToOld
     var sectionStays = [Bool](repeating: false, count: newS)
-    do {
-        var sequence = [Int32]()
-        for j in 0..<newS where secN2O[j] >= 0 { sequence.append(secN2O[j]) }
-        let marks = _lisMarks(sequence)
-        var x = 0
-        for j in 0..<newS where secN2O[j] >= 0 {
-            sectionStays[j] = marks[x]
-            x += 1
-        }
+    secN2O.withUnsafeBufferPointer { n2o in
+        sectionStays.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(n2o, $0) }
     }
     // Section index after stage 1 (deleted sections removed).
     var sectionAfterDeletes = [Int](repeating: -1, count: oldS)
@@ -112,126 +95,137 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
         sectionUpdates.append(j)
     }
 
-    // 2. Items: identifiers flattened in section order, then item order.
+    // 2. Items: flattened in section order, then item order (global indices).
     var oldStart = [Int](repeating: 0, count: oldS + 1)
     for i in 0..<oldS { oldStart[i + 1] = oldStart[i] + old[i].elements.count }
     var newStart = [Int](repeating: 0, count: newS + 1)
     for j in 0..<newS { newStart[j + 1] = newStart[j] + new[j].elements.count }
     let nOld = oldStart[oldS]
     let nNew = newStart[newS]
+    var oldItems = ContiguousArray<E>()
+    oldItems.reserveCapacity(nOld)
+    for section in old { oldItems.append(contentsOf: section.elements) }
+    var newItems = ContiguousArray<E>()
+    newItems.reserveCapacity(nNew)
+    for section in new { newItems.append(contentsOf: section.elements) }
     var oldSectionOf = [Int32](repeating: 0, count: nOld)
+    oldSectionOf.withUnsafeMutableBufferPointer { so in
+        for i in 0..<oldS { for g in oldStart[i]..<oldStart[i + 1] { so[g] = Int32(truncatingIfNeeded: i) } }
+    }
     var newSectionOf = [Int32](repeating: 0, count: nNew)
-    var oldIDs = ContiguousArray<E.DifferenceIdentifier>()
-    oldIDs.reserveCapacity(nOld)
-    for i in 0..<oldS {
-        old[i].elements.withUnsafeBufferPointer { es in for e in es { oldIDs.append(e.differenceIdentifier) } }
-        for g in oldStart[i]..<oldStart[i + 1] { oldSectionOf[g] = Int32(truncatingIfNeeded: i) }
-    }
-    var newIDs = ContiguousArray<E.DifferenceIdentifier>()
-    newIDs.reserveCapacity(nNew)
-    for j in 0..<newS {
-        new[j].elements.withUnsafeBufferPointer { es in for e in es { newIDs.append(e.differenceIdentifier) } }
-        for g in newStart[j]..<newStart[j + 1] { newSectionOf[g] = Int32(truncatingIfNeeded: j) }
-    }
-    var matching: _Matching = oldIDs.withUnsafeBufferPointer { o in
-        newIDs.withUnsafeBufferPointer { n in
-            let m = _matchIdentifiers(o, n)
-            duplicates += _duplicateDiagnostics(
-                m.duplicates, kind: .item, oldIDs: o, newIDs: n,
-                oldPath: { g in
-                    let s = Int(oldSectionOf[g])
-                    return ItemPath(item: g - oldStart[s], section: s)
-                },
-                newPath: { g in
-                    let s = Int(newSectionOf[g])
-                    return ItemPath(item: g - newStart[s], section: s)
-                }
-            )
-            return m
-        }
-    }
-    oldIDs = []
-    newIDs = []
-    // A pair counts only when both sections survive.
-    for g in 0..<nNew {
-        let go = Int(matching.newToOld[g])
-        if go >= 0 && (secN2O[Int(newSectionOf[g])] < 0 || secO2N[Int(oldSectionOf[go])] < 0) {
-            matching.newToOld[g] = -1
-            matching.oldToNew[go] = -1
-        }
+    newSectionOf.withUnsafeMutableBufferPointer { so in
+        for j in 0..<newS { for g in newStart[j]..<newStart[j + 1] { so[g] = Int32(truncatingIfNeeded: j) } }
     }
 
-    // 3. Within each pair of matched sections, keep an LIS in place.
-    var itemStays = [Bool](repeating: false, count: nNew)
-    var sequence = [Int32]()
-    var members = [Int]()
-    for j in 0..<newS {
-        let i = secN2O[j]
-        if i < 0 { continue }
-        sequence.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
-        for g in newStart[j]..<newStart[j + 1] {
-            let go = matching.newToOld[g]
-            if go >= 0 && oldSectionOf[Int(go)] == i {
-                sequence.append(go)
-                members.append(g)
+    var o2nArray: [Int32]
+    var n2oArray: [Int32]
+    do {
+        let m: _Matching = oldItems.withUnsafeBufferPointer { o in
+            newItems.withUnsafeBufferPointer { n in
+                let m = _matchIdentifiers(o, n)
+                duplicates += _duplicateDiagnostics(
+                    m.duplicates, kind: .item, old: o, new: n,
+                    oldPath: { g in
+                        let s = Int(oldSectionOf[g])
+                        return ItemPath(item: g - oldStart[s], section: s)
+                    },
+                    newPath: { g in
+                        let s = Int(newSectionOf[g])
+                        return ItemPath(item: g - newStart[s], section: s)
+                    }
+                )
+                return m
             }
         }
-        let marks = _lisMarks(sequence)
-        for x in members.indices where marks[x] { itemStays[members[x]] = true }
+        o2nArray = m.oldToNew
+        n2oArray = m.newToOld
     }
 
-    // 4. Changes.
+    // Per matched pair: 1 = content differs (update), 2 = update carried by a section reload.
+    var contentChange = [UInt8](repeating: 0, count: nOld)
+    var itemStays = [Bool](repeating: false, count: nNew)
+    var rowAfterDeletes = [Int32](repeating: -1, count: nOld)
     var itemDeletes: [ItemPath] = []
     var itemUpdates: [ItemPath] = []
-    var updateSkipped = [Bool](repeating: false, count: 0)  // per old item, only if some section reloads
-    if !sectionUpdates.isEmpty { updateSkipped = [Bool](repeating: false, count: nOld) }
-    var rowAfterDeletes = [Int32](repeating: -1, count: nOld)
-    for i in 0..<oldS where secO2N[i] >= 0 {
-        var deleted = 0
-        let elements = old[i].elements
-        for r in 0..<elements.count {
-            let g = oldStart[i] + r
-            let gn = Int(matching.oldToNew[g])
-            if gn < 0 {
-                itemDeletes.append(ItemPath(item: r, section: i))
-                deleted += 1
+    var itemInserts: [ItemPath] = []
+    var itemMoves: [Move<ItemPath>] = []
+    var sectionInserts: [Int] = []
+    var sectionMoves: [Move<Int>] = []
+
+    oldItems.withUnsafeBufferPointer { oldItems in
+    newItems.withUnsafeBufferPointer { newItems in
+    o2nArray.withUnsafeMutableBufferPointer { o2n in
+    n2oArray.withUnsafeMutableBufferPointer { n2o in
+    oldSectionOf.withUnsafeBufferPointer { oldSectionOf in
+    newSectionOf.withUnsafeBufferPointer { newSectionOf in
+    contentChange.withUnsafeMutableBufferPointer { contentChange in
+    itemStays.withUnsafeMutableBufferPointer { itemStays in
+    rowAfterDeletes.withUnsafeMutableBufferPointer { rowAfterDeletes in
+        // A pair counts only when both sections survive; values for the per-section LIS.
+        let pairValues = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nNew)
+        defer { pairValues.deallocate() }
+        for g in 0..<nNew {
+            let go = Int(n2o[g])
+            pairValues[g] = -1
+            if go < 0 { continue }
+            let newSection = secN2O[Int(newSectionOf[g])]
+            let oldSection = oldSectionOf[go]
+            if newSection < 0 || secO2N[Int(oldSection)] < 0 {
+                n2o[g] = -1
+                o2n[go] = -1
                 continue
             }
-            rowAfterDeletes[g] = Int32(truncatingIfNeeded: r - deleted)
-            let j = Int(newSectionOf[gn])
-            if !elements[r].isContentEqual(to: new[j].elements[gn - newStart[j]]) {
-                if reloaded[j] {
-                    updateSkipped[g] = true
-                } else {
-                    itemUpdates.append(ItemPath(item: r, section: i))
+            if newSection == oldSection { pairValues[g] = Int32(truncatingIfNeeded: go) }
+            if !oldItems[go].isContentEqual(to: newItems[g]) {
+                contentChange[go] = reloaded[Int(newSectionOf[g])] ? 2 : 1
+            }
+        }
+
+        // 3. Within each pair of matched sections, keep an LIS in place.
+        for j in 0..<newS where secN2O[j] >= 0 {
+            let range = newStart[j]..<newStart[j + 1]
+            _markLongestIncreasingSubsequence(
+                UnsafeBufferPointer(rebasing: pairValues[range]), UnsafeMutableBufferPointer(rebasing: itemStays[range])
+            )
+        }
+
+        // 4. Changes: stage 1 in old coordinates.
+        for i in 0..<oldS where secO2N[i] >= 0 {
+            var deleted = 0
+            let base = oldStart[i]
+            for r in 0..<(oldStart[i + 1] &- base) {
+                let g = base &+ r
+                if o2n[g] < 0 {
+                    itemDeletes.append(ItemPath(item: r, section: i))
+                    deleted &+= 1
+                    continue
+                }
+                rowAfterDeletes[g] = Int32(truncatingIfNeeded: r &- deleted)
+                if contentChange[g] == 1 { itemUpdates.append(ItemPath(item: r, section: i)) }
+            }
+        }
+        // Stage 2: inserts in new coordinates, move sources after stage 1.
+        for j in 0..<newS {
+            let i = Int(secN2O[j])
+            if i < 0 {
+                sectionInserts.append(j)
+                continue
+            }
+            if !sectionStays[j] {
+                sectionMoves.append(Move(from: sectionAfterDeletes[i], to: j))
+            }
+            let base = newStart[j]
+            for g in base..<newStart[j + 1] {
+                let go = Int(n2o[g])
+                if go < 0 {
+                    itemInserts.append(ItemPath(item: g &- base, section: j))
+                } else if !itemStays[g] {
+                    let from = ItemPath(item: Int(rowAfterDeletes[go]), section: sectionAfterDeletes[Int(oldSectionOf[go])])
+                    itemMoves.append(Move(from: from, to: ItemPath(item: g &- base, section: j)))
                 }
             }
         }
-    }
-    var sectionInserts: [Int] = []
-    var sectionMoves: [Move<Int>] = []
-    var itemInserts: [ItemPath] = []
-    var itemMoves: [Move<ItemPath>] = []
-    for j in 0..<newS {
-        let i = Int(secN2O[j])
-        if i < 0 {
-            sectionInserts.append(j)
-            continue
-        }
-        if !sectionStays[j] {
-            sectionMoves.append(Move(from: sectionAfterDeletes[i], to: j))
-        }
-        for g in newStart[j]..<newStart[j + 1] {
-            let go = Int(matching.newToOld[g])
-            if go < 0 {
-                itemInserts.append(ItemPath(item: g - newStart[j], section: j))
-            } else if !itemStays[g] {
-                let from = ItemPath(item: Int(rowAfterDeletes[go]), section: sectionAfterDeletes[Int(oldSectionOf[go])])
-                itemMoves.append(Move(from: from, to: ItemPath(item: g - newStart[j], section: j)))
-            }
-        }
-    }
+    }}}}}}}}}
 
     let first = Changeset(sectionDeletes: sectionDeletes, itemDeletes: itemDeletes, itemUpdates: itemUpdates)
     let second = Changeset(
@@ -250,19 +244,16 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     if !first.isEmpty {
         var data: [Section]
         if hasSecond || hasThird {
+            // Old order without the deleted; updated items already show the new version.
             data = []
             data.reserveCapacity(oldS - sectionDeletes.count)
             for i in 0..<oldS where secO2N[i] >= 0 {
                 var elements: [E] = []
-                elements.reserveCapacity(old[i].elements.count)
-                for (r, element) in old[i].elements.enumerated() {
-                    let g = oldStart[i] + r
-                    let gn = Int(matching.oldToNew[g])
+                elements.reserveCapacity(oldStart[i + 1] - oldStart[i])
+                for g in oldStart[i]..<oldStart[i + 1] {
+                    let gn = Int(o2nArray[g])
                     if gn < 0 { continue }
-                    let j = Int(newSectionOf[gn])
-                    let newElement = new[j].elements[gn - newStart[j]]
-                    let keepOld = element.isContentEqual(to: newElement) || (!updateSkipped.isEmpty && updateSkipped[g])
-                    elements.append(keepOld ? element : newElement)
+                    elements.append(contentChange[g] == 1 ? newItems[gn] : oldItems[g])
                 }
                 data.append(DiffSection(id: old[i].id, content: old[i].content, elements: elements))
             }
@@ -280,10 +271,9 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
                 let i = Int(secN2O[j])
                 data[j].content = old[i].content
                 for g in newStart[j]..<newStart[j + 1] {
-                    let go = Int(matching.newToOld[g])
-                    if go >= 0 && updateSkipped[go] {
-                        let s = Int(oldSectionOf[go])
-                        data[j].elements[g - newStart[j]] = old[s].elements[go - oldStart[s]]
+                    let go = Int(n2oArray[g])
+                    if go >= 0 && contentChange[go] == 2 {
+                        data[j].elements[g - newStart[j]] = oldItems[go]
                     }
                 }
             }

@@ -346,7 +346,11 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
     }
 
     public func collectionView(_ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
-        delegate?.listView(self, willDisplay: displayedObject(for: cell), at: ItemPath(indexPath))
+        let path = ItemPath(indexPath)
+        if delegate?.listView(self, needsMeasuringItemAt: path) == true {
+            delegate?.listView(self, didMeasureHeight: Double(cell.bounds.height), forItemAt: path)
+        }
+        delegate?.listView(self, willDisplay: displayedObject(for: cell), at: path)
     }
 
     public func collectionView(_ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
@@ -358,7 +362,8 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
         _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, sizeForItemAt indexPath: IndexPath
     ) -> CGSize {
         let flow = collectionViewLayout as? UICollectionViewFlowLayout
-        if let height = delegate?.listView(self, heightForItemAt: ItemPath(indexPath)) {
+        let path = ItemPath(indexPath)
+        if delegate?.listView(self, needsMeasuringItemAt: path) != true, let height = delegate?.listView(self, heightForItemAt: path) {
             let inset = flow?.sectionInset ?? .zero
             let width = collectionView.bounds.width - collectionView.adjustedContentInset.left - collectionView.adjustedContentInset.right
                 - inset.left - inset.right

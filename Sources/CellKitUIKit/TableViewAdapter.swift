@@ -318,7 +318,10 @@ extension TableViewAdapter: UITableViewDataSource {
 
 extension TableViewAdapter: UITableViewDelegate {
     public func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat {
-        delegate?.listView(self, heightForItemAt: ItemPath(indexPath)).map { CGFloat($0) } ?? tableView.rowHeight
+        let path = ItemPath(indexPath)
+        // Estimated rows self-size; their measured height goes back to the height cache.
+        if delegate?.listView(self, needsMeasuringItemAt: path) == true { return UITableView.automaticDimension }
+        return delegate?.listView(self, heightForItemAt: path).map { CGFloat($0) } ?? tableView.rowHeight
     }
 
     public func tableView(_ tableView: UITableView, estimatedHeightForRowAt indexPath: IndexPath) -> CGFloat {
@@ -333,7 +336,11 @@ extension TableViewAdapter: UITableViewDelegate {
     }
 
     public func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-        delegate?.listView(self, willDisplay: displayedObject(for: cell), at: ItemPath(indexPath))
+        let path = ItemPath(indexPath)
+        if delegate?.listView(self, needsMeasuringItemAt: path) == true {
+            delegate?.listView(self, didMeasureHeight: Double(cell.bounds.height), forItemAt: path)
+        }
+        delegate?.listView(self, willDisplay: displayedObject(for: cell), at: path)
     }
 
     public func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath) {

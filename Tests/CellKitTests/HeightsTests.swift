@@ -210,3 +210,28 @@ struct HeightsControllerTests {
         try screen.expectConsistent()
     }
 }
+
+@MainActor
+@Suite("Self-sizing: estimated heights until measured")
+struct SelfSizingTests {
+    private struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+    @Test func aMeasuredHeightReplacesTheEstimateUntilTheContentChanges() {
+        let controller = ListController(diagnostics: .ignore)
+        controller.rowHeights.set(Note.self, .estimated(44))
+        let listView = HeadlessListView()
+        controller.attach(to: listView)
+        controller.apply(TableModel([Note(id: 1, text: "short"), Note(id: 2, text: "long")]))
+        let second = ItemPath(row: 1, section: 0)
+        #expect(controller.listView(listView, needsMeasuringItemAt: second))
+        #expect(controller.listView(listView, heightForItemAt: second) == 44)
+        // A self-sizing list view (UIKit's adapters) measures the cell and reports it.
+        controller.listView(listView, didMeasureHeight: 120, forItemAt: second)
+        #expect(!controller.listView(listView, needsMeasuringItemAt: second))
+        #expect(controller.listView(listView, heightForItemAt: second) == 120)
+        // New content: the cached height no longer applies.
+        controller.apply(TableModel([Note(id: 1, text: "short"), Note(id: 2, text: "longer still")]))
+        #expect(controller.listView(listView, needsMeasuringItemAt: second))
+        #expect(controller.listView(listView, heightForItemAt: second) == 44)
+    }
+}

@@ -27,14 +27,31 @@ import Testing
     assert(batch.changeCount == 1)
 }
 
-// Sources/CellKitDiff/DiffSection.swift:7
+// Sources/CellKitDiff/ContentSnapshot.swift:8
 @MainActor private func docExample4() throws {
+    final class Tweet: Differentiable {
+        let id: Int
+        var text: String
+        init(id: Int, text: String) { self.id = id; self.text = text }
+        var differenceIdentifier: Int { id }
+        func isContentEqual(to other: Tweet) -> Bool { text == other.text }
+    }
+    let tweet = Tweet(id: 1, text: "hello")
+    let old = [ContentSnapshot(tweet, content: tweet.text)]
+    tweet.text = "hello, world"
+    let new = [ContentSnapshot(tweet, content: tweet.text)]
+    let changes = StagedChangeset(from: old, to: new)
+    assert(changes.stages.first?.changeset.itemUpdates == [ItemPath(item: 0, section: 0)])
+}
+
+// Sources/CellKitDiff/DiffSection.swift:7
+@MainActor private func docExample5() throws {
     let section = DiffSection(id: "today", content: "Today", elements: [1, 2, 3])
     assert(section.elements.count == 3)
 }
 
 // Sources/CellKitDiff/Differentiable.swift:8
-@MainActor private func docExample5() throws {
+@MainActor private func docExample6() throws {
     struct Item: Differentiable, Equatable {
         let id: Int
         var content: Int
@@ -43,13 +60,13 @@ import Testing
 }
 
 // Sources/CellKitDiff/ItemPath.swift:6
-@MainActor private func docExample6() throws {
+@MainActor private func docExample7() throws {
     let path = ItemPath(item: 3, section: 1)
     assert(path.row == 3)
 }
 
 // Sources/CellKitDiff/StagedChangeset+Diff.swift:18
-@MainActor private func docExample7() throws {
+@MainActor private func docExample8() throws {
     struct Item: Differentiable, Equatable {
         let id: Int
         var content: String
@@ -65,7 +82,7 @@ import Testing
 }
 
 // Sources/CellKitDiff/StagedChangeset+SectionedDiff.swift:25
-@MainActor private func docExample8() throws {
+@MainActor private func docExample9() throws {
     let old = [
         DiffSection(id: "a", content: "A", elements: [1, 2, 3]),
         DiffSection(id: "b", content: "B", elements: [4, 5]),
@@ -80,8 +97,26 @@ import Testing
     assert(changes.finalData == new)
 }
 
+// Sources/CellKitDiff/CellKitDiff.docc/CellKitDiff.md:20
+@MainActor private func docExample10() throws {
+    struct Item: Differentiable, Equatable {
+        let id: Int
+        var content: String
+        var differenceIdentifier: Int { id }
+    }
+    let old = [Item(id: 1, content: "a"), Item(id: 2, content: "b"), Item(id: 3, content: "c")]
+    let new = [Item(id: 3, content: "c"), Item(id: 1, content: "A"), Item(id: 4, content: "d")]
+    let changes = StagedChangeset(from: old, to: new)
+    var shown = old.count
+    for stage in changes.stages {
+        // In an app: performBatchUpdates { data = stage.data; apply stage.changeset }
+        try stage.changeset.validate(oldCounts: [shown], newCounts: [stage.data.count])
+        shown = stage.data.count
+    }
+}
+
 // Sources/CellKit/Adapters/BackgroundPlaceholder.swift:5
-@MainActor private func docExample9() throws {
+@MainActor private func docExample11() throws {
     var placeholders = ListController.Placeholders()
     placeholders.showsRows = false
     let background = BackgroundPlaceholder.for(.loading, isEmpty: true, placeholders: placeholders)
@@ -89,7 +124,7 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/BatchPlan.swift:10
-@MainActor private func docExample10() throws {
+@MainActor private func docExample12() throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)], itemUpdates: [ItemPath(item: 1, section: 0)])
     let plan = BatchPlan.decide(batch, oldCounts: [3], newCounts: [4], hasWindow: true)
     assert(plan == .animate(BatchPlan.Steps(
@@ -99,7 +134,7 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/EditingTable.swift:40
-@MainActor private func docExample11() throws {
+@MainActor private func docExample13() throws {
     struct Note: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor func wire(_ editing: EditingTable) {
@@ -112,20 +147,20 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/PathMapping.swift:9
-@MainActor private func docExample12() throws {
+@MainActor private func docExample14() throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [3], newCounts: [5])
     assert(mapping.newPath(of: ItemPath(item: 0, section: 0)) == ItemPath(item: 2, section: 0))
 }
 
 // Sources/CellKit/Adapters/PrefetchRequest.swift:7
-@MainActor private func docExample13() throws {
+@MainActor private func docExample15() throws {
     let paths = [ItemPath(item: 9, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 2, section: 0)]
     assert(PrefetchRequest.valid(paths, counts: [5]) == [ItemPath(item: 2, section: 0)])
 }
 
 // Sources/CellKit/Adapters/ScrollAnchor.swift:10
-@MainActor private func docExample14() throws {
+@MainActor private func docExample16() throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [10], newCounts: [11])
     let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], changeset: prepend, mapping: mapping)
@@ -134,7 +169,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:6
-@MainActor private func docExample15() throws {
+@MainActor private func docExample17() throws {
     final class TweetCell: ListCell { var text = ""; init() {} }
     struct Tweet: CellModel, Identifiable, Sendable {
         let id: Int
@@ -144,7 +179,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:25
-@MainActor private func docExample16() throws {
+@MainActor private func docExample18() throws {
     final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
         let id = 1
         var count = 0
@@ -153,7 +188,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:42
-@MainActor private func docExample17() throws {
+@MainActor private func docExample19() throws {
     struct Author: Identifiable, Sendable { let id: Int }
     struct Post: Identifiable, Sendable, ResourceReferencing {
         let id: Int
@@ -163,7 +198,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:14
-@MainActor private func docExample18() throws {
+@MainActor private func docExample20() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -177,7 +212,7 @@ import Testing
 }
 
 // Sources/CellKit/CellSource.swift:7
-@MainActor private func docExample19() throws {
+@MainActor private func docExample21() throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
@@ -185,13 +220,13 @@ import Testing
 }
 
 // Sources/CellKit/CellStyle.swift:6
-@MainActor private func docExample20() throws {
+@MainActor private func docExample22() throws {
     let byline: CellStyle = "byline"   // or a `static let` in an extension of CellStyle
     assert(byline != .default)
 }
 
 // Sources/CellKit/DataSources/ListDataSource.swift:11
-@MainActor private func docExample21() throws {
+@MainActor private func docExample23() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let listView = HeadlessListView()
@@ -207,14 +242,14 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/ListSnapshot.swift:24
-@MainActor private func docExample22() throws {
+@MainActor private func docExample24() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     let snapshot = ListSnapshot(TableModel([Song(id: 1, title: "Blue")]), state: .loaded)
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
 // Sources/CellKit/DataSources/MultiDataSource.swift:9
-@MainActor private func docExample23() throws {
+@MainActor private func docExample25() throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -229,7 +264,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/PaginatedDataSource.swift:26
-@MainActor private func docExample24() throws {
+@MainActor private func docExample26() throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post> { page in
@@ -243,7 +278,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/RemoteDataSource.swift:11
-@MainActor private func docExample25() throws {
+@MainActor private func docExample27() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -256,7 +291,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SectionedDataSource.swift:5
-@MainActor private func docExample26() throws {
+@MainActor private func docExample28() throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func contacts() {
@@ -269,7 +304,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:7
-@MainActor private func docExample27() throws {
+@MainActor private func docExample29() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func followers(in listView: any ListView) async {
@@ -284,7 +319,7 @@ import Testing
 }
 
 // Sources/CellKit/Diagnostics.swift:38
-@MainActor private func docExample28() throws {
+@MainActor private func docExample30() throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -293,7 +328,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:11
-@MainActor private func docExample29() throws {
+@MainActor private func docExample31() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -308,7 +343,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/HeightCache.swift:9
-@MainActor private func docExample30() throws {
+@MainActor private func docExample32() throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
     let row = ListItem(Message(id: 1, text: "hi"))
@@ -319,7 +354,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:20
-@MainActor private func docExample31() throws {
+@MainActor private func docExample33() throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -333,7 +368,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowOffsetIndex.swift:9
-@MainActor private func docExample32() throws {
+@MainActor private func docExample34() throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -342,7 +377,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
-@MainActor private func docExample33() throws {
+@MainActor private func docExample35() throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
@@ -350,7 +385,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
-@MainActor private func docExample34() throws {
+@MainActor private func docExample36() throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -361,14 +396,14 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:6
-@MainActor private func docExample35() throws {
+@MainActor private func docExample37() throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample36() throws {
+@MainActor private func docExample38() throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -376,7 +411,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:23
-@MainActor private func docExample37() throws {
+@MainActor private func docExample39() throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -390,7 +425,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController+Binding.swift:34
-@MainActor private func docExample38() throws {
+@MainActor private func docExample40() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -404,7 +439,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample39() throws {
+@MainActor private func docExample41() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -423,7 +458,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample40() throws {
+@MainActor private func docExample42() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -431,7 +466,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample41() throws {
+@MainActor private func docExample43() throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -451,7 +486,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:12
-@MainActor private func docExample42() throws {
+@MainActor private func docExample44() throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -466,14 +501,14 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample43() throws {
+@MainActor private func docExample45() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample44() throws {
+@MainActor private func docExample46() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -483,7 +518,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample45() throws {
+@MainActor private func docExample47() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -499,14 +534,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample46() throws {
+@MainActor private func docExample48() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample47() throws {
+@MainActor private func docExample49() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -523,7 +558,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample48() throws {
+@MainActor private func docExample50() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -531,7 +566,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample49() throws {
+@MainActor private func docExample51() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -541,7 +576,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample50() throws {
+@MainActor private func docExample52() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -556,7 +591,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample51() throws {
+@MainActor private func docExample53() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -572,8 +607,100 @@ import Testing
     assert(listView.createdCellCount <= 4)
 }
 
+// Sources/CellKitTerminal/DisplayWidth.swift:7
+@MainActor private func docExample54() throws {
+    assert(DisplayWidth.of("abc") == 3)
+    assert(DisplayWidth.of("日本") == 4)
+    assert(DisplayWidth.of("e\u{301}") == 1)
+}
+
+// Sources/CellKitTerminal/InputDecoder.swift:8
+@MainActor private func docExample55() throws {
+    var decoder = InputDecoder()
+    assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
+    assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
+    assert(decoder.decode([0x1B, 0x4F, 0x42]) == [.down]) // ESC O B
+}
+
+// Sources/CellKitTerminal/ScreenBuffer.swift:7
+@MainActor private func docExample56() throws {
+    var screen = ScreenBuffer()
+    let full = screen.update(["one", "two"], columns: 3)
+    let diff = screen.update(["one", "TWO"], columns: 3)
+    assert(diff.count < full.count)
+    assert(screen.update(["one", "TWO"], columns: 3).isEmpty)
+}
+
+// Sources/CellKitTerminal/StyledText.swift:35
+@MainActor private func docExample57() throws {
+    var style = TextStyle.plain
+    style.isBold = true
+    style.foreground = .cyan
+    assert(style != .plain)
+}
+
+// Sources/CellKitTerminal/StyledText.swift:124
+@MainActor private func docExample58() throws {
+    var line: StyledLine = "Ada "
+    line.append("@ada", style: .dim)
+    assert(line.displayWidth == 8)
+    assert(line.fitted(to: 6).plainText == "Ada @…")
+}
+
+// Sources/CellKitTerminal/TerminalApp.swift:21
+@MainActor private func docExample59() throws {
+
+    @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
+        let list = TerminalListView()
+        list.dataSource = controller
+        list.delegate = controller
+        let app = TerminalApp(listView: list, title: "Notes")
+        try app.run()  // returns only by exiting the process
+    }
+}
+
+// Sources/CellKitTerminal/TerminalListView.swift:12
+@MainActor private func docExample60() throws {
+
+    @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
+        let list = TerminalListView(columns: 40, rows: 10)
+        list.dataSource = dataSource
+        list.reloadData()
+        return list.renderFrame().map { $0.plainText }
+    }
+}
+
+// Sources/CellKitTerminal/TerminalRenderable.swift:9
+@MainActor private func docExample61() throws {
+
+    final class NoteCell: ListCell, TerminalRenderable {
+        var text = ""
+        init() {}
+        func terminalLines(width: Int) -> [StyledLine] {
+            [StyledLine("• ", style: .dim)] + StyledLine.wrap(text, width: width - 2)
+        }
+    }
+}
+
+// Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
+@MainActor private func docExample62() throws {
+
+    struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor func notesFrame() -> [String] {
+        let list = TerminalListView(columns: 30, rows: 4)
+        let controller = ListController(diagnostics: .ignore)
+        controller.register(TextCell.self, for: Note.self) { cell, note in cell.text = note.title }
+        controller.attach(to: list)
+        controller.apply(TableModel([Note(id: 1, title: "Buy milk"), Note(id: 2, title: "Call Ada")]))
+        let frame = list.renderFrame().map(\.plainText)
+        assert(frame[0].hasPrefix(" Buy milk") && frame.count == 4)
+        return frame
+    }
+}
+
 // README.md:28
-@MainActor private func docExample52() throws {
+@MainActor private func docExample63() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -607,7 +734,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 52 examples compile and run") @MainActor func run() throws {
+    @Test("all 63 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -660,5 +787,16 @@ struct DocExamples {
         try docExample50()
         try docExample51()
         try docExample52()
+        try docExample53()
+        try docExample54()
+        try docExample55()
+        try docExample56()
+        try docExample57()
+        try docExample58()
+        try docExample59()
+        try docExample60()
+        try docExample61()
+        try docExample62()
+        try docExample63()
     }
 }

@@ -74,6 +74,13 @@ public final class RowHeights {
         }
     }
 
+    /// Whether `item`'s height is only an estimate so far: an `.estimated` rule
+    /// with no measurement cached. Self-sizing list views measure such rows.
+    public func isEstimate(for item: ListItem) -> Bool {
+        guard let (rule, _) = rules.resolve(item.model), case .estimated = rule else { return false }
+        return cache.height(for: item, width: width) == nil
+    }
+
     /// Records the height a self-sizing cell measured for `item` at the current width.
     public func didMeasure(_ item: ListItem, height: Double) {
         cache.store(height, for: item, width: width)

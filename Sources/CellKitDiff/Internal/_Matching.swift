@@ -39,95 +39,221 @@ internal struct _Matching {
     }
 }
 
-/// Matches identifiers of two snapshots through a flat open-addressing table.
+/// An identifier alone, as a differentiable element (for matching section ids).
+@usableFromInline
+internal struct _Identified<ID: Hashable>: Differentiable {
+    @usableFromInline let differenceIdentifier: ID
+
+    @inlinable
+    init(_ id: ID) { differenceIdentifier = id }
+
+    @inlinable
+    func isContentEqual(to other: _Identified<ID>) -> Bool { true }
+}
+
+/// Matches the elements of two snapshots by identifier through a flat
+/// open-addressing table.
 ///
-/// The table has a power-of-two capacity and linear probing; each slot is one
-/// 64-bit word: the upper 32 bits of the identifier's hash as a tag, and the
-/// entry in the lower 32 bits (old index + 1, or −(new index + 1) for an
-/// identifier seen only in the new snapshot, kept to detect duplicates there).
-/// The first occurrence of an identifier on each side keeps the identity; later
-/// ones stay unmatched and are recorded as duplicates.
+/// Every old identifier is hashed once into a table with a power-of-two
+/// capacity and linear probing. A slot is one 32-bit word: the entry in the low
+/// bits (old index + 1, or old count + 1 + new index for an identifier seen only
+/// in the new snapshot, kept to detect duplicates there; 0 is empty) and, in the
+/// bits left over, a tag taken from the top of the hash, which spares reading
+/// the identifier on most collisions. The new snapshot is then walked with a
+/// cursor into the old one: while the next old element (or the one after it,
+/// or the one where the cursor was before its last jump) carries the same
+/// identifier, the pair is matched without hashing, so runs that kept their
+/// order cost one comparison per element; only the elements after a disruption
+/// are looked up. The first occurrence of an identifier on each side keeps the
+/// identity; later ones stay unmatched and are recorded as duplicates. The
+/// result is the same as matching every element through the table.
 ///
-/// - Complexity: O(*n* + *m*) expected, *n* and *m* the two counts; one hash per identifier.
+/// - Complexity: O(*n* + *m*) expected, *n* and *m* the two counts.
 @inlinable
-internal func _matchIdentifiers<ID: Hashable>(
-    _ oldIDs: UnsafeBufferPointer<ID>, _ newIDs: UnsafeBufferPointer<ID>
+internal func _matchIdentifiers<E: Differentiable>(
+    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>
 ) -> _Matching {
-    let nOld = oldIDs.count
-    let nNew = newIDs.count
-    precondition(nOld < Int(Int32.max) && nNew < Int(Int32.max), "CellKitDiff handles fewer than 2^31 elements per side")
+    let nOld = old.count
+    let nNew = new.count
+    precondition(nOld &+ nNew < Int(Int32.max), "CellKitDiff handles fewer than 2^31 elements in all")
+    // -1: unmatched; -2: a later occurrence of an old identifier (never matched).
     var oldToNew = [Int32](repeating: -1, count: nOld)
     var newToOld = [Int32](repeating: -1, count: nNew)
     var duplicates: [_DuplicateRecord] = []
     if nOld == 0 && nNew == 0 {
         return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates)
     }
-    // Load factor at most 2/3 even when every identifier is distinct.
-    let total = nOld + nNew
-    let needed = total + total / 2 + 1
+    // Slot layout: entry in the low `entryBits` bits, tag above.
+    let entryBits = Swift.max(1, UInt32.bitWidth &- UInt32(truncatingIfNeeded: nOld &+ nNew &+ 1).leadingZeroBitCount)
+    let entryMask: UInt32 = entryBits >= 32 ? ~0 : (1 << UInt32(entryBits)) &- 1
+    let tagBits = 32 &- entryBits
+    @inline(__always)
+    func tag(of hash: Int) -> UInt32 {
+        tagBits == 0 ? 0 : UInt32(truncatingIfNeeded: UInt(bitPattern: hash) &>> UInt(UInt.bitWidth &- tagBits)) &<< UInt32(entryBits)
+    }
+    // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
     var capacity = 16
-    while capacity < needed { capacity &<<= 1 }
-    let mask = capacity &- 1
-    let table = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
-    table.initialize(repeating: 0, count: capacity)
+    while capacity < 2 &* nOld { capacity &<<= 1 }
+    var mask = capacity &- 1
+    // Zeroed just before the inserts, so that it is still in cache when they start.
+    var table = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
     defer { table.deallocate() }
-    let tagMask: UInt64 = 0xFFFF_FFFF_0000_0000
+    var entries = 0
+    let tagMask = ~entryMask
+
+    @inline(__always)
+    func identifier(ofEntry entry: UInt32) -> E.DifferenceIdentifier {
+        let value = Int(entry & entryMask)
+        return value <= nOld ? old[value &- 1].differenceIdentifier : new[value &- nOld &- 1].differenceIdentifier
+    }
 
     oldToNew.withUnsafeMutableBufferPointer { o2n in
         newToOld.withUnsafeMutableBufferPointer { n2o in
-            for i in 0..<nOld {
-                let id = oldIDs[i]
-                let hash = id.hashValue
-                let tag = UInt64(truncatingIfNeeded: hash) & tagMask
+            // A large table: partition the old identifiers by the region of the table
+            // they land in (256 regions), then insert region by region, so that inserts
+            // hit a cache-resident part of the table instead of missing the cache on
+            // every element. Identifiers keep their relative order inside a region, so
+            // first occurrences still win. A table that fits a core's cache is filled
+            // in order.
+            let slotBits = capacity.trailingZeroBitCount
+            let partitioned = slotBits >= 18
+            var partHashes: UnsafeMutablePointer<Int>? = nil
+            var partIndices: UnsafeMutablePointer<Int32>? = nil
+            defer {
+                partHashes?.deallocate()
+                partIndices?.deallocate()
+            }
+            if partitioned {
+                let shift = slotBits &- 8
+                let hashes = UnsafeMutablePointer<Int>.allocate(capacity: nOld)
+                defer { hashes.deallocate() }
+                let ph = UnsafeMutablePointer<Int>.allocate(capacity: nOld)
+                let pi = UnsafeMutablePointer<Int32>.allocate(capacity: nOld)
+                partHashes = ph
+                partIndices = pi
+                var starts = [Int](repeating: 0, count: 257)
+                starts.withUnsafeMutableBufferPointer { starts in
+                    for i in 0..<nOld {
+                        let hash = old[i].differenceIdentifier.hashValue
+                        hashes[i] = hash
+                        starts[((hash & mask) &>> shift) &+ 1] &+= 1
+                    }
+                    for b in 0..<256 { starts[b &+ 1] &+= starts[b] }
+                    for i in 0..<nOld {
+                        let hash = hashes[i]
+                        let b = (hash & mask) &>> shift
+                        let p = starts[b]
+                        starts[b] = p &+ 1
+                        ph[p] = hash
+                        pi[p] = Int32(truncatingIfNeeded: i)
+                    }
+                }
+            }
+            table.initialize(repeating: 0, count: capacity)
+            for k in 0..<nOld {
+                let i: Int
+                let hash: Int
+                if let partIndices, let partHashes {
+                    i = Int(partIndices[k])
+                    hash = partHashes[k]
+                } else {
+                    i = k
+                    hash = old[k].differenceIdentifier.hashValue
+                }
+                let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
                     let entry = table[slot]
                     if entry == 0 {
-                        table[slot] = tag | UInt64(UInt32(truncatingIfNeeded: i &+ 1))
+                        table[slot] = t | UInt32(truncatingIfNeeded: i &+ 1)
+                        entries &+= 1
                         break
                     }
-                    if entry & tagMask == tag {
-                        let first = Int(Int32(truncatingIfNeeded: entry)) &- 1
-                        if oldIDs[first] == id {
+                    if entry & tagMask == t {
+                        let first = Int(entry & entryMask) &- 1
+                        if old[first].differenceIdentifier == old[i].differenceIdentifier {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
+                            o2n[i] = -2
                             break
                         }
                     }
                     slot = (slot &+ 1) & mask
                 }
             }
+
+            // `cursor`: the old element after the last match; `resume`: where the
+            // cursor was before the last jump (a far move pulls the cursor away, and
+            // the elements after the moved one usually continue from `resume`).
+            var cursor = 0
+            var resume = 0
+            @inline(__always)
+            func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
+                i < nOld && o2n[i] == -1 && old[i].differenceIdentifier == id
+            }
             for j in 0..<nNew {
-                let id = newIDs[j]
+                let id = new[j].differenceIdentifier
+                var candidate = -1
+                if claims(cursor, id) {
+                    candidate = cursor
+                } else if claims(cursor &+ 1, id) {
+                    candidate = cursor &+ 1  // one old element skipped (deleted or moved)
+                } else if resume != cursor && claims(resume, id) {
+                    candidate = resume
+                } else if resume != cursor && claims(resume &+ 1, id) {
+                    candidate = resume &+ 1
+                }
+                if candidate >= 0 {
+                    o2n[candidate] = Int32(truncatingIfNeeded: j)
+                    n2o[j] = Int32(truncatingIfNeeded: candidate)
+                    cursor = candidate &+ 1
+                    resume = cursor
+                    continue
+                }
                 let hash = id.hashValue
-                let tag = UInt64(truncatingIfNeeded: hash) & tagMask
+                let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
                     let entry = table[slot]
                     if entry == 0 {
-                        table[slot] = tag | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: -(j &+ 1))))
+                        // Seen only in the new snapshot so far: remember it for duplicates.
+                        if (entries &+ 1) &* 4 > capacity &* 3 {
+                            let newCapacity = capacity &<< 1
+                            let newMask = newCapacity &- 1
+                            let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
+                            grown.initialize(repeating: 0, count: newCapacity)
+                            for s in 0..<capacity where table[s] != 0 {
+                                var u = identifier(ofEntry: table[s]).hashValue & newMask
+                                while grown[u] != 0 { u = (u &+ 1) & newMask }
+                                grown[u] = table[s]
+                            }
+                            table.deallocate()
+                            table = grown
+                            capacity = newCapacity
+                            mask = newMask
+                            slot = hash & mask
+                            continue
+                        }
+                        table[slot] = t | UInt32(truncatingIfNeeded: nOld &+ 1 &+ j)
+                        entries &+= 1
                         break
                     }
-                    if entry & tagMask == tag {
-                        let value = Int(Int32(truncatingIfNeeded: entry))
-                        if value > 0 {
+                    if entry & tagMask == t && identifier(ofEntry: entry) == id {
+                        let value = Int(entry & entryMask)
+                        if value <= nOld {
                             let i = value &- 1
-                            if oldIDs[i] == id {
-                                let matched = Int(o2n[i])
-                                if matched < 0 {
-                                    o2n[i] = Int32(truncatingIfNeeded: j)
-                                    n2o[j] = Int32(truncatingIfNeeded: i)
-                                } else {
-                                    duplicates.append(_DuplicateRecord(isNew: true, first: matched, later: j))
-                                }
-                                break
+                            let matched = Int(o2n[i])
+                            if matched < 0 {
+                                o2n[i] = Int32(truncatingIfNeeded: j)
+                                n2o[j] = Int32(truncatingIfNeeded: i)
+                                resume = cursor
+                                cursor = i &+ 1
+                            } else {
+                                duplicates.append(_DuplicateRecord(isNew: true, first: matched, later: j))
                             }
                         } else {
-                            let first = -value &- 1
-                            if newIDs[first] == id {
-                                duplicates.append(_DuplicateRecord(isNew: true, first: first, later: j))
-                                break
-                            }
+                            duplicates.append(_DuplicateRecord(isNew: true, first: value &- nOld &- 1, later: j))
                         }
+                        break
                     }
                     slot = (slot &+ 1) & mask
                 }
@@ -137,7 +263,8 @@ internal func _matchIdentifiers<ID: Hashable>(
     return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates)
 }
 
-/// Marks the members of one longest strictly increasing subsequence of `values`.
+/// Marks the members of one longest strictly increasing subsequence of the
+/// non-negative entries of `values` (negative entries are skipped).
 ///
 /// Patience sorting with predecessor links; a value greater than the current
 /// longest tail is appended without a search, which makes mostly-sorted input
@@ -150,31 +277,69 @@ internal func _markLongestIncreasingSubsequence(
 ) {
     let n = values.count
     if n == 0 { return }
+    // tails[k]: index of the smallest value ending an increasing run of length k + 1;
+    // tailValues[k]: that value (kept beside it so the search reads one array).
     let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+    let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
     let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
     defer {
         tails.deallocate()
+        tailValues.deallocate()
         previous.deallocate()
     }
     var length = 0
     for x in 0..<n {
         let v = values[x]
-        if length == 0 || values[Int(tails[length &- 1])] < v {
-            previous[x] = length == 0 ? -1 : tails[length &- 1]
-            tails[length] = Int32(truncatingIfNeeded: x)
+        if v < 0 { continue }
+        var lo: Int
+        if length == 0 || tailValues[length &- 1] < v {
+            lo = length  // extends the longest run: no search
             length &+= 1
-            continue
-        }
-        // Smallest position whose tail is ≥ v.
-        var lo = 0
-        var hi = length &- 1
-        while lo < hi {
-            let mid = (lo &+ hi) >> 1
-            if values[Int(tails[mid])] < v { lo = mid &+ 1 } else { hi = mid }
+        } else if length >= 2 && tailValues[length &- 2] < v {
+            lo = length &- 1  // replaces the last tail (common after a far move)
+        } else {
+            // Smallest position whose tail is ≥ v. The tails grow roughly linearly
+            // (most of them are unmoved items in order), so start where linear
+            // interpolation puts v, gallop outwards to bracket it, then bisect the
+            // bracket: a far move costs a few nearby reads instead of log₂ n
+            // scattered ones.
+            let first = Int(tailValues[0])
+            let span = Int(tailValues[length &- 1]) &- first
+            var guess = span > 0 ? (Int(v) &- first) &* (length &- 1) / span : 0
+            guess = Swift.min(Swift.max(guess, 0), length &- 1)
+            var low: Int   // tailValues[low] < v, or low == -1
+            var high: Int  // tailValues[high] ≥ v
+            if tailValues[guess] < v {
+                low = guess
+                var step = 1
+                high = guess &+ 1
+                while high < length &- 1 && tailValues[high] < v {
+                    low = high
+                    step &<<= 1
+                    high = Swift.min(high &+ step, length &- 1)
+                }
+            } else {
+                high = guess
+                var step = 1
+                low = guess &- 1
+                while low >= 0 && tailValues[low] >= v {
+                    high = low
+                    step &<<= 1
+                    low = Swift.max(low &- step, -1)
+                }
+            }
+            // Invariant: tailValues[low] < v ≤ tailValues[high] (low may be -1).
+            while high &- low > 1 {
+                let mid = (low &+ high) &>> 1
+                if tailValues[mid] < v { low = mid } else { high = mid }
+            }
+            lo = high
         }
         tails[lo] = Int32(truncatingIfNeeded: x)
+        tailValues[lo] = v
         previous[x] = lo == 0 ? -1 : tails[lo &- 1]
     }
+    if length == 0 { return }
     var k = Int(tails[length &- 1])
     while k >= 0 {
         marks[k] = true
@@ -184,10 +349,10 @@ internal func _markLongestIncreasingSubsequence(
 
 /// Groups duplicate records into one diagnostic per identifier and side.
 @inlinable
-internal func _duplicateDiagnostics<ID>(
+internal func _duplicateDiagnostics<E: Differentiable>(
     _ records: [_DuplicateRecord],
     kind: DuplicateIdentifier.Kind,
-    oldIDs: UnsafeBufferPointer<ID>, newIDs: UnsafeBufferPointer<ID>,
+    old: UnsafeBufferPointer<E>, new: UnsafeBufferPointer<E>,
     oldPath: (Int) -> ItemPath, newPath: (Int) -> ItemPath
 ) -> [DuplicateIdentifier] {
     if records.isEmpty { return [] }
@@ -200,7 +365,7 @@ internal func _duplicateDiagnostics<ID>(
             result[index].positions.append(path)
         } else {
             let firstPath = record.isNew ? newPath(record.first) : oldPath(record.first)
-            let id = record.isNew ? newIDs[record.first] : oldIDs[record.first]
+            let id = record.isNew ? new[record.first].differenceIdentifier : old[record.first].differenceIdentifier
             byKey[key] = result.count
             result.append(DuplicateIdentifier(
                 side: record.isNew ? .new : .old, kind: kind,
