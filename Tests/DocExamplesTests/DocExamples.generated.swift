@@ -631,7 +631,7 @@ import Testing
     assert(screen.update(["one", "TWO"], columns: 3).isEmpty)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:35
+// Sources/CellKitTerminal/StyledText.swift:36
 @MainActor private func docExample57() throws {
     var style = TextStyle.plain
     style.isBold = true
@@ -639,7 +639,7 @@ import Testing
     assert(style != .plain)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:124
+// Sources/CellKitTerminal/StyledText.swift:125
 @MainActor private func docExample58() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
