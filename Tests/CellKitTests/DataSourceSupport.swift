@@ -92,3 +92,16 @@ final class PostScreen {
 }
 
 func posts(_ ids: some Sequence<Int>) -> [Post] { ids.map { Post($0) } }
+
+/// A remote data source fetching through `gate`, bound to a new screen, its first load of `initial` done.
+@MainActor
+func loadedRemoteScreen(gate: FetchGate<[Post]>, initial: [Post]) async -> (RemoteDataSource<Post>, PostScreen) {
+    let source = RemoteDataSource { try await gate.fetch() }
+    let screen = PostScreen()
+    screen.controller.bind(to: source)
+    let load = source.load()
+    await gate.waitForCalls(1)
+    await gate.resume(0, returning: initial)
+    await load.value
+    return (source, screen)
+}

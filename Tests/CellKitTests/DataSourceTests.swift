@@ -83,13 +83,7 @@ struct DataSourceStateTests {
 
     @Test func aFailedRefreshKeepsTheContentAndReportsTheError() async throws {
         let gate = FetchGate<[Post]>()
-        let source = RemoteDataSource { try await gate.fetch() }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: posts(0..<5))
-        await load.value
+        let (source, screen) = await loadedRemoteScreen(gate: gate, initial: posts(0..<5))
 
         let refresh = source.refresh()
         await screen.controller.settle()
@@ -132,13 +126,7 @@ struct DataSourceRaceTests {
 
     @Test func twoQuickRefreshesShowOneResultTheNewest() async throws {
         let gate = FetchGate<[Post]>()
-        let source = RemoteDataSource { try await gate.fetch() }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: posts(0..<3))
-        await load.value
+        let (source, screen) = await loadedRemoteScreen(gate: gate, initial: posts(0..<3))
         await screen.controller.settle()
         let applied = screen.controller.appliedSnapshotCount
 
@@ -181,13 +169,7 @@ struct DataSourceRaceTests {
 
     @Test func cancellingARefreshKeepsTheContent() async throws {
         let gate = FetchGate<[Post]>()
-        let source = RemoteDataSource { try await gate.fetch() }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: posts(0..<3))
-        await load.value
+        let (source, screen) = await loadedRemoteScreen(gate: gate, initial: posts(0..<3))
         let refresh = source.refresh()
         source.cancel()
         await gate.waitForCalls(2)
