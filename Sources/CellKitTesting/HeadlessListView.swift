@@ -150,26 +150,21 @@ public final class HeadlessListView: ListView {
         let oldCounts = counts
         updateData()
         let newCounts = currentCounts()
-        let positions: [[ItemPath?]]
         do {
-            positions = try Self.oldPositions(after: changeset, oldCounts: oldCounts, newCounts: newCounts)
+            try changeset.validate(oldCounts: oldCounts, newCounts: newCounts)
         } catch {
             record(.rejected(error))
             reloadData()
             throw error
         }
         record(.batch(changeset))
+        // Only the visible rows need following: O(changes + sections), not O(rows).
+        let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: newCounts)
         let updated = Set(changeset.itemUpdates)
-        let deletedSections = Set(changeset.sectionDeletes)
         var survivors: [ItemPath: (cell: AnyObject, old: ItemPath)] = [:]
-        var newOfOld: [ItemPath: ItemPath] = [:]
-        for (section, column) in positions.enumerated() {
-            for (item, old) in column.enumerated() where old.map({ visible[$0] != nil }) ?? false {
-                newOfOld[old!] = ItemPath(item: item, section: section)
-            }
-        }
         for (old, cell) in visible {
-            if let new = newOfOld[old], !deletedSections.contains(old.section) {
+            // Rows of deleted or reloaded sections get new cells, as in UIKit.
+            if let new = mapping.newPath(of: old) {
                 survivors[new] = (cell, old)
             } else {
                 endDisplay(cell, at: old)
@@ -187,10 +182,8 @@ public final class HeadlessListView: ListView {
         }
         contentOffset = clampedOffset(contentOffset)
         for (new, entry) in survivors { visible[new] = entry.cell }
-        // Content changes of rows that stay on screen (their own, or their section's
-        // reload): reconfigure the same cell.
-        let reloadedSections = Set(changeset.sectionUpdates)
-        for (new, entry) in survivors where updated.contains(entry.old) || reloadedSections.contains(entry.old.section) {
+        // Content changes of rows that stay on screen: reconfigure the same cell.
+        for (new, entry) in survivors where updated.contains(entry.old) {
             reconfiguring = (new, entry.cell)
             if let cell = dataSource?.listView(self, cellForItemAt: new) {
                 visible[new] = cell
@@ -342,18 +335,6 @@ public final class HeadlessListView: ListView {
 
     /// The reuse identifier each cell was built for (cells stay alive in `visible` or a pool).
     private var reuseIdentifiers: [ObjectIdentifier: String] = [:]
-
-    /// For each row after `changeset`, the old path it came from (`nil`: inserted).
-    static func oldPositions(after changeset: Changeset, oldCounts: [Int], newCounts: [Int]) throws(BatchUpdateError) -> [[ItemPath?]] {
-        try changeset.validate(oldCounts: oldCounts, newCounts: newCounts)
-        // Updates do not move rows: drop them to keep updated rows' old positions.
-        var positional = changeset
-        positional.itemUpdates = []
-        positional.sectionUpdates = []
-        let old: [[ItemPath?]] = oldCounts.enumerated().map { s, n in (0..<n).map { ItemPath(item: $0, section: s) } }
-        let new: [[ItemPath?]] = newCounts.map { Array(repeating: nil, count: $0) }
-        return try positional.apply(to: old, reading: new, items: \.self)
-    }
 }
 
 /// The list view disagrees with its data source (see ``HeadlessListView/checkConsistency()``).
