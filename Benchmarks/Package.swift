@@ -33,6 +33,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "DispatchBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CellKit", package: "CellKit"),
+            ],
+            path: "Benchmarks/DispatchBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "TerminalBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -36,12 +36,20 @@ public final class CellRegistry {
     }
 
     /// A resolved binding: where the cell comes from, and how to configure it.
-    public struct Binding {
+    ///
+    /// A class, so that handing the cached binding to every row costs one retain.
+    public final class Binding {
         /// The cell source.
         public let source: CellSource
         /// How the binding was found.
         public let origin: Origin
         let configure: (@MainActor (AnyObject, Any) -> Void)?
+
+        init(source: CellSource, origin: Origin, configure: (@MainActor (AnyObject, Any) -> Void)?) {
+            self.source = source
+            self.origin = origin
+            self.configure = configure
+        }
     }
 
     struct Registration {
@@ -51,10 +59,13 @@ public final class CellRegistry {
 
     private var table = TypeTable<Registration>()
     private var cache: [ObjectIdentifier: Binding] = [:]
+    private var recentBindings = RecentTypes<Binding>()
+    /// Whether each cell class seen adopts ``UpdatableCell``: a conformance cast per row costs more than this look-up.
+    private var updatableCells = RecentTypes<Bool>()
     private var reportedMisses: Set<ObjectIdentifier> = []
 
     /// The cell for models nothing else maps (Instant Cocoa's `defaultCellClass`).
-    public var defaultCell: CellSource { didSet { cache.removeAll() } }
+    public var defaultCell: CellSource { didSet { clearCache() } }
     /// Where misses and misuses are reported. Default: standard error.
     public var diagnostics: DiagnosticHandler
 
@@ -103,7 +114,7 @@ public final class CellRegistry {
         }
         // A second registration for the same model type replaces the first (documented above).
         table.set(Registration(source: source, configure: wrapped), for: model)
-        cache.removeAll()
+        clearCache()
     }
 
     /// Maps `Model` to cells of type `Cell`, built with `init()`, in `style`.
@@ -117,7 +128,12 @@ public final class CellRegistry {
     /// Removes the registration for exactly `Model`.
     public func unregister<Model>(_ model: Model.Type) {
         table.remove(model)
+        clearCache()
+    }
+
+    private func clearCache() {
         cache.removeAll()
+        recentBindings.removeAll()
     }
 
     // MARK: Resolving
@@ -125,7 +141,11 @@ public final class CellRegistry {
     /// The binding for `model`: registration, the model's own choice, or the default cell.
     public func binding(for model: Any) -> Binding {
         let key = ObjectIdentifier(type(of: model))
-        if let cached = cache[key] { return cached }
+        if let recent = recentBindings.value(for: key) { return recent }
+        if let cached = cache[key] {
+            recentBindings.insert(cached, for: key)
+            return cached
+        }
         let binding: Binding
         if let (registration, match) = table.resolve(model) {
             binding = Binding(source: registration.source, origin: .registered(match), configure: registration.configure)
@@ -141,6 +161,7 @@ public final class CellRegistry {
             }
         }
         cache[key] = binding
+        recentBindings.insert(binding, for: key)
         return binding
     }
 
@@ -150,15 +171,20 @@ public final class CellRegistry {
     /// Returns whether the cell reported a change (`true` when it cannot tell).
     @discardableResult
     public func configure(_ cell: AnyObject, with model: Any, binding: Binding) -> Bool {
-        if let textCell = cell as? TextCell {
-            textCell.configureCount += 1
-            if case .defaultCell = binding.origin {
-                textCell.prepareForReuse()
-                textCell.text = String(describing: model)
-            }
+        if case .defaultCell = binding.origin, let textCell = cell as? TextCell {
+            textCell.prepareForReuse()
+            textCell.text = String(describing: model)
         }
         binding.configure?(cell, model)
-        if let updatable = cell as? any UpdatableCell, let changed = updatable._update(withAny: model) {
+        let cellType = ObjectIdentifier(type(of: cell))
+        let adopts: Bool
+        if let known = updatableCells.value(for: cellType) {
+            adopts = known
+        } else {
+            adopts = cell is any UpdatableCell
+            updatableCells.insert(adopts, for: cellType)
+        }
+        if adopts, let updatable = cell as? any UpdatableCell, let changed = updatable._update(withAny: model) {
             return changed
         }
         return true

@@ -17,8 +17,6 @@ open class TextCell: ListCell {
     public var detailText: String?
     /// A short marker shown at the trailing edge (for example "›").
     public var accessory: String?
-    /// How many times CellKit configured this cell (creation and every reuse).
-    public internal(set) var configureCount = 0
 
     /// Creates an empty cell.
     public required init() {}

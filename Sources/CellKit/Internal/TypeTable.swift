@@ -36,8 +36,11 @@ struct TypeTable<Value> {
 
     private(set) var rules: [ObjectIdentifier: Rule] = [:]
     private var nextOrder = 0
-    var catchAll: Value? { didSet { cache.removeAll(keepingCapacity: true) } }
+    var catchAll: Value? { didSet { clearCaches() } }
     private var cache: [ObjectIdentifier: (Value, TypeMatch)?] = [:]
+    /// The last few types resolved: a list has few model types, and a short
+    /// linear scan of pointers beats hashing on every row.
+    private var recent = RecentTypes<(Value, TypeMatch)?>()
 
     var isEmpty: Bool { rules.isEmpty && catchAll == nil }
 
@@ -56,23 +59,33 @@ struct TypeTable<Value> {
             isClass: (type as Any.Type) is AnyObject.Type,
             value: value
         )
-        cache.removeAll(keepingCapacity: true)
+        clearCaches()
         return replaced
     }
 
     /// Removes the registration for `type`.
     mutating func remove<T>(_ type: T.Type) {
         rules[ObjectIdentifier(type)] = nil
+        clearCaches()
+    }
+
+    private mutating func clearCaches() {
         cache.removeAll(keepingCapacity: true)
+        recent.removeAll()
     }
 
     /// The value for `model`'s dynamic type, and how it matched; `nil` if nothing matches.
     mutating func resolve(_ model: Any) -> (value: Value, match: TypeMatch)? {
         let dynamicType: Any.Type = Swift.type(of: model)
         let key = ObjectIdentifier(dynamicType)
-        if let cached = cache[key] { return cached }
+        if let hit = recent.value(for: key) { return hit }
+        if let cached = cache[key] {
+            recent.insert(cached, for: key)
+            return cached
+        }
         let resolved = lookUp(model, dynamicType: dynamicType)
         cache[key] = .some(resolved)
+        recent.insert(resolved, for: key)
         return resolved
     }
 
@@ -96,5 +109,37 @@ struct TypeTable<Value> {
         if let rule = conforming { return (rule.value, .conformance) }
         if let any = catchAll { return (any, .catchAll) }
         return nil
+    }
+}
+
+/// A tiny cache of the last few types seen, scanned linearly.
+struct RecentTypes<Value> {
+    private static var capacity: Int { 8 }
+    private var keys: [ObjectIdentifier] = []
+    private var values: [Value] = []
+    private var next = 0
+
+    /// The value stored for `key`, if it is among the recent ones.
+    func value(for key: ObjectIdentifier) -> Value? {
+        for i in keys.indices where keys[i] == key { return values[i] }
+        return nil
+    }
+
+    /// Remembers `value` for `key`, evicting the oldest entry when full.
+    mutating func insert(_ value: Value, for key: ObjectIdentifier) {
+        if keys.count < Self.capacity {
+            keys.append(key)
+            values.append(value)
+        } else {
+            keys[next] = key
+            values[next] = value
+            next = (next + 1) % Self.capacity
+        }
+    }
+
+    mutating func removeAll() {
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        next = 0
     }
 }
