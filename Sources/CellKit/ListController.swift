@@ -164,6 +164,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
     func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
         companions.displayGeneration &+= 1
+        defer { listView?.contentStateDidChange(state) }
         guard let listView else {
             displayed = target
             return

@@ -33,10 +33,15 @@ public protocol ListView: AnyObject {
     /// Told when CellKit configured or updated a visible cell in place; list
     /// views that keep an event log or repaint lines use it. Default: nothing.
     func cellDidChange(at path: ItemPath, reason: CellChangeReason)
+    /// Told after every apply, with the content state now shown, even when no row
+    /// changed (loading → failed while empty): list views that show placeholders
+    /// as a background view update it here. Default: nothing.
+    func contentStateDidChange(_ state: ContentState)
 }
 
 extension ListView {
     public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {}
+    public func contentStateDidChange(_ state: ContentState) {}
 }
 
 /// Why a visible cell changed without being dequeued again.

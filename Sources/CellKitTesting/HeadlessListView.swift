@@ -195,6 +195,11 @@ public final class HeadlessListView: ListView {
         layoutVisibleRows()
     }
 
+    /// The content state the controller reported after its last apply, if any.
+    public private(set) var lastContentState: ContentState?
+
+    public func contentStateDidChange(_ state: ContentState) { lastContentState = state }
+
     public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {
         switch reason {
         case .reconfigured: record(.reconfigured(path))

@@ -181,9 +181,12 @@ public final class CollectionViewAdapter: NSObject, ListView {
         renderer.render(content, host)
     }
 
+    /// Updates the background placeholder after every apply, also when no row changed.
+    public func contentStateDidChange(_ state: ContentState) { updateBackground() }
+
     /// Shows the controller's background placeholder (or none) behind the items.
     ///
-    /// Called after every reload and batch; call it yourself after a state change that changed no rows.
+    /// Called after every reload, batch and apply (``contentStateDidChange(_:)``).
     public func updateBackground() {
         guard dataSource is ListController else { return }
         collectionView.backgroundView = AdapterSupport.backgroundView(for: dataSource, provider: backgroundViewProvider)

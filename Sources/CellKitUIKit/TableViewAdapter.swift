@@ -218,10 +218,12 @@ public final class TableViewAdapter: NSObject, ListView {
 
     func model(at path: ItemPath) -> Any? { AdapterSupport.model(in: dataSource, at: path) }
 
+    /// Updates the background placeholder after every apply, also when no row changed.
+    public func contentStateDidChange(_ state: ContentState) { updateBackground() }
+
     /// Shows the controller's background placeholder (or none) behind the rows.
     ///
-    /// Called after every reload and batch; call it yourself after a state change
-    /// that changed no rows (loading → failed while empty, with placeholders off).
+    /// Called after every reload, batch and apply (``contentStateDidChange(_:)``).
     public func updateBackground() {
         guard dataSource is ListController else { return }
         tableView.backgroundView = AdapterSupport.backgroundView(for: dataSource, provider: backgroundViewProvider)

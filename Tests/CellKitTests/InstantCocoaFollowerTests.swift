@@ -187,3 +187,21 @@ struct InstantCocoaFollowerTests {
         #expect(reported.count == 1)
     }
 }
+
+@MainActor
+@Suite("List views hear about state changes")
+struct ContentStateHookTests {
+    @Test func aStateChangeThatChangesNoRowReachesTheListView() {
+        struct Offline: Error {}
+        let controller = ListController(diagnostics: .ignore)
+        controller.placeholders.showsRows = false  // placeholders as a background view instead
+        let listView = HeadlessListView()
+        controller.attach(to: listView)
+        controller.apply(TableModel(), state: .loading)
+        #expect(listView.lastContentState?.isLoading == true)
+        listView.clearLog()
+        controller.apply(TableModel(), state: .failed(Offline()))
+        #expect(listView.lastContentState?.error is Offline)
+        #expect(listView.log.isEmpty)  // no row changed, yet the list view was told
+    }
+}
