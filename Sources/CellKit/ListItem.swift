@@ -103,8 +103,14 @@ protocol ContentEquality {
 /// The ``ContentEquality`` witness of `Model`: a metatype, one word, no allocation.
 enum EquatableWitness<Model: Equatable>: ContentEquality {
     static func equal(_ a: any Sendable, _ b: any Sendable) -> Bool {
-        guard let a = a as? Model, let b = b as? Model else { return false }
+        guard let a = project(a) ?? a as? Model, let b = project(b) ?? b as? Model else { return false }
         return a == b
+    }
+
+    /// The value, when its dynamic type is exactly `Model`: opening the existential
+    /// and comparing metadata is cheaper than a dynamic cast (subclasses take the cast).
+    private static func project<T>(_ value: T) -> Model? {
+        T.self == Model.self ? unsafeBitCast(value, to: Model.self) : nil
     }
 }
 

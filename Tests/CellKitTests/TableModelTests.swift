@@ -67,3 +67,43 @@ struct TableModelTests {
         #expect(!before.isContentEqual(to: ListItem(counter)))
     }
 }
+
+@Suite("ItemID: identity across id types and construction paths")
+struct ItemIDTests {
+    struct User: Identifiable, Equatable, Sendable { let id: Int }
+    struct Tag: Identifiable, Equatable, Sendable { let id: String }
+    struct Handle: Hashable, Sendable { let server: String; let name: String }
+    struct Account: Identifiable, Equatable, Sendable { let id: Handle }
+
+    @Test func intStringAndOtherIDsAgreeWhicheverWayTheyAreBuilt() {
+        let ids: [(ItemID, ItemID)] = [
+            (ItemID(User(id: 7)), ItemID(type: User.self, id: 7)),
+            (ItemID(Tag(id: "swift")), ItemID(type: Tag.self, id: "swift")),
+            (ItemID(Account(id: Handle(server: "a", name: "b"))), ItemID(type: Account.self, id: Handle(server: "a", name: "b"))),
+        ]
+        for (a, b) in ids {
+            #expect(a == b)
+            #expect(a.hashValue == b.hashValue)
+            #expect(Set([a, b]).count == 1)
+        }
+        #expect(ItemID(User(id: 7)) != ItemID(type: Tag.self, id: 7))
+        #expect(ItemID(User(id: 7)) != ItemID(User(id: 8)))
+        #expect(ItemID(Tag(id: "a")) != ItemID(Tag(id: "b")))
+        #expect(ItemID(Account(id: Handle(server: "a", name: "b"))) != ItemID(Account(id: Handle(server: "a", name: "c"))))
+        #expect((ItemID(Tag(id: "x")).rawValue as? String) == "x")
+        #expect("\(ItemID(User(id: 3)))".contains("User(3)"))
+    }
+
+    @Test func contentOfSubclassInstancesIsComparedThroughTheBaseType() {
+        class Shape: Identifiable, Equatable, @unchecked Sendable {
+            let id: Int
+            let sides: Int
+            init(id: Int, sides: Int) { (self.id, self.sides) = (id, sides) }
+            static func == (a: Shape, b: Shape) -> Bool { a.id == b.id && a.sides == b.sides }
+        }
+        final class Square: Shape, @unchecked Sendable {}
+        let a = ListItem(Square(id: 1, sides: 4) as Shape)
+        #expect(a.isContentEqual(to: ListItem(Square(id: 1, sides: 4) as Shape)))
+        #expect(!a.isContentEqual(to: ListItem(Square(id: 1, sides: 5) as Shape)))
+    }
+}
