@@ -105,7 +105,7 @@ public final class CellRegistry {
                 self?.reportMismatch(cell: cell, expected: Cell.self, model: model)
             }
             wrapped = { cell, model in
-                guard let typedCell = cell as? Cell, let typedModel = _cast(model, to: Model.self) else {
+                guard let typedCell = cell as? Cell, let typedModel = model as? Model else {
                     report(cell, model)
                     return
                 }

@@ -56,7 +56,7 @@ public final class DispatchTable {
 
     /// Handles selection of rows showing a `Model` (`tableView:didSelect<ModelName>:`).
     public func onSelect<Model>(_ model: Model.Type, _ handler: @escaping @MainActor (Model, ItemPath) -> Void) {
-        selectTable.set({ m, path in handler(_cast(m, to: Model.self)!, path) }, for: model)
+        selectTable.set({ m, path in handler(m as! Model, path) }, for: model)
     }
 
     /// Handles selection of any row no more specific handler takes (`didSelectObject:`).
@@ -66,7 +66,7 @@ public final class DispatchTable {
 
     /// The height of rows showing a `Model` (`tableView:heightFor<ModelName>:`).
     public func height<Model>(for model: Model.Type, _ handler: @escaping @MainActor (Model) -> Double) {
-        heightTable.set({ m, _ in handler(_cast(m, to: Model.self)!) }, for: model)
+        heightTable.set({ m, _ in handler(m as! Model) }, for: model)
     }
 
     /// The height of any row no more specific handler takes (`heightForObject:`).
@@ -82,7 +82,7 @@ public final class DispatchTable {
                 self?.reportMismatch(cell: cell, expected: Cell.self, model: m)
                 return
             }
-            handler(cell, _cast(m, to: Model.self)!, update)
+            handler(cell, m as! Model, update)
         }, for: model)
     }
 
@@ -126,7 +126,7 @@ public final class DispatchTable {
                 self?.reportMismatch(cell: cell, expected: Cell.self, model: model)
                 return
             }
-            handler(typed, _cast(model, to: Model.self)!)
+            handler(typed, model as! Model)
         }
     }
 

@@ -106,27 +106,6 @@ final class OtherID: Hashable, Sendable {
 
 @usableFromInline
 func _isEqual<A: Hashable>(_ a: A, _ b: any Hashable) -> Bool {
-    guard let b = _cast(b as Any, to: A.self) else { return false }
+    guard let b = b as? A else { return false }
     return a == b
-}
-
-/// `value as? Wanted`, with a fast path when the value's dynamic type is exactly
-/// `Wanted` (opening the existential and comparing metadata, no dynamic cast).
-@usableFromInline
-@inline(__always)
-func _cast<Wanted>(_ value: Any, to wanted: Wanted.Type) -> Wanted? {
-    func project<T>(_ opened: T) -> Wanted? {
-        T.self == Wanted.self ? unsafeBitCast(opened, to: Wanted.self) : nil
-    }
-    return project(value) ?? value as? Wanted
-}
-
-/// ``_cast(_:to:)`` for a `Sendable` existential, without converting it to `Any` first.
-@usableFromInline
-@inline(__always)
-func _cast<Wanted>(_ value: any Sendable, to wanted: Wanted.Type) -> Wanted? {
-    func project<T>(_ opened: T) -> Wanted? {
-        T.self == Wanted.self ? unsafeBitCast(opened, to: Wanted.self) : nil
-    }
-    return project(value) ?? value as? Wanted
 }
