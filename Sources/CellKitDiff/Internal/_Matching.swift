@@ -30,12 +30,15 @@ internal struct _Matching {
     @usableFromInline var newToOld: [Int32]
     /// Every later occurrence of an identifier, in scan order.
     @usableFromInline var duplicates: [_DuplicateRecord]
+    /// The number of matched pairs (non-negative entries of either map), as matched.
+    @usableFromInline var matchedCount: Int
 
     @inlinable
-    init(oldToNew: [Int32], newToOld: [Int32], duplicates: [_DuplicateRecord]) {
+    init(oldToNew: [Int32], newToOld: [Int32], duplicates: [_DuplicateRecord], matchedCount: Int) {
         self.oldToNew = oldToNew
         self.newToOld = newToOld
         self.duplicates = duplicates
+        self.matchedCount = matchedCount
     }
 }
 
@@ -49,6 +52,55 @@ internal struct _Identified<ID: Hashable>: Differentiable {
 
     @inlinable
     func isContentEqual(to other: _Identified<ID>) -> Bool { true }
+}
+
+/// The hash the identifier table uses: the identifier's own `hashValue`, except
+/// for the standard fixed-width integer types, whose bits are mixed here with a
+/// per-process random seed (taken from `Hasher`) instead of going through
+/// SipHash once per element. Only the probe sequence depends on the hash; every
+/// match is still decided by `==`, so the result is the same for every input.
+@usableFromInline
+internal struct _IdentifierHash<ID: Hashable> {
+    @usableFromInline let seed: UInt64
+
+    @inlinable
+    init() {
+        if Self.isInteger {
+            var hasher = Hasher()
+            hasher.combine(0x5EED as UInt64)
+            seed = UInt64(truncatingIfNeeded: hasher.finalize())
+        } else {
+            seed = 0
+        }
+    }
+
+    /// Whether `ID` is one of the integer types hashed here (folded away when specialised).
+    @inlinable
+    static var isInteger: Bool {
+        ID.self == Int.self || ID.self == UInt.self || ID.self == Int64.self || ID.self == UInt64.self
+            || ID.self == Int32.self || ID.self == UInt32.self
+    }
+
+    /// A seeded bijection on 64-bit words (two multiply–xorshift rounds), so that
+    /// both the low bits (the slot) and the high bits (the tag) depend on every bit.
+    @inlinable @inline(__always)
+    func mix(_ x: UInt64) -> Int {
+        var z = x &+ seed
+        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return Int(truncatingIfNeeded: z ^ (z &>> 32))
+    }
+
+    @inlinable @inline(__always)
+    func callAsFunction(_ id: ID) -> Int {
+        if ID.self == Int.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self))) }
+        if ID.self == UInt.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: UInt.self))) }
+        if ID.self == Int64.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int64.self))) }
+        if ID.self == UInt64.self { return mix(unsafeBitCast(id, to: UInt64.self)) }
+        if ID.self == Int32.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int32.self))) }
+        if ID.self == UInt32.self { return mix(UInt64(unsafeBitCast(id, to: UInt32.self))) }
+        return id.hashValue
+    }
 }
 
 /// Matches the elements of two snapshots by identifier through a flat
@@ -81,7 +133,7 @@ internal func _matchIdentifiers<E: Differentiable>(
     var newToOld = [Int32](repeating: -1, count: nNew)
     var duplicates: [_DuplicateRecord] = []
     if nOld == 0 && nNew == 0 {
-        return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates)
+        return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates, matchedCount: 0)
     }
     // Slot layout: entry in the low `entryBits` bits, tag above.
     let entryBits = Swift.max(1, UInt32.bitWidth &- UInt32(truncatingIfNeeded: nOld &+ nNew &+ 1).leadingZeroBitCount)
@@ -100,6 +152,8 @@ internal func _matchIdentifiers<E: Differentiable>(
     defer { table.deallocate() }
     var entries = 0
     let tagMask = ~entryMask
+    let hashOf = _IdentifierHash<E.DifferenceIdentifier>()
+    var matchedCount = 0
 
     @inline(__always)
     func identifier(ofEntry entry: UInt32) -> E.DifferenceIdentifier {
@@ -134,7 +188,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 var starts = [Int](repeating: 0, count: 257)
                 starts.withUnsafeMutableBufferPointer { starts in
                     for i in 0..<nOld {
-                        let hash = old[i].differenceIdentifier.hashValue
+                        let hash = hashOf(old[i].differenceIdentifier)
                         hashes[i] = hash
                         starts[((hash & mask) &>> shift) &+ 1] &+= 1
                     }
@@ -158,7 +212,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     hash = partHashes[k]
                 } else {
                     i = k
-                    hash = old[k].differenceIdentifier.hashValue
+                    hash = hashOf(old[k].differenceIdentifier)
                 }
                 let t = tag(of: hash)
                 var slot = hash & mask
@@ -205,11 +259,12 @@ internal func _matchIdentifiers<E: Differentiable>(
                 if candidate >= 0 {
                     o2n[candidate] = Int32(truncatingIfNeeded: j)
                     n2o[j] = Int32(truncatingIfNeeded: candidate)
+                    matchedCount &+= 1
                     cursor = candidate &+ 1
                     resume = cursor
                     continue
                 }
-                let hash = id.hashValue
+                let hash = hashOf(id)
                 let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
@@ -222,7 +277,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
                             grown.initialize(repeating: 0, count: newCapacity)
                             for s in 0..<capacity where table[s] != 0 {
-                                var u = identifier(ofEntry: table[s]).hashValue & newMask
+                                var u = hashOf(identifier(ofEntry: table[s])) & newMask
                                 while grown[u] != 0 { u = (u &+ 1) & newMask }
                                 grown[u] = table[s]
                             }
@@ -245,6 +300,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             if matched < 0 {
                                 o2n[i] = Int32(truncatingIfNeeded: j)
                                 n2o[j] = Int32(truncatingIfNeeded: i)
+                                matchedCount &+= 1
                                 resume = cursor
                                 cursor = i &+ 1
                             } else {
@@ -260,23 +316,24 @@ internal func _matchIdentifiers<E: Differentiable>(
             }
         }
     }
-    return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates)
+    return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates, matchedCount: matchedCount)
 }
 
 /// Marks the members of one longest strictly increasing subsequence of the
-/// non-negative entries of `values` (negative entries are skipped).
+/// non-negative entries of `values` (negative entries are skipped), and
+/// returns its length.
 ///
 /// Patience sorting with predecessor links; a value greater than the current
 /// longest tail is appended without a search, which makes mostly-sorted input
 /// (the usual diff) nearly linear.
 ///
 /// - Complexity: O(*n* log *n*), *n* = `values.count`.
-@inlinable
+@inlinable @discardableResult
 internal func _markLongestIncreasingSubsequence(
     _ values: UnsafeBufferPointer<Int32>, _ marks: UnsafeMutableBufferPointer<Bool>
-) {
+) -> Int {
     let n = values.count
-    if n == 0 { return }
+    if n == 0 { return 0 }
     // tails[k]: index of the smallest value ending an increasing run of length k + 1;
     // tailValues[k]: that value (kept beside it so the search reads one array).
     let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
@@ -339,12 +396,13 @@ internal func _markLongestIncreasingSubsequence(
         tailValues[lo] = v
         previous[x] = lo == 0 ? -1 : tails[lo &- 1]
     }
-    if length == 0 { return }
+    if length == 0 { return 0 }
     var k = Int(tails[length &- 1])
     while k >= 0 {
         marks[k] = true
         k = Int(previous[k])
     }
+    return length
 }
 
 /// Groups duplicate records into one diagnostic per identifier and side.
