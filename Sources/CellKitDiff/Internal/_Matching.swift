@@ -163,14 +163,15 @@ internal func _matchIdentifiers<E: Differentiable>(
 
     oldToNew.withUnsafeMutableBufferPointer { o2n in
         newToOld.withUnsafeMutableBufferPointer { n2o in
-            // A large table: partition the old identifiers by the region of the table
+            // A large table (more than 2^18 slots, i.e. more than 1 MB, a core's L2 on the
+            // reference machine): partition the old identifiers by the region of the table
             // they land in (256 regions), then insert region by region, so that inserts
             // hit a cache-resident part of the table instead of missing the cache on
             // every element. Identifiers keep their relative order inside a region, so
             // first occurrences still win. A table that fits a core's cache is filled
             // in order.
             let slotBits = capacity.trailingZeroBitCount
-            let partitioned = slotBits >= 18
+            let partitioned = slotBits >= 19
             var partHashes: UnsafeMutablePointer<Int>? = nil
             var partIndices: UnsafeMutablePointer<Int32>? = nil
             defer {
