@@ -110,7 +110,7 @@ internal struct _IdentifierHash<ID: Hashable> {
 /// capacity and linear probing. A slot is one 32-bit word: the entry in the low
 /// bits (old index + 1, or old count + 1 + new index for an identifier seen only
 /// in the new snapshot, kept to detect duplicates there; 0 is empty) and, in the
-/// bits left over, a tag taken from the top of the hash, which spares reading
+/// bits left over, a tag taken from the upper half of the hash, which spares reading
 /// the identifier on most collisions. The new snapshot is then walked with a
 /// cursor into the old one: while the next old element (or the one after it,
 /// or the one where the cursor was before its last jump) carries the same
@@ -138,10 +138,12 @@ internal func _matchIdentifiers<E: Differentiable>(
     // Slot layout: entry in the low `entryBits` bits, tag above.
     let entryBits = Swift.max(1, UInt32.bitWidth &- UInt32(truncatingIfNeeded: nOld &+ nNew &+ 1).leadingZeroBitCount)
     let entryMask: UInt32 = entryBits >= 32 ? ~0 : (1 << UInt32(entryBits)) &- 1
-    let tagBits = 32 &- entryBits
+    // The tag: bits of the hash's upper half where `Int` has 64 bits (the slot comes
+    // from its lower bits); the hash's own high bits where it has 32.
     @inline(__always)
     func tag(of hash: Int) -> UInt32 {
-        tagBits == 0 ? 0 : UInt32(truncatingIfNeeded: UInt(bitPattern: hash) &>> UInt(UInt.bitWidth &- tagBits)) &<< UInt32(entryBits)
+        let bits = UInt64(UInt(bitPattern: hash))
+        return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits) & ~entryMask
     }
     // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
     var capacity = 16
