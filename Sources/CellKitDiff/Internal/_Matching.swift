@@ -348,14 +348,24 @@ internal func _markLongestIncreasingSubsequence(
         previous.deallocate()
     }
     var length = 0
+    var lastTail: Int32 = -1  // tails[length - 1], or -1
+    var lastValue = Int32.min  // tailValues[length - 1], or below every value
     for x in 0..<n {
         let v = values[x]
         if v < 0 { continue }
-        var lo: Int
-        if length == 0 || tailValues[length &- 1] < v {
-            lo = length  // extends the longest run: no search
+        let xi = Int32(truncatingIfNeeded: x)
+        if lastValue < v {
+            // Extends the longest run: no search.
+            tails[length] = xi
+            tailValues[length] = v
+            previous[x] = lastTail
             length &+= 1
-        } else if length >= 2 && tailValues[length &- 2] < v {
+            lastTail = xi
+            lastValue = v
+            continue
+        }
+        var lo: Int
+        if length >= 2 && tailValues[length &- 2] < v {
             lo = length &- 1  // replaces the last tail (common after a far move)
         } else {
             // Smallest position whose tail is ≥ v. The tails grow roughly linearly
@@ -395,9 +405,13 @@ internal func _markLongestIncreasingSubsequence(
             }
             lo = high
         }
-        tails[lo] = Int32(truncatingIfNeeded: x)
+        tails[lo] = xi
         tailValues[lo] = v
         previous[x] = lo == 0 ? -1 : tails[lo &- 1]
+        if lo == length &- 1 {
+            lastTail = xi
+            lastValue = v
+        }
     }
     if length == 0 { return 0 }
     var k = Int(tails[length &- 1])
