@@ -94,90 +94,166 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         }
     }
     var stays = [Bool](repeating: false, count: nNew)
-    matching.newToOld.withUnsafeBufferPointer { n2o in
+    let kept = matching.newToOld.withUnsafeBufferPointer { n2o in
         stays.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(n2o, $0) }
     }
 
-    // 4. Changes.
+    // 4. Changes. Every count but the updates' is known now, so each list is
+    // written once into storage of its exact size.
+    let matched = matching.matchedCount
+    let deleteCount = nOld &- matched
+    let insertCount = nNew &- matched
+    let moveCount = matched &- kept
+    let threshold = options.reloadThreshold
+    if let threshold, deleteCount &+ insertCount &+ moveCount > threshold {
+        return StagedChangeset(stages: [], duplicates: duplicates, isReload: true, finalData: new)
+    }
+    let hasSecond = insertCount > 0 || moveCount > 0
+    // Position of each matched old window element after stage 1 (deletes removed),
+    // absolute; complemented (negative) when the item is updated. Entries of
+    // deleted elements are never written nor read.
+    let afterDeletes = UnsafeMutablePointer<Int32>.allocate(capacity: nOld)
+    defer { afterDeletes.deallocate() }
     var deletes: [ItemPath] = []
-    var updates: [ItemPath] = []
-    var inserts: [ItemPath] = []
-    var moves: [Move<ItemPath>] = []
-    // Position of each old window element after stage 1 (deletes removed), absolute.
-    var afterDeletes = [Int32](repeating: -1, count: nOld)
-    old.withUnsafeBufferPointer { o in
-        new.withUnsafeBufferPointer { n in
-            matching.oldToNew.withUnsafeBufferPointer { o2n in
-                afterDeletes.withUnsafeMutableBufferPointer { ad in
-                    var deleted = 0
-                    for i in 0..<nOld {
-                        let j = Int(o2n[i])
-                        if j < 0 {
-                            deletes.append(ItemPath(item: lo &+ i, section: 0))
-                            deleted &+= 1
-                        } else {
-                            ad[i] = Int32(truncatingIfNeeded: lo &+ i &- deleted)
-                            if !o[lo &+ i].isContentEqual(to: n[lo &+ j]) {
-                                updates.append(ItemPath(item: lo &+ i, section: 0))
+    var updateCount = 0
+    // One pass over the old window: deletes, positions after stage 1, updates and,
+    // when `start` is given, stage 1's data (old order without the deleted, updated
+    // items in their new version), written there.
+    func passOverOld(_ start: UnsafeMutablePointer<E>?) {
+        deletes = [ItemPath](unsafeUninitializedCapacity: deleteCount) { deleteBuffer, deleteWritten in
+            old.withUnsafeBufferPointer { o in
+                new.withUnsafeBufferPointer { n in
+                    matching.oldToNew.withUnsafeBufferPointer { o2n in
+                        var out = start
+                        if let first = out, lo > 0 {
+                            first.initialize(from: o.baseAddress!, count: lo)
+                            out = first + lo
+                        }
+                        var deleted = 0
+                        var updated = 0
+                        for i in 0..<nOld {
+                            let j = Int(o2n[i])
+                            if j < 0 {
+                                deleteBuffer.initializeElement(at: deleted, to: ItemPath(item: lo &+ i, section: 0))
+                                deleted &+= 1
+                                continue
+                            }
+                            let position = Int32(truncatingIfNeeded: lo &+ i &- deleted)
+                            if o[lo &+ i].isContentEqual(to: n[lo &+ j]) {
+                                afterDeletes[i] = position
+                                if let next = out {
+                                    next.initialize(to: o[lo &+ i])
+                                    out = next + 1
+                                }
+                            } else {
+                                afterDeletes[i] = ~position
+                                updated &+= 1
+                                if let next = out {
+                                    next.initialize(to: n[lo &+ j])
+                                    out = next + 1
+                                }
                             }
                         }
+                        if let next = out, oldHi < oldCount {
+                            next.initialize(from: o.baseAddress! + oldHi, count: oldCount &- oldHi)
+                        }
+                        deleteWritten = deleted
+                        updateCount = updated
                     }
                 }
             }
         }
     }
-    matching.newToOld.withUnsafeBufferPointer { n2o in
-        afterDeletes.withUnsafeBufferPointer { ad in
-            stays.withUnsafeBufferPointer { st in
-                for j in 0..<nNew {
-                    let i = Int(n2o[j])
-                    if i < 0 {
-                        inserts.append(ItemPath(item: lo &+ j, section: 0))
-                    } else if !st[j] {
-                        moves.append(Move(
-                            from: ItemPath(item: Int(ad[i]), section: 0),
-                            to: ItemPath(item: lo &+ j, section: 0)
-                        ))
+    // Stage 1's data is written during that pass when stage 1 is certain to exist
+    // and to be followed by stage 2; otherwise after it, if needed.
+    let afterFirstCount = oldCount &- deleteCount
+    var afterFirst: [E]? = nil
+    if deleteCount > 0 && hasSecond && threshold == nil && afterFirstCount > 0 {
+        afterFirst = [E](unsafeUninitializedCapacity: afterFirstCount) { buffer, written in
+            passOverOld(buffer.baseAddress!)
+            written = afterFirstCount
+        }
+    } else {
+        passOverOld(nil)
+    }
+    let updates = [ItemPath](unsafeUninitializedCapacity: updateCount) { buffer, written in
+        written = 0
+        if updateCount == 0 { return }
+        matching.oldToNew.withUnsafeBufferPointer { o2n in
+            var k = 0
+            for i in 0..<nOld where o2n[i] >= 0 && afterDeletes[i] < 0 {
+                buffer.initializeElement(at: k, to: ItemPath(item: lo &+ i, section: 0))
+                k &+= 1
+            }
+            written = k
+        }
+    }
+    var moves: [Move<ItemPath>] = []
+    let inserts = [ItemPath](unsafeUninitializedCapacity: insertCount) { insertBuffer, insertWritten in
+        moves = [Move<ItemPath>](unsafeUninitializedCapacity: moveCount) { moveBuffer, moveWritten in
+            matching.newToOld.withUnsafeBufferPointer { n2o in
+                stays.withUnsafeBufferPointer { st in
+                    var inserted = 0
+                    var moved = 0
+                    for j in 0..<nNew {
+                        let i = Int(n2o[j])
+                        if i < 0 {
+                            insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
+                            inserted &+= 1
+                        } else if !st[j] {
+                            let position = afterDeletes[i]
+                            moveBuffer.initializeElement(at: moved, to: Move(
+                                from: ItemPath(item: Int(position < 0 ? ~position : position), section: 0),
+                                to: ItemPath(item: lo &+ j, section: 0)
+                            ))
+                            moved &+= 1
+                        }
                     }
+                    insertWritten = inserted
+                    moveWritten = moved
                 }
             }
         }
     }
 
-    let total = deletes.count &+ updates.count &+ inserts.count &+ moves.count
-    if let threshold = options.reloadThreshold, total > threshold {
+    if let threshold, deleteCount &+ updateCount &+ insertCount &+ moveCount > threshold {
         return StagedChangeset(stages: [], duplicates: duplicates, isReload: true, finalData: new)
     }
 
     // 5. Stages, each with the data to show after it.
-    let hasFirst = !deletes.isEmpty || !updates.isEmpty
-    let hasSecond = !inserts.isEmpty || !moves.isEmpty
+    let hasFirst = deleteCount > 0 || updateCount > 0
     var stages: [Stage<[E]>] = []
+    stages.reserveCapacity((hasFirst ? 1 : 0) &+ (hasSecond ? 1 : 0))
     if hasFirst {
         let data: [E]
-        if hasSecond {
-            var afterFirst = [E]()
-            afterFirst.reserveCapacity(oldCount &- deletes.count)
-            old.withUnsafeBufferPointer { o in
-                new.withUnsafeBufferPointer { n in
-                    matching.oldToNew.withUnsafeBufferPointer { o2n in
-                        afterFirst.append(contentsOf: o[0..<lo])
-                        var nextUpdate = 0  // `updates` is in old order
-                        for i in 0..<nOld {
-                            let j = Int(o2n[i])
-                            if j < 0 { continue }
-                            if nextUpdate < updates.count && updates[nextUpdate].item == lo &+ i {
-                                afterFirst.append(n[lo &+ j])
-                                nextUpdate &+= 1
-                            } else {
-                                afterFirst.append(o[lo &+ i])
+        if afterFirstCount == 0 {
+            data = []
+        } else if let afterFirst {
+            data = afterFirst
+        } else if hasSecond {
+            data = [E](unsafeUninitializedCapacity: afterFirstCount) { buffer, written in
+                old.withUnsafeBufferPointer { o in
+                    new.withUnsafeBufferPointer { n in
+                        matching.oldToNew.withUnsafeBufferPointer { o2n in
+                            var out = buffer.baseAddress!
+                            if lo > 0 {
+                                out.initialize(from: o.baseAddress!, count: lo)
+                                out += lo
+                            }
+                            for i in 0..<nOld {
+                                let j = Int(o2n[i])
+                                if j < 0 { continue }
+                                out.initialize(to: afterDeletes[i] < 0 ? n[lo &+ j] : o[lo &+ i])
+                                out += 1
+                            }
+                            if oldHi < oldCount {
+                                out.initialize(from: o.baseAddress! + oldHi, count: oldCount &- oldHi)
                             }
                         }
-                        afterFirst.append(contentsOf: o[oldHi..<oldCount])
                     }
                 }
+                written = afterFirstCount
             }
-            data = afterFirst
         } else {
             data = new
         }

@@ -75,7 +75,7 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     let secN2O = sectionMatching.newToOld
     var sectionStays = [Bool](repeating: false, count: newS)
     secN2O.withUnsafeBufferPointer { n2o in
-        sectionStays.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(n2o, $0) }
+        sectionStays.withUnsafeMutableBufferPointer { _ = _markLongestIncreasingSubsequence(n2o, $0) }
     }
     // Section index after stage 1 (deleted sections removed).
     var sectionAfterDeletes = [Int](repeating: -1, count: oldS)

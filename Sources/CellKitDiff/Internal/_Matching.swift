@@ -30,12 +30,15 @@ internal struct _Matching {
     @usableFromInline var newToOld: [Int32]
     /// Every later occurrence of an identifier, in scan order.
     @usableFromInline var duplicates: [_DuplicateRecord]
+    /// The number of matched pairs (non-negative entries of either map), as matched.
+    @usableFromInline var matchedCount: Int
 
     @inlinable
-    init(oldToNew: [Int32], newToOld: [Int32], duplicates: [_DuplicateRecord]) {
+    init(oldToNew: [Int32], newToOld: [Int32], duplicates: [_DuplicateRecord], matchedCount: Int) {
         self.oldToNew = oldToNew
         self.newToOld = newToOld
         self.duplicates = duplicates
+        self.matchedCount = matchedCount
     }
 }
 
@@ -51,6 +54,55 @@ internal struct _Identified<ID: Hashable>: Differentiable {
     func isContentEqual(to other: _Identified<ID>) -> Bool { true }
 }
 
+/// The hash the identifier table uses: the identifier's own `hashValue`, except
+/// for the standard fixed-width integer types, whose bits are mixed here with a
+/// per-process random seed (taken from `Hasher`) instead of going through
+/// SipHash once per element. Only the probe sequence depends on the hash; every
+/// match is still decided by `==`, so the result is the same for every input.
+@usableFromInline
+internal struct _IdentifierHash<ID: Hashable> {
+    @usableFromInline let seed: UInt64
+
+    @inlinable
+    init() {
+        if Self.isInteger {
+            var hasher = Hasher()
+            hasher.combine(0x5EED as UInt64)
+            seed = UInt64(truncatingIfNeeded: hasher.finalize())
+        } else {
+            seed = 0
+        }
+    }
+
+    /// Whether `ID` is one of the integer types hashed here (folded away when specialised).
+    @inlinable
+    static var isInteger: Bool {
+        ID.self == Int.self || ID.self == UInt.self || ID.self == Int64.self || ID.self == UInt64.self
+            || ID.self == Int32.self || ID.self == UInt32.self
+    }
+
+    /// A seeded bijection on 64-bit words (two multiply–xorshift rounds), so that
+    /// both the low bits (the slot) and the high bits (the tag) depend on every bit.
+    @inlinable @inline(__always)
+    func mix(_ x: UInt64) -> Int {
+        var z = x &+ seed
+        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return Int(truncatingIfNeeded: z ^ (z &>> 32))
+    }
+
+    @inlinable @inline(__always)
+    func callAsFunction(_ id: ID) -> Int {
+        if ID.self == Int.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self))) }
+        if ID.self == UInt.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: UInt.self))) }
+        if ID.self == Int64.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int64.self))) }
+        if ID.self == UInt64.self { return mix(unsafeBitCast(id, to: UInt64.self)) }
+        if ID.self == Int32.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int32.self))) }
+        if ID.self == UInt32.self { return mix(UInt64(unsafeBitCast(id, to: UInt32.self))) }
+        return id.hashValue
+    }
+}
+
 /// Matches the elements of two snapshots by identifier through a flat
 /// open-addressing table.
 ///
@@ -58,7 +110,7 @@ internal struct _Identified<ID: Hashable>: Differentiable {
 /// capacity and linear probing. A slot is one 32-bit word: the entry in the low
 /// bits (old index + 1, or old count + 1 + new index for an identifier seen only
 /// in the new snapshot, kept to detect duplicates there; 0 is empty) and, in the
-/// bits left over, a tag taken from the top of the hash, which spares reading
+/// bits left over, a tag taken from the upper half of the hash, which spares reading
 /// the identifier on most collisions. The new snapshot is then walked with a
 /// cursor into the old one: while the next old element (or the one after it,
 /// or the one where the cursor was before its last jump) carries the same
@@ -81,15 +133,17 @@ internal func _matchIdentifiers<E: Differentiable>(
     var newToOld = [Int32](repeating: -1, count: nNew)
     var duplicates: [_DuplicateRecord] = []
     if nOld == 0 && nNew == 0 {
-        return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates)
+        return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates, matchedCount: 0)
     }
     // Slot layout: entry in the low `entryBits` bits, tag above.
     let entryBits = Swift.max(1, UInt32.bitWidth &- UInt32(truncatingIfNeeded: nOld &+ nNew &+ 1).leadingZeroBitCount)
     let entryMask: UInt32 = entryBits >= 32 ? ~0 : (1 << UInt32(entryBits)) &- 1
-    let tagBits = 32 &- entryBits
+    // The tag: bits of the hash's upper half where `Int` has 64 bits (the slot comes
+    // from its lower bits); the hash's own high bits where it has 32.
     @inline(__always)
     func tag(of hash: Int) -> UInt32 {
-        tagBits == 0 ? 0 : UInt32(truncatingIfNeeded: UInt(bitPattern: hash) &>> UInt(UInt.bitWidth &- tagBits)) &<< UInt32(entryBits)
+        let bits = UInt64(UInt(bitPattern: hash))
+        return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits) & ~entryMask
     }
     // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
     var capacity = 16
@@ -100,6 +154,8 @@ internal func _matchIdentifiers<E: Differentiable>(
     defer { table.deallocate() }
     var entries = 0
     let tagMask = ~entryMask
+    let hashOf = _IdentifierHash<E.DifferenceIdentifier>()
+    var matchedCount = 0
 
     @inline(__always)
     func identifier(ofEntry entry: UInt32) -> E.DifferenceIdentifier {
@@ -109,14 +165,15 @@ internal func _matchIdentifiers<E: Differentiable>(
 
     oldToNew.withUnsafeMutableBufferPointer { o2n in
         newToOld.withUnsafeMutableBufferPointer { n2o in
-            // A large table: partition the old identifiers by the region of the table
+            // A large table (more than 2^18 slots, i.e. more than 1 MB, a core's L2 on the
+            // reference machine): partition the old identifiers by the region of the table
             // they land in (256 regions), then insert region by region, so that inserts
             // hit a cache-resident part of the table instead of missing the cache on
             // every element. Identifiers keep their relative order inside a region, so
             // first occurrences still win. A table that fits a core's cache is filled
             // in order.
             let slotBits = capacity.trailingZeroBitCount
-            let partitioned = slotBits >= 18
+            let partitioned = slotBits >= 19
             var partHashes: UnsafeMutablePointer<Int>? = nil
             var partIndices: UnsafeMutablePointer<Int32>? = nil
             defer {
@@ -134,7 +191,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 var starts = [Int](repeating: 0, count: 257)
                 starts.withUnsafeMutableBufferPointer { starts in
                     for i in 0..<nOld {
-                        let hash = old[i].differenceIdentifier.hashValue
+                        let hash = hashOf(old[i].differenceIdentifier)
                         hashes[i] = hash
                         starts[((hash & mask) &>> shift) &+ 1] &+= 1
                     }
@@ -158,7 +215,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     hash = partHashes[k]
                 } else {
                     i = k
-                    hash = old[k].differenceIdentifier.hashValue
+                    hash = hashOf(old[k].differenceIdentifier)
                 }
                 let t = tag(of: hash)
                 var slot = hash & mask
@@ -205,11 +262,12 @@ internal func _matchIdentifiers<E: Differentiable>(
                 if candidate >= 0 {
                     o2n[candidate] = Int32(truncatingIfNeeded: j)
                     n2o[j] = Int32(truncatingIfNeeded: candidate)
+                    matchedCount &+= 1
                     cursor = candidate &+ 1
                     resume = cursor
                     continue
                 }
-                let hash = id.hashValue
+                let hash = hashOf(id)
                 let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
@@ -222,7 +280,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
                             grown.initialize(repeating: 0, count: newCapacity)
                             for s in 0..<capacity where table[s] != 0 {
-                                var u = identifier(ofEntry: table[s]).hashValue & newMask
+                                var u = hashOf(identifier(ofEntry: table[s])) & newMask
                                 while grown[u] != 0 { u = (u &+ 1) & newMask }
                                 grown[u] = table[s]
                             }
@@ -245,6 +303,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             if matched < 0 {
                                 o2n[i] = Int32(truncatingIfNeeded: j)
                                 n2o[j] = Int32(truncatingIfNeeded: i)
+                                matchedCount &+= 1
                                 resume = cursor
                                 cursor = i &+ 1
                             } else {
@@ -260,23 +319,24 @@ internal func _matchIdentifiers<E: Differentiable>(
             }
         }
     }
-    return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates)
+    return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates, matchedCount: matchedCount)
 }
 
 /// Marks the members of one longest strictly increasing subsequence of the
-/// non-negative entries of `values` (negative entries are skipped).
+/// non-negative entries of `values` (negative entries are skipped), and
+/// returns its length.
 ///
 /// Patience sorting with predecessor links; a value greater than the current
 /// longest tail is appended without a search, which makes mostly-sorted input
 /// (the usual diff) nearly linear.
 ///
 /// - Complexity: O(*n* log *n*), *n* = `values.count`.
-@inlinable
+@inlinable @discardableResult
 internal func _markLongestIncreasingSubsequence(
     _ values: UnsafeBufferPointer<Int32>, _ marks: UnsafeMutableBufferPointer<Bool>
-) {
+) -> Int {
     let n = values.count
-    if n == 0 { return }
+    if n == 0 { return 0 }
     // tails[k]: index of the smallest value ending an increasing run of length k + 1;
     // tailValues[k]: that value (kept beside it so the search reads one array).
     let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
@@ -288,14 +348,24 @@ internal func _markLongestIncreasingSubsequence(
         previous.deallocate()
     }
     var length = 0
+    var lastTail: Int32 = -1  // tails[length - 1], or -1
+    var lastValue = Int32.min  // tailValues[length - 1], or below every value
     for x in 0..<n {
         let v = values[x]
         if v < 0 { continue }
-        var lo: Int
-        if length == 0 || tailValues[length &- 1] < v {
-            lo = length  // extends the longest run: no search
+        let xi = Int32(truncatingIfNeeded: x)
+        if lastValue < v {
+            // Extends the longest run: no search.
+            tails[length] = xi
+            tailValues[length] = v
+            previous[x] = lastTail
             length &+= 1
-        } else if length >= 2 && tailValues[length &- 2] < v {
+            lastTail = xi
+            lastValue = v
+            continue
+        }
+        var lo: Int
+        if length >= 2 && tailValues[length &- 2] < v {
             lo = length &- 1  // replaces the last tail (common after a far move)
         } else {
             // Smallest position whose tail is ≥ v. The tails grow roughly linearly
@@ -335,16 +405,21 @@ internal func _markLongestIncreasingSubsequence(
             }
             lo = high
         }
-        tails[lo] = Int32(truncatingIfNeeded: x)
+        tails[lo] = xi
         tailValues[lo] = v
         previous[x] = lo == 0 ? -1 : tails[lo &- 1]
+        if lo == length &- 1 {
+            lastTail = xi
+            lastValue = v
+        }
     }
-    if length == 0 { return }
+    if length == 0 { return 0 }
     var k = Int(tails[length &- 1])
     while k >= 0 {
         marks[k] = true
         k = Int(previous[k])
     }
+    return length
 }
 
 /// Groups duplicate records into one diagnostic per identifier and side.
