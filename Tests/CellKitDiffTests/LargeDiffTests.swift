@@ -1,8 +1,9 @@
 import Testing
 @testable import CellKitDiff
 
-/// Inputs large enough to take the partitioned table path (more than 65,536 old
-/// elements) and the table growth path, checked by the same oracle.
+/// Large inputs (70k elements: a table filled in order, and its growth path),
+/// checked by the same oracle. The partitioned table (tables over 2^18 slots)
+/// is exercised by `IdentifierHashTests`' 150k-element diff.
 @Suite("Large diffs")
 struct LargeDiffTests {
     static func largePair(seed: UInt64, n: Int, duplicates: Bool) -> (old: [TItem], new: [TItem]) {
