@@ -64,8 +64,8 @@ enum Subprocess {
             close(err[0])
             return ProcessResult(status: -1, output: "", errorOutput: "could not start \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
-        let output = readAll(out[0])
-        let errorOutput = readAll(err[0])
+        // Both pipes at once: a child that fills one pipe while we wait on the other would deadlock.
+        let (output, errorOutput) = readBoth(out[0], err[0])
         close(out[0])
         close(err[0])
         var status: Int32 = 0
@@ -74,19 +74,29 @@ enum Subprocess {
         return ProcessResult(status: exitStatus, output: output, errorOutput: errorOutput)
     }
 
-    private static func readAll(_ fd: Int32) -> String {
-        var data: [UInt8] = []
+    /// Reads `first` and `second` to their ends, whichever has data, until both close.
+    private static func readBoth(_ first: Int32, _ second: Int32) -> (String, String) {
+        var fds = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+        var data: [[UInt8]] = [[], []]
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n > 0 {
-                data.append(contentsOf: buffer[0..<n])
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
+        var open = 2
+        while open > 0 {
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
                 break
             }
+            for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let n = read(fds[i].fd, &buffer, buffer.count)
+                if n > 0 {
+                    data[i].append(contentsOf: buffer[0..<n])
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    fds[i].fd = -1  // poll skips negative descriptors
+                    open -= 1
+                }
+            }
         }
-        return String(decoding: data, as: UTF8.self)
+        return (String(decoding: data[0], as: UTF8.self), String(decoding: data[1], as: UTF8.self))
     }
 }
