@@ -1,3 +1,4 @@
+import CellKitTesting
 import Testing
 @testable import CellKitDiff
 

@@ -1,4 +1,5 @@
 import CellKit
+import CellKitTesting
 import Testing
 
 // PathMapping against an independent oracle: random edits of sectioned ids
@@ -8,18 +9,6 @@ import Testing
 struct AdapterPathMappingTests {
     private let p = { (item: Int, section: Int) in ItemPath(item: item, section: section) }
 
-    /// A small deterministic generator (SplitMix64), so failures name their seed.
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
-    }
 
     static func position(of id: Int, in sections: [[Int]]) -> ItemPath? {
         for (s, rows) in sections.enumerated() {
@@ -30,7 +19,7 @@ struct AdapterPathMappingTests {
 
     @Test(arguments: 0..<200)
     func randomEditsMapLikeTheOracle(seed: Int) throws {
-        var rng = Rng(state: UInt64(seed))
+        var rng = SplitMix64(seed: UInt64(seed))
         let sectionCount = 1 + rng.below(4)
         var nextID = 0
         let old: [[Int]] = (0..<sectionCount).map { _ in
@@ -135,4 +124,9 @@ struct AdapterPathMappingTests {
         #expect(anchor.new == p(13, 0))
         #expect(after.item(at: anchor.new)?.model as? String == firstModel)
     }
+}
+
+extension SplitMix64 {
+    /// A value in `0..<n` (0 when `n` is not positive).
+    mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
 }

@@ -76,7 +76,7 @@ struct AdapterReplayTests {
 
     @Test(arguments: 0..<40)
     func randomSnapshotsStayInSync(seed: Int) throws {
-        var rng = AdapterPathMappingTests.Rng(state: UInt64(seed) &+ 1000)
+        var rng = SplitMix64(seed: UInt64(seed) &+ 1000)
         let (controller, listView) = make()
         var rows = (0..<20).map { Row(id: $0, text: "r\($0)") }
         var nextID = 20

@@ -15,18 +15,6 @@ private func feedScreen(viewport: Double = 440, log: DiagnosticLog? = nil) -> (L
 
 private func tweets(_ ids: some Sequence<Int>, prefix: String = "t") -> [Tweet] { ids.map { Tweet(id: $0, text: "\(prefix)\($0)") } }
 
-/// A small seeded generator (SplitMix64) so failures can be replayed from the printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @MainActor
 @Suite("List controller: snapshots applied through the diff")
@@ -96,7 +84,7 @@ struct ListControllerDiffTests {
     @Test(arguments: 0..<20)
     func randomSequencesOfSnapshotsAlwaysApplyCleanly(seed: Int) throws {
         print("randomSequencesOfSnapshotsAlwaysApplyCleanly seed \(seed)")
-        var rng = SeededGenerator(seed: UInt64(seed))
+        var rng = SplitMix64(seed: UInt64(seed))
         let log = DiagnosticLog()
         let (controller, listView) = feedScreen(viewport: 44 * 8, log: log)
         for _ in 0..<25 {

@@ -590,8 +590,15 @@ import Testing
     }
 }
 
-// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
+// Sources/CellKitTesting/SplitMix64.swift:4
 @MainActor private func docExample53() throws {
+    var a = SplitMix64(seed: 42)
+    var b = SplitMix64(seed: 42)
+    assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
+}
+
+// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
+@MainActor private func docExample54() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -608,14 +615,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample54() throws {
+@MainActor private func docExample55() throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:8
-@MainActor private func docExample55() throws {
+@MainActor private func docExample56() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -623,7 +630,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample56() throws {
+@MainActor private func docExample57() throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -632,7 +639,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample57() throws {
+@MainActor private func docExample58() throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -640,7 +647,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:125
-@MainActor private func docExample58() throws {
+@MainActor private func docExample59() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -648,7 +655,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample59() throws {
+@MainActor private func docExample60() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -660,7 +667,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample60() throws {
+@MainActor private func docExample61() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -671,7 +678,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample61() throws {
+@MainActor private func docExample62() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -683,7 +690,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample62() throws {
+@MainActor private func docExample63() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -700,7 +707,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample63() throws {
+@MainActor private func docExample64() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -734,7 +741,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 63 examples compile and run") @MainActor func run() throws {
+    @Test("all 64 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -798,5 +805,6 @@ struct DocExamples {
         try docExample61()
         try docExample62()
         try docExample63()
+        try docExample64()
     }
 }

@@ -1,3 +1,4 @@
+import CellKitTesting
 @testable import CellKitDiff
 
 /// A test element: identity and content kept apart; `==` compares both.
@@ -10,18 +11,6 @@ struct TItem: Differentiable, Equatable, Hashable, Sendable, CustomStringConvert
 
 typealias TSection = DiffSection<Int, Int, TItem>
 
-/// SplitMix64: small, seedable, good enough for fuzzing.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Length of a longest strictly increasing subsequence, by the O(n²) DP.
 func lisLengthByDP(_ values: [Int]) -> Int {
