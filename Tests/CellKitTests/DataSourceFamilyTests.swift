@@ -88,13 +88,7 @@ struct DataSourceFamilyTests {
 
     @Test func aRefreshWithNewItemsOnTopInsertsThemWithoutDisturbingTheRest() async throws {
         let gate = FetchGate<[Post]>()
-        let source = RemoteDataSource { try await gate.fetch() }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: posts(0..<20))
-        await load.value
+        let (source, screen) = await loadedRemoteScreen(gate: gate, initial: posts(0..<20))
         await screen.controller.settle()
         let kept = screen.listView.visibleCells.prefix(8).map(ObjectIdentifier.init)
         screen.listView.clearLog()
