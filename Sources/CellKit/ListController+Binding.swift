@@ -30,6 +30,8 @@ extension ListController {
     /// to show are reported to the data source (a paginated source loads its next
     /// page from there), the error row's retry calls its ``ListDataSource/load()``
     /// unless ``onRetry`` is set, and the controller keeps the data source alive.
+    /// While a next page loads, and after one failed, the list ends with the
+    /// ``LoadMorePlaceholder`` row; its retry calls ``ListDataSource/loadNextPage()``.
     ///
     /// ```swift
     /// struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -86,7 +88,9 @@ extension ListController {
     private func drain() async {
         while let snapshot = companions.pending {
             companions.pending = nil
-            let target = Self.displayedModel(snapshot.model, state: snapshot.state, placeholders: placeholders)
+            let target = Self.displayedModel(
+                snapshot.model, state: snapshot.state, placeholders: placeholders,
+                activity: snapshot.activity, nextPageError: snapshot.nextPageError)
             let generation = companions.displayGeneration
             var staged = await Self.stagedChangesOffMain(from: displayed, to: target, reloadThreshold: reloadThreshold)
             if companions.displayGeneration != generation {
@@ -131,8 +135,17 @@ extension ListController {
     }
 
     public func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {
+        if let more = displayed.item(at: path)?.model as? LoadMorePlaceholder {
+            // The end of the list is reached again after a failed page: retry it.
+            if more.isFailed { companions.dataSource?.loadNextPage() }
+            return
+        }
         guard let item = contentItem(at: path) else { return }
-        companions.dataSource?.willDisplayItem(at: path, in: displayed)
+        if let dataSource = companions.dataSource {
+            var content = displayed
+            if content.sections.last?.id == Self.loadMoreSection { content.sections.removeLast() }
+            dataSource.willDisplayItem(at: path, in: content)
+        }
         for hook in companions.displayHooks { hook.willDisplay?(path, item) }
         for loader in companions.resourceLoaders { loader.willDisplay(item, cell) }
     }
@@ -156,7 +169,8 @@ extension ListController {
 
     /// The content row shown at `path` (not a placeholder row).
     func contentItem(at path: ItemPath) -> ListItem? {
-        guard let item = displayed.item(at: path), !(displayed.sections[path.section].id == "cellkit.placeholder") else { return nil }
+        guard let item = displayed.item(at: path), displayed.sections[path.section].id != "cellkit.placeholder",
+              displayed.sections[path.section].id != Self.loadMoreSection else { return nil }
         return item
     }
 }

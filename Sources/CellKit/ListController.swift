@@ -66,6 +66,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         public var loading = LoadingPlaceholder()
         /// Shown when a load returned nothing.
         public var noResults = NoResultsPlaceholder()
+        /// Shown after the content while the next page loads, or when it failed (its texts).
+        public var loadMore = LoadMorePlaceholder()
         /// Whether placeholder rows are shown at all (a UIKit screen may use background views instead).
         public var showsRows = true
         /// Whether the error row offers a retry.
@@ -145,8 +147,26 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Changes only the state, keeping the content.
     public func setState(_ state: ContentState) { apply(model, state: state) }
 
-    static func displayedModel(_ model: TableModel, state: ContentState, placeholders: Placeholders) -> TableModel {
-        guard placeholders.showsRows, model.isEmpty else { return model }
+    /// What the list shows for `model`: placeholder rows when it is empty, else the
+    /// content followed by the ``LoadMorePlaceholder`` row while a next page loads or after it failed.
+    static func displayedModel(
+        _ model: TableModel, state: ContentState, placeholders: Placeholders,
+        activity: ListActivity = .idle, nextPageError: (any Error)? = nil
+    ) -> TableModel {
+        guard placeholders.showsRows else { return model }
+        guard model.isEmpty else {
+            let more: LoadMorePlaceholder
+            if let nextPageError {
+                more = placeholders.loadMore.failed(with: nextPageError)
+            } else if activity == .loadingMore {
+                more = placeholders.loadMore
+            } else {
+                return model
+            }
+            var shown = model
+            shown.sections.append(TableSection(id: Self.loadMoreSection, items: [ListItem(more)]))
+            return shown
+        }
         let row: ListItem
         switch state {
         case .loading: row = ListItem(placeholders.loading)
@@ -155,6 +175,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         }
         return TableModel(sections: [TableSection(id: "cellkit.placeholder", items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
+
+    /// The section of the ``LoadMorePlaceholder`` row.
+    static let loadMoreSection: SectionID = "cellkit.load-more"
 
     /// Replaces what is shown with `target`, through the diff.
     func show(_ target: TableModel) {
@@ -299,8 +322,12 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             presenter.select(model)
             return
         }
-        if dispatch.select(model, at: path) == nil, let error = model as? ErrorPlaceholder, error.canRetry {
-            onRetry?()
+        if dispatch.select(model, at: path) == nil {
+            if let error = model as? ErrorPlaceholder, error.canRetry {
+                onRetry?()
+            } else if let more = model as? LoadMorePlaceholder, more.isFailed {
+                companions.dataSource?.loadNextPage()
+            }
         }
     }
 }

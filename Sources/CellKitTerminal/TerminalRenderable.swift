@@ -34,6 +34,12 @@ enum CellRendering {
             let lines = renderable.terminalLines(width: width)
             return lines.isEmpty ? [StyledLine()] : lines
         }
+        if let more = cell as? LoadMoreCell, more.error != nil {
+            // The failed "load more" row: one line, the hint after the message.
+            var line = StyledLine("  ↻ " + more.text, style: TextStyle(foreground: .red))
+            if let detail = more.detailText { line.append(" · " + detail + " (Enter)", style: .dim) }
+            return [line]
+        }
         if let loading = cell as? LoadingCell {
             let mark = loading.isAnimating ? spinner[phase % spinner.count] : "⋯"
             return [StyledLine("  \(mark) " + loading.text, style: TextStyle(foreground: .cyan))]

@@ -31,6 +31,7 @@ final class ShapedDataSource: ListDataSource {
     @discardableResult func load() -> Task<Void, Never> { inner.load() }
     @discardableResult func refresh() -> Task<Void, Never> { inner.refresh() }
     func cancel() { inner.cancel() }
+    @discardableResult func loadNextPage() -> Task<Void, Never>? { inner.loadNextPage() }
 
     /// The last shaped rows are showing: the wrapped source's last row counts as shown (next page).
     /// Not while filtering: the filter only looks at what is loaded.
@@ -49,7 +50,7 @@ final class ShapedDataSource: ListDataSource {
         case .loaded, .empty: state = model.isEmpty ? .empty : .loaded
         default: break
         }
-        snapshot = ListSnapshot(model, state: state, activity: source.activity, hasMore: source.hasMore)
+        snapshot = ListSnapshot(model, state: state, activity: source.activity, hasMore: source.hasMore, nextPageError: source.nextPageError)
         onSnapshot?(snapshot)
         onPublish?(snapshot)
     }

@@ -263,7 +263,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:26
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:36
 @MainActor private func docExample26() throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -274,11 +274,34 @@ import Testing
         await source.load().value
         await source.loadNextPage()?.value
         assert(source.items.count == 40 && source.hasMore)
+        await source.loadAll().value
+        assert(source.items.count == 100 && !source.hasMore)
     }
 }
 
-// Sources/CellKit/DataSources/RemoteDataSource.swift:11
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:165
 @MainActor private func docExample27() throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
+
+    let source = PaginatedDataSource<Post> { page in
+        Page((page * 10..<page * 10 + 10).map { Post(id: $0) }, hasMore: page < 2)
+    }
+    Task { @MainActor in
+        await source.load().value
+        source.edit { posts in
+            posts.remove(at: 3)                          // swipe to delete post 3
+            posts[0].likes += 1                          // a like
+            posts.insert(Post(id: 100), at: 0)           // a post being sent
+            posts.swapAt(1, 2)                           // a reorder
+        }
+        await source.loadAll().value
+        assert(source.items.map(\.id).prefix(4) == [100, 1, 0, 2])
+        assert(!source.items.contains { $0.id == 3 })
+    }
+}
+
+// Sources/CellKit/DataSources/RemoteDataSource.swift:14
+@MainActor private func docExample28() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -290,8 +313,24 @@ import Testing
     }
 }
 
+// Sources/CellKit/DataSources/RemoteDataSource.swift:70
+@MainActor private func docExample29() throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
+
+    let source = RemoteDataSource { (0..<5).map { Song(id: $0) } }
+    Task { @MainActor in
+        await source.load().value
+        source.edit { songs in
+            songs.removeAll { $0.id == 2 }
+            songs[0].starred = true
+        }
+        await source.refresh().value
+        assert(source.items.map(\.id) == [0, 1, 3, 4])
+    }
+}
+
 // Sources/CellKit/DataSources/SectionedDataSource.swift:5
-@MainActor private func docExample28() throws {
+@MainActor private func docExample30() throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func contacts() {
@@ -304,7 +343,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:7
-@MainActor private func docExample29() throws {
+@MainActor private func docExample31() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func followers(in listView: any ListView) async {
@@ -318,8 +357,21 @@ import Testing
     }
 }
 
+// Sources/CellKit/DataSources/SimpleDataSource.swift:59
+@MainActor private func docExample32() throws {
+    struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
+
+    @MainActor func swipeToDelete() {
+        let source = SimpleDataSource([Chore(id: 1), Chore(id: 2), Chore(id: 3)])
+        let removed = source.edit { model in model.remove(at: ItemPath(item: 1, section: 0)) }
+        source.edit { model in _ = model.move(from: ItemPath(item: 1, section: 0), to: ItemPath(item: 0, section: 0)) }
+        assert(removed == [ItemPath(item: 1, section: 0)])
+        assert(source.model.sections[0].items.map { $0.model(as: Chore.self)!.id } == [3, 1])
+    }
+}
+
 // Sources/CellKit/Diagnostics.swift:38
-@MainActor private func docExample30() throws {
+@MainActor private func docExample33() throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -328,7 +380,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:11
-@MainActor private func docExample31() throws {
+@MainActor private func docExample34() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -343,7 +395,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/HeightCache.swift:9
-@MainActor private func docExample32() throws {
+@MainActor private func docExample35() throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
     let row = ListItem(Message(id: 1, text: "hi"))
@@ -354,7 +406,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:20
-@MainActor private func docExample33() throws {
+@MainActor private func docExample36() throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -368,7 +420,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowOffsetIndex.swift:9
-@MainActor private func docExample34() throws {
+@MainActor private func docExample37() throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -377,7 +429,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
-@MainActor private func docExample35() throws {
+@MainActor private func docExample38() throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
@@ -385,7 +437,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
-@MainActor private func docExample36() throws {
+@MainActor private func docExample39() throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -396,14 +448,14 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:6
-@MainActor private func docExample37() throws {
+@MainActor private func docExample40() throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample38() throws {
+@MainActor private func docExample41() throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -411,7 +463,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:23
-@MainActor private func docExample39() throws {
+@MainActor private func docExample42() throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -424,8 +476,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:34
-@MainActor private func docExample40() throws {
+// Sources/CellKit/ListController+Binding.swift:36
+@MainActor private func docExample43() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -439,7 +491,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample41() throws {
+@MainActor private func docExample44() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -458,15 +510,23 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample42() throws {
+@MainActor private func docExample45() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
     assert(a.id == b.id && !a.isContentEqual(to: b))
 }
 
+// Sources/CellKit/Placeholders.swift:61
+@MainActor private func docExample46() throws {
+    var placeholders = ListController.Placeholders()
+    placeholders.loadMore.failureMessage = "No connection"
+    let failed = placeholders.loadMore.failed(with: CancellationError())
+    assert(failed.isFailed && failed.text.hasPrefix("No connection"))
+}
+
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample43() throws {
+@MainActor private func docExample47() throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -486,7 +546,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:12
-@MainActor private func docExample44() throws {
+@MainActor private func docExample48() throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -501,14 +561,14 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample45() throws {
+@MainActor private func docExample49() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample46() throws {
+@MainActor private func docExample50() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -518,7 +578,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample47() throws {
+@MainActor private func docExample51() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -534,14 +594,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample48() throws {
+@MainActor private func docExample52() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample49() throws {
+@MainActor private func docExample53() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -558,7 +618,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample50() throws {
+@MainActor private func docExample54() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -566,7 +626,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample51() throws {
+@MainActor private func docExample55() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -576,7 +636,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample52() throws {
+@MainActor private func docExample56() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -591,14 +651,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample53() throws {
+@MainActor private func docExample57() throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample54() throws {
+@MainActor private func docExample58() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -615,14 +675,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample55() throws {
+@MainActor private func docExample59() throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:8
-@MainActor private func docExample56() throws {
+@MainActor private func docExample60() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -630,7 +690,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample57() throws {
+@MainActor private func docExample61() throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -639,7 +699,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample58() throws {
+@MainActor private func docExample62() throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -647,7 +707,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:125
-@MainActor private func docExample59() throws {
+@MainActor private func docExample63() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -655,7 +715,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample60() throws {
+@MainActor private func docExample64() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -667,7 +727,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample61() throws {
+@MainActor private func docExample65() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -678,7 +738,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample62() throws {
+@MainActor private func docExample66() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -690,7 +750,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample63() throws {
+@MainActor private func docExample67() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -707,7 +767,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample64() throws {
+@MainActor private func docExample68() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -741,7 +801,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 64 examples compile and run") @MainActor func run() throws {
+    @Test("all 68 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -806,5 +866,9 @@ struct DocExamples {
         try docExample62()
         try docExample63()
         try docExample64()
+        try docExample65()
+        try docExample66()
+        try docExample67()
+        try docExample68()
     }
 }
