@@ -4,6 +4,8 @@
 final class ListControllerCompanions {
     /// Bumped by every apply, so an off-main diff can tell that what it started from is gone.
     var displayGeneration = 0
+    /// Whether a new model is being shown (rows that come on screen now came with the content, not by scrolling).
+    var isShowing = false
     var dataSource: (any ListDataSource)?
     var pending: ListSnapshot?
     var draining = false
@@ -97,7 +99,7 @@ extension ListController {
                 // Something was applied while diffing: start again from what is shown now.
                 staged = stagedChanges(from: displayed, to: target)
             }
-            record(snapshot.model, state: snapshot.state)
+            record(snapshot.model, state: snapshot.state, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows)
             companions.activity = snapshot.activity
             companions.hasMore = snapshot.hasMore
             show(target, staged: staged)
@@ -136,8 +138,10 @@ extension ListController {
 
     public func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {
         if let more = displayed.item(at: path)?.model as? LoadMorePlaceholder {
-            // The end of the list is reached again after a failed page: retry it.
-            if more.isFailed { companions.dataSource?.loadNextPage() }
+            // The end of the list is reached again after a failed page: retry it. Not when
+            // the row shows because the content changed (a list view that reloads updated
+            // rows would otherwise retry a failing page forever).
+            if more.isFailed, !companions.isShowing { companions.dataSource?.loadNextPage() }
             return
         }
         guard let item = contentItem(at: path) else { return }

@@ -134,11 +134,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         show(Self.displayedModel(model, state: state, placeholders: placeholders))
     }
 
-    /// Makes `model` and `state` current, reporting a failure that keeps content.
-    func record(_ model: TableModel, state: ContentState) {
+    /// Makes `model` and `state` current, reporting a failure that keeps content
+    /// (to ``onError``; and as a diagnostic unless the list shows it in its retry row).
+    func record(_ model: TableModel, state: ContentState, shownInRow: Bool = false) {
         if case .failed(let error) = state, !model.isEmpty {
             onError?(error)
-            diagnostics(Diagnostic(.loadFailed, "load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
+            if !shownInRow {
+                diagnostics(Diagnostic(.loadFailed, "load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
+            }
         }
         self.model = model
         self.state = state
@@ -187,7 +190,11 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
     func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
         companions.displayGeneration &+= 1
-        defer { listView?.contentStateDidChange(state) }
+        companions.isShowing = true
+        defer {
+            companions.isShowing = false
+            listView?.contentStateDidChange(state)
+        }
         guard let listView else {
             displayed = target
             return

@@ -35,10 +35,10 @@ enum CellRendering {
             return lines.isEmpty ? [StyledLine()] : lines
         }
         if let more = cell as? LoadMoreCell, more.error != nil {
-            // The failed "load more" row: one line, the hint after the message.
-            var line = StyledLine("  ↻ " + more.text, style: TextStyle(foreground: .red))
-            if let detail = more.detailText { line.append(" · " + detail + " (Enter)", style: .dim) }
-            return [line]
+            // The failed "load more" row: the message, then the retry hint.
+            var lines = [StyledLine("  ↻ " + more.text, style: TextStyle(foreground: .red))]
+            if let detail = more.detailText { lines.append(StyledLine("    " + detail + " (Enter)", style: .dim)) }
+            return lines
         }
         if let loading = cell as? LoadingCell {
             let mark = loading.isAnimating ? spinner[phase % spinner.count] : "⋯"

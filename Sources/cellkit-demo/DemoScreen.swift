@@ -26,6 +26,8 @@ protocol DemoScreen: AnyObject {
     func refresh()
     /// Shows only the rows matching `text` ("" shows all).
     func filter(_ text: String)
+    /// Handles a key meant for the list first; returns whether it did (see ``PagedNavigation``).
+    func handleListKey(_ key: Key, in list: TerminalListView) -> Bool
 }
 
 /// Runs a screen interactively in a terminal, or prints its rows plainly.
@@ -43,6 +45,7 @@ enum ScreenRunner {
             screen.controller.attach(to: list)
             app.onRefresh = { [unowned screen] in screen.refresh() }
             app.onFilter = { [unowned screen] text in screen.filter(text) }
+            app.onListKey = { [unowned screen] key in screen.handleListKey(key, in: list) }
             screen.showStatus = { app.statusMessage = $0 }
             screen.start()
             try app.run()

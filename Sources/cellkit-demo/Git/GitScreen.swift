@@ -14,10 +14,11 @@ final class GitScreen: DemoScreen {
 
     private let repository: GitRepository
     private let source: ShapedDataSource
+    private let pages: PaginatedDataSource<CommitInfo>
+    private let navigation: PagedNavigation
     private let diffstats: ResourceLoader<any CommitRow, String>
     private var firstLoadDone = false
     private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
-    private var lastCount = 0
     private var lastActivity = ListActivity.idle
 
     init(path: String, pageSize: Int) {
@@ -34,7 +35,9 @@ final class GitScreen: DemoScreen {
                 throw error
             }
         }
+        self.pages = pages
         source = ShapedDataSource(pages) { loaded, filter in GitScreen.shape(loaded, filter: filter) }
+        navigation = PagedNavigation(pages, controller: controller)
         diffstats = ResourceLoader(key: "diffstat", cacheLimit: 1_000) { row in
             await repository.diffstat(row.info.hash) ?? "diffstat unavailable"
         }
@@ -44,6 +47,7 @@ final class GitScreen: DemoScreen {
         register(MergeCell.self, for: Merge.self, height: 2)
         register(TagCell.self, for: TaggedCommit.self, height: 3)
         source.onPublish = { [unowned self] snapshot in published(snapshot) }
+        navigation.isEnabled = { [unowned self] in source.filter.isEmpty }
     }
 
     private func register<Model: CommitRow & Identifiable, Cell: CommitCellBase>(_ cell: Cell.Type, for model: Model.Type, height: Double) where Model.ID: Sendable {
@@ -72,6 +76,8 @@ final class GitScreen: DemoScreen {
 
     func refresh() { source.refresh() }
 
+    func handleListKey(_ key: Key, in list: TerminalListView) -> Bool { navigation.handle(key, in: list) }
+
     func filter(_ text: String) {
         controller.placeholders.noResults = NoResultsPlaceholder(
             message: text.isEmpty ? "No commits yet in ‘\(repository.path)’" : "No commits match “\(text)”")
@@ -79,20 +85,23 @@ final class GitScreen: DemoScreen {
     }
 
     private func published(_ snapshot: ListSnapshot) {
-        let count = snapshot.model.itemCount
+        let count = pages.items.count
         switch (snapshot.state, snapshot.activity) {
         case (.loading, _):
             showStatus("Reading \(repository.path)…")
+        case (_, _) where snapshot.nextPageError != nil:
+            showStatus("Could not read more history; Enter on the last row or End retries")
         case (.failed(let error), _):
             showStatus("\(error)")
         case (_, .refreshing):
             showStatus("Refreshing…")
         case (_, .loadingMore):
-            showStatus("Reading more history…")
+            showStatus("Reading more history… \(count) commits so far")
         default:
             if lastActivity == .refreshing {
-                let fresh = count - lastCount
-                showStatus(fresh <= 0 ? "Up to date" : "\(fresh) new commit\(fresh == 1 ? "" : "s")")
+                // The source counts the commits it had not loaded: the row count may stay the same.
+                let fresh = pages.lastRefreshNewItemCount ?? 0
+                showStatus(fresh == 0 ? "Up to date" : "\(fresh) new commit\(fresh == 1 ? "" : "s")")
             } else if source.filter.isEmpty {
                 showStatus("\(count)\(snapshot.hasMore ? "+" : "") commits")
             }
@@ -102,7 +111,6 @@ final class GitScreen: DemoScreen {
             for waiter in firstLoadWaiters { waiter.resume() }
             firstLoadWaiters.removeAll()
         }
-        if source.filter.isEmpty { lastCount = count }
         lastActivity = snapshot.activity
     }
 
