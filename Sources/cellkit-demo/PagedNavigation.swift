@@ -49,7 +49,10 @@ final class PagedNavigation {
             guard isAtEnd(list), pages.hasMore(), !pages.failed() else { return false }
             queue.insert(key, at: 0)
             let count = pages.count()
-            wait(for: pages.loadUntil(count), in: list, then: nil) { [pages] in pages.count() > count }
+            // The selection stays on the row it was on (the last loaded one, or the
+            // load-more row's place), whatever the list does with the load-more row meanwhile.
+            let position = list.selectedPath.map(contentIndex) ?? 0
+            wait(for: pages.loadUntil(count), in: list, then: nil, restoring: position) { [pages] in pages.count() > count }
             return true
         default:
             return false
@@ -59,7 +62,7 @@ final class PagedNavigation {
     /// Waits for `task` and the list to show its result, then handles `key` and the keys kept meanwhile.
     /// When `progressed` says nothing arrived (a failed page, a refresh running), the kept keys are dropped.
     private func wait(
-        for task: Task<Void, Never>, in list: TerminalListView, then key: Key?,
+        for task: Task<Void, Never>, in list: TerminalListView, then key: Key?, restoring position: Int? = nil,
         progressed: @escaping @MainActor () -> Bool = { true }
     ) {
         waiting = true
@@ -67,6 +70,7 @@ final class PagedNavigation {
             await task.value
             await controller.settle()
             waiting = false
+            if let position, let path = contentPath(at: position) { list.select(path) }
             if !progressed() { queue.removeAll() }
             if let key { list.handle(key) }
             while !waiting, !queue.isEmpty {
@@ -76,12 +80,38 @@ final class PagedNavigation {
         }
     }
 
-    /// Whether the selection is on the last row.
+    /// Whether the selection is on the last loaded row or after it (on the load-more row).
     private func isAtEnd(_ list: TerminalListView) -> Bool {
-        let shown = controller.displayed
-        guard let section = shown.sections.lastIndex(where: { !$0.items.isEmpty }) else { return true }
         guard let selected = list.selectedPath else { return false }
-        return selected == ItemPath(item: shown.sections[section].items.count - 1, section: section)
+        return contentIndex(of: selected) >= contentCount - 1
+    }
+
+    /// The content sections shown (without the load-more row's).
+    private var contentSections: [TableSection] {
+        controller.displayed.sections.filter { !$0.items.contains { $0.model is LoadMorePlaceholder } }
+    }
+
+    private var contentCount: Int { contentSections.reduce(0) { $0 + $1.items.count } }
+
+    /// The position of `path` among the content rows; the load-more row counts as one past the last.
+    private func contentIndex(of path: ItemPath) -> Int {
+        let sections = controller.displayed.sections
+        guard sections.indices.contains(path.section) else { return contentCount }
+        if sections[path.section].items.contains(where: { $0.model is LoadMorePlaceholder }) { return contentCount }
+        return sections[..<path.section].reduce(0) { $0 + $1.items.count } + path.item
+    }
+
+    /// The path of the content row at `index`, or of the last row when there are fewer.
+    private func contentPath(at index: Int) -> ItemPath? {
+        var remaining = index
+        var last: ItemPath?
+        for (s, section) in controller.displayed.sections.enumerated() where !section.items.isEmpty {
+            if section.items.contains(where: { $0.model is LoadMorePlaceholder }) { continue }
+            if remaining < section.items.count { return ItemPath(item: remaining, section: s) }
+            remaining -= section.items.count
+            last = ItemPath(item: section.items.count - 1, section: s)
+        }
+        return last
     }
 
     private static func isNavigation(_ key: Key) -> Bool {
