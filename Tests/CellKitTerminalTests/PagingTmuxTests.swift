@@ -112,3 +112,28 @@ extension GitFixture {
         return { try FileManager.default.moveItem(at: held, to: object) }
     }
 }
+
+/// The feed's paging with failures (`--fail-rate`): the failures follow the seed, so the same page fails every run.
+@Suite("cellkit-demo feed: paging that recovers", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+struct FeedPagingTmuxTests {
+    @Test("a failed page shows the retry row at the end; Enter retries and paging goes on")
+    func failedPageRecovers() throws {
+        // Seed 1 at a fail rate of 0.5: pages 1–4 load, page 5 fails, its retry succeeds.
+        let session = try DemoSession("feed-retry", ["feed", "--seed", "1", "--fail-rate", "0.5"], columns: 90, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.send("End")
+        let screen = try tmux.waitFor(text: "Couldn't load more: could not load page 5 of the feed")
+        #expect(screen.contains { $0.contains("Select to retry (Enter)") })
+        #expect(!screen.contains { $0.contains("load failed while content was showing") }, "the row says it; no diagnostic in the status line")
+        try tmux.send("Enter")
+        // Page 5 arrives (100 tweets and their suggestions: more than 100 rows); the next page may follow.
+        try tmux.waitFor("page 5 in place of the retry row", timeout: 30) { screen in
+            let total = statusPosition(screen).flatMap { $0.split(separator: "/").last.flatMap { Int($0) } } ?? 0
+            return total > 100 && !screen.contains { $0.contains("page 5 of the feed") }
+        }
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+}
