@@ -416,6 +416,12 @@ extension TerminalListView {
 }
 
 extension TerminalListView {
+    /// Whether a row on screen animates (the loading row's spinner): a driver needs
+    /// to call ``advanceAnimation()`` only while this is true, and can sleep otherwise.
+    public var isAnimating: Bool {
+        visibleItemPaths.contains { (cells[$0] as? LoadingCell)?.isAnimating == true }
+    }
+
     /// Advances the animation of the visible cells that animate (the loading
     /// row's spinner) by one frame; returns whether any row changed.
     @discardableResult
