@@ -635,8 +635,60 @@ import Testing
     controller.height(for: User.self) { _ in 60 }
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:11
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:23
 @MainActor private func docExample56() throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+    final class RetryCell: TextCell {}
+
+    @MainActor func feedScreen(in listView: any ListView) -> PaginatedDataSource<Post> {
+        let source = PaginatedDataSource<Post>(prefetchDistance: 3) { page in
+            Page((page * 20..<page * 20 + 20).map { Post(id: $0, text: "post \($0)") }, hasMore: page < 9)
+        }
+        let controller = ListController()
+        controller.register(TextCell.self, for: Post.self) { cell, post in cell.text = post.text }
+        // Restyle the load-more row; its texts live in the placeholders.
+        controller.placeholders.loadMore.failureMessage = "No connection"
+        controller.register(RetryCell.self, for: LoadMorePlaceholder.self) { cell, more in
+            cell.text = more.text
+            cell.accessory = more.isFailed ? "↻" : nil
+        }
+        controller.attach(to: listView)
+        controller.bind(to: source)
+        source.load()
+        return source
+    }
+}
+
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:58
+@MainActor private func docExample57() throws {
+    struct Commit: Identifiable, Equatable, Sendable { let id: Int }
+
+    let source = PaginatedDataSource<Commit> { page in
+        Page((page * 50..<page * 50 + 50).map { Commit(id: $0) }, hasMore: page < 9)
+    }
+    Task { @MainActor in
+        await source.load().value
+        await source.loadUntil { $0.count >= 100 }.value    // enough for a search
+        assert(source.items.count == 100)
+        await source.loadAll().value                         // End: the real end
+        assert(source.items.count == 500 && !source.hasMore)
+    }
+}
+
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:111
+@MainActor private func docExample58() throws {
+    struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
+
+    @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
+        source.edit { messages in
+            if let index = messages.firstIndex(where: { $0.id == read }) { messages[index].isRead = true }
+            messages.removeAll { $0.id == delete }
+        }
+    }
+}
+
+// Sources/CellKitTesting/HeadlessListView.swift:11
+@MainActor private func docExample59() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -651,14 +703,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample57() throws {
+@MainActor private func docExample60() throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample58() throws {
+@MainActor private func docExample61() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -675,14 +727,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample59() throws {
+@MainActor private func docExample62() throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample60() throws {
+@MainActor private func docExample63() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -691,7 +743,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample61() throws {
+@MainActor private func docExample64() throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -700,7 +752,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample62() throws {
+@MainActor private func docExample65() throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -708,14 +760,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:135
-@MainActor private func docExample63() throws {
+@MainActor private func docExample66() throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
 }
 
 // Sources/CellKitTerminal/StyledText.swift:141
-@MainActor private func docExample64() throws {
+@MainActor private func docExample67() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -723,7 +775,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample65() throws {
+@MainActor private func docExample68() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -735,7 +787,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample66() throws {
+@MainActor private func docExample69() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -746,7 +798,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample67() throws {
+@MainActor private func docExample70() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -758,7 +810,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample68() throws {
+@MainActor private func docExample71() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -775,7 +827,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample69() throws {
+@MainActor private func docExample72() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -809,7 +861,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 69 examples compile and run") @MainActor func run() throws {
+    @Test("all 72 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -879,5 +931,8 @@ struct DocExamples {
         try docExample67()
         try docExample68()
         try docExample69()
+        try docExample70()
+        try docExample71()
+        try docExample72()
     }
 }
