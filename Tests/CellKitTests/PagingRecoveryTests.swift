@@ -175,6 +175,49 @@ struct PagingRecoveryTests {
         try screen.expectConsistent()
     }
 
+    @Test func aMultiSourceShowsItsChildsRetryRowAndForwardsTheRetry() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 0) { try await gate.fetch($0) }
+        let source = MultiDataSource([SimpleDataSource([Post(100)]), paged])
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<3), hasMore: true))
+        await load.value
+        let more = try #require(paged.loadNextPage())
+        await gate.waitForCalls(2)
+        await gate.resume(1, throwing: FetchFailed())
+        await more.value
+        await screen.controller.settle()
+        let row = try #require(screen.controller.displayed.sections.last?.items.first?.model as? LoadMorePlaceholder)
+        #expect(row.isFailed && source.snapshot.nextPageError != nil)
+        screen.listView.selectItem(at: try #require(screen.controller.displayed.indexPath(of: row)))
+        await gate.waitForCalls(3)
+        #expect(await gate.arguments == [0, 1, 1])
+        await gate.resume(2, returning: Page(posts(3..<5), hasMore: false))
+        while paged.pageInFlight != nil { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [100, 0, 1, 2, 3, 4])
+        try screen.expectConsistent()
+    }
+
+    @Test func anEditDuringTheFirstLoadKeepsTheLoadingRowWhileNothingShows() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post> { try await gate.fetch($0) }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        source.edit { _ in }
+        await screen.controller.settle()
+        #expect(screen.placeholder is LoadingPlaceholder)
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<2), hasMore: false))
+        await load.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [0, 1])
+    }
+
     @Test func loadUntilStopsOnceTheConditionHolds() async throws {
         let server = PostServer(Array(0..<100), pageSize: 10)
         let source = PaginatedDataSource<Post> { page in await server.page(page) }

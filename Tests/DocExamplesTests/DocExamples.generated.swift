@@ -859,9 +859,21 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])
 }
 
+// README.md:94
+@MainActor private func docExample73() throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
+
+    @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
+        source.edit { posts in
+            if let index = posts.firstIndex(where: { $0.id == id }) { posts[index].liked = true }
+            posts.removeAll { $0.id == deleted }
+        }
+    }
+}
+
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 72 examples compile and run") @MainActor func run() throws {
+    @Test("all 73 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -934,5 +946,6 @@ struct DocExamples {
         try docExample70()
         try docExample71()
         try docExample72()
+        try docExample73()
     }
 }

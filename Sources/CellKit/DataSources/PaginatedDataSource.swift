@@ -327,7 +327,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
 
     private func publishContent() {
         let model = TableModel(items)
-        publish(ListSnapshot(model, state: .settled(model), activity: activity, hasMore: hasMore, nextPageError: nextPageError))
+        // An edit to an empty list during the first load leaves the loading row.
+        let state: ContentState = isFetchingFirstPage && model.isEmpty ? .loading : .settled(model)
+        publish(ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError))
     }
 
     /// Publishes the shown content again with `state` and `activity` (default: what runs now).

@@ -87,7 +87,8 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
         defer {
             edits.record(before: before, after: items.map(\.id))
             let model = makeModel(items)
-            publish(ListSnapshot(model, state: .settled(model), activity: isFetching && hasLoaded ? .refreshing : .idle))
+            let state: ContentState = isFetching && model.isEmpty ? .loading : .settled(model)
+            publish(ListSnapshot(model, state: state, activity: isFetching && !model.isEmpty ? .refreshing : .idle))
         }
         return try change(&items)
     }
