@@ -272,7 +272,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             }
             merged = edits.merge(merged, previous: previous)
             items = merged
-            if refreshing { lastRefreshNewItemCount = fresh.count { !ids.contains($0.id) } }
+            if refreshing { lastRefreshNewItemCount = fresh.reduce(0) { $0 + (ids.contains($1.id) ? 0 : 1) } }
             ids = Set(items.map(\.id))
             publishContent()
         case .failure(let error) where error is CancellationError:

@@ -128,7 +128,7 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
         case .success(let fetched):
             hasLoaded = true
             let shown = Set(items.map(\.id))
-            lastRefreshNewItemCount = fetched.count { !shown.contains($0.id) }
+            lastRefreshNewItemCount = fetched.reduce(0) { $0 + (shown.contains($1.id) ? 0 : 1) }
             items = edits.merge(fetched, previous: items)
             let model = makeModel(items)
             publish(ListSnapshot(model, state: .settled(model)))
