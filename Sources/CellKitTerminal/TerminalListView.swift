@@ -1,6 +1,6 @@
 import CellKit
 
-/// A list view for terminals, a peer of `UITableView` behind the ``ListView`` protocol.
+/// A list view for terminals, a peer of `UITableView` behind the ``/CellKit/ListView`` protocol.
 ///
 /// It pulls counts and cells from its data source, builds cells only for the
 /// rows on screen (reusing them by reuse identifier), asks its delegate for row
