@@ -96,6 +96,9 @@ final class GitScreen: DemoScreen {
         model.sections.reduce(0) { $0 + $1.items.count { $0.model is any CommitRow } }
     }
 
+    /// "matches" for one, "match" for other counts.
+    static func match(_ count: Int) -> String { count == 1 ? "matches" : "match" }
+
     /// "1 commit", "3,046 commits".
     static func commits(_ count: Int) -> String { "\(count) commit\(count == 1 ? "" : "s")" }
 
@@ -114,7 +117,7 @@ final class GitScreen: DemoScreen {
             self.searchingRest = false
             let matches = Self.commitCount(self.source.snapshot.model)
             let all = self.source.innerSnapshot.hasMore ? "the \(Self.commits(self.loadedCount)) read" : "all \(Self.commits(self.loadedCount))"
-            self.showStatus("\(Self.commits(matches)) match “\(query)” in \(all)")
+            self.showStatus("\(Self.commits(matches)) \(Self.match(matches)) “\(query)” in \(all)")
         }
     }
 
@@ -139,7 +142,7 @@ final class GitScreen: DemoScreen {
                 // Say what the filter searched.
                 let matches = Self.commitCount(snapshot.model)
                 let loaded = loadedCount
-                showStatus("\(Self.commits(matches)) match in \(snapshot.hasMore ? "the \(loaded) loaded" : "all \(Self.commits(loaded))")")
+                showStatus("\(Self.commits(matches)) \(Self.match(matches)) in \(snapshot.hasMore ? "the \(loaded) loaded" : "all \(Self.commits(loaded))")")
             }
         }
         if !snapshot.state.isLoading && !firstLoadDone {
@@ -211,7 +214,7 @@ final class SearchRestCell: ListCell, TerminalRenderable {
 
     func terminalLines(width: Int) -> [StyledLine] {
         guard let row else { return [] }
-        let found = row.matches == 0 ? "No commits match “\(row.query)”" : "\(GitScreen.commits(row.matches)) above match “\(row.query)”"
+        let found = row.matches == 0 ? "No commits match “\(row.query)”" : "\(GitScreen.commits(row.matches)) above \(GitScreen.match(row.matches)) “\(row.query)”"
         var line = StyledLine("  ⌕ " + found + " in the \(row.loaded) loaded", style: .dim)
         line.append(" — Enter searches the rest of the history", style: TextStyle(foreground: .cyan))
         return [line]
