@@ -913,8 +913,100 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:24
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:36
 @MainActor private func docExample63() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+    struct Offline: Error {}
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+
+    @MainActor final class Server {              // fails once, then answers
+        var attempts = 0
+        func songs() throws -> [Song] {
+            attempts += 1
+            if attempts == 1 { throw Offline() }
+            return [Song(id: 1, title: "Blue")]
+        }
+    }
+    let server = Server()
+    let source = RemoteDataSource { try await server.songs() }
+    controller.bind(to: source)
+    await source.load().value
+    await controller.settle()
+    assert(listView.visibleCells.first is ErrorCell)          // the first load failed
+
+    listView.selectItem(at: ItemPath(item: 0, section: 0))  // the error row retries: load() again
+    while source.isFetching || controller.isApplying { await Task.yield() }
+    await controller.settle()
+    assert(listView.visibleTexts == ["Blue"])
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:78
+@MainActor private func docExample64() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
+    let server = Server()
+    let source = RemoteDataSource { await server.songs }
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    controller.bind(to: source)
+    await source.load().value
+
+    server.songs.insert(Song(id: 2, title: "Red"), at: 0)
+    listView.clearLog()
+    await source.refresh().value
+    await controller.settle()
+    assert(listView.visibleTexts == ["Red", "Blue"])
+    assert(!listView.log.contains(.reloaded))                  // one insert, animated
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:108
+@MainActor private func docExample65() async throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int }
+
+    let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
+        Page((page * 10..<page * 10 + 10).map { Post(id: $0) }, hasMore: page < 2)
+    }
+    let controller = ListController()
+    controller.register(TextCell.self, for: Post.self) { cell, post in cell.text = "post \(post.id)" }
+    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)   // ten rows fit
+    controller.attach(to: listView)
+    controller.bind(to: source)
+    await source.load().value
+    await controller.settle()
+    assert(source.items.count == 10 && source.hasMore)
+
+    listView.scroll(to: 44 * 5)                          // the last rows come on screen
+    while source.isFetching || controller.isApplying { await Task.yield() }
+    await controller.settle()
+    assert(source.items.count == 20)
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:134
+@MainActor private func docExample66() async throws {
+    struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+    struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
+
+    let contacts = SectionedDataSource.alphabetical(
+        [Contact(id: 1, name: "bob"), Contact(id: 2, name: "Alice")], name: \.name)
+    assert(contacts.model.sections.map(\.header) == ["A", "B"])
+
+    let screen = MultiDataSource([
+        contacts,
+        RemoteDataSource { [Suggestion(id: 1)] },
+    ])
+    await screen.load().value
+    assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
+}
+
+// Sources/CellKit/Documentation.docc/GettingStarted.md:24
+@MainActor private func docExample67() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -925,7 +1017,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:40
-@MainActor private func docExample64() async throws {
+@MainActor private func docExample68() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
     final class BookCell: TextCell {}
 
@@ -938,7 +1030,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:59
-@MainActor private func docExample65() async throws {
+@MainActor private func docExample69() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
 
     let controller = ListController()
@@ -960,7 +1052,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:88
-@MainActor private func docExample66() async throws {
+@MainActor private func docExample70() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -971,7 +1063,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:103
-@MainActor private func docExample67() async throws {
+@MainActor private func docExample71() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -987,7 +1079,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample68() async throws {
+@MainActor private func docExample72() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1002,14 +1094,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample73() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample74() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1026,22 +1118,23 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample75() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
-// Sources/CellKitTerminal/InputDecoder.swift:8
-@MainActor private func docExample72() async throws {
+// Sources/CellKitTerminal/InputDecoder.swift:15
+@MainActor private func docExample76() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
     assert(decoder.decode([0x1B, 0x4F, 0x42]) == [.down]) // ESC O B
+    assert(decoder.decode(Array("\u{1B}[200~q\r\u{1B}[201~".utf8)) == [.paste("q\r")])
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample77() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1050,23 +1143,30 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample78() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
     assert(style != .plain)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:125
-@MainActor private func docExample75() async throws {
+// Sources/CellKitTerminal/StyledText.swift:135
+@MainActor private func docExample79() async throws {
+    let hostile = StyledLine("a\tb\u{1B}[2Jc")
+    assert(hostile.displayWidth == 8)
+    assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
+}
+
+// Sources/CellKitTerminal/StyledText.swift:141
+@MainActor private func docExample80() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
     assert(line.fitted(to: 6).plainText == "Ada @…")
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample76() async throws {
+// Sources/CellKitTerminal/TerminalApp.swift:33
+@MainActor private func docExample81() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1078,7 +1178,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample82() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1089,7 +1189,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample83() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1101,7 +1201,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample84() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1118,7 +1218,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample85() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1152,7 +1252,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 80 examples compile and run") @MainActor func run() async throws {
+    @Test("all 85 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -1233,5 +1333,10 @@ struct DocExamples {
         try await docExample78()
         try await docExample79()
         try await docExample80()
+        try await docExample81()
+        try await docExample82()
+        try await docExample83()
+        try await docExample84()
+        try await docExample85()
     }
 }
