@@ -939,7 +939,7 @@ import Testing
     assert(listView.visibleCells.first is ErrorCell)          // the first load failed
 
     listView.selectItem(at: ItemPath(item: 0, section: 0))  // the error row retries: load() again
-    while source.isFetching || controller.isApplying { await Task.yield() }
+    for _ in 0..<10_000 where source.isFetching { await Task.yield() }   // the fetch runs (bounded)
     await controller.settle()
     assert(listView.visibleTexts == ["Blue"])
 }
@@ -975,7 +975,7 @@ import Testing
     }
     let controller = ListController()
     controller.register(TextCell.self, for: Post.self) { cell, post in cell.text = "post \(post.id)" }
-    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)   // ten rows fit
+    let listView = HeadlessListView(viewportHeight: 220, rowHeight: 44)   // five rows fit
     controller.attach(to: listView)
     controller.bind(to: source)
     await source.load().value
@@ -983,7 +983,7 @@ import Testing
     assert(source.items.count == 10 && source.hasMore)
 
     listView.scroll(to: 44 * 5)                          // the last rows come on screen
-    while source.isFetching || controller.isApplying { await Task.yield() }
+    for _ in 0..<10_000 where source.isFetching { await Task.yield() }   // the fetch runs (bounded)
     await controller.settle()
     assert(source.items.count == 20)
 }
@@ -1078,8 +1078,232 @@ import Testing
     assert(listView.visibleTexts == ["Dune", "Emma"])
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:11
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
 @MainActor private func docExample72() async throws {
+    struct Header: Identifiable, Equatable, Sendable { let id: Int }
+    struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+    let controller = ListController()
+    controller.rowHeights.width = 320
+    controller.rowHeights.set(Header.self, .fixed(28))
+    controller.rowHeights.set(Message.self, .measured { message, width in
+        // Lines of 40 characters at this width, 20 points each, plus padding.
+        16 + 20 * Double((message.text.count + 39) / 40)
+    })
+    let listView = HeadlessListView(viewportHeight: 600)
+    controller.attach(to: listView)
+    controller.apply(TableModel(sections: [TableSection(id: 0, items: [
+        ListItem(Header(id: 0)),
+        ListItem(Message(id: 1, text: "short")),
+        ListItem(Message(id: 2, text: String(repeating: "long ", count: 20))),
+    ])]))
+    assert(listView.offset(ofItemAt: ItemPath(item: 2, section: 0)) == 28 + 36)
+    assert(listView.contentHeight == 28 + 36 + 76)
+    let measured = controller.rowHeights.measurements
+
+    // The same content again: the heights come from the cache, nothing is measured.
+    listView.reloadData()
+    assert(controller.rowHeights.measurements == measured)
+}
+
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:63
+@MainActor private func docExample73() async throws {
+    struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+    let controller = ListController()
+    controller.rowHeights.set(Comment.self, .estimated(60))
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    controller.apply(TableModel([Comment(id: 1, text: "First!")]))
+    let path = ItemPath(item: 0, section: 0)
+    assert(controller.listView(listView, heightForItemAt: path) == 60)
+    assert(controller.listView(listView, needsMeasuringItemAt: path))
+
+    controller.listView(listView, didMeasureHeight: 44, forItemAt: path)     // what a UIKit adapter does
+    assert(controller.listView(listView, heightForItemAt: path) == 44)
+    assert(!controller.listView(listView, needsMeasuringItemAt: path))
+}
+
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:88
+@MainActor private func docExample74() async throws {
+    var index = RowOffsetIndex(heights: [44, 88, 44, 120])
+    assert(index.offset(ofRow: 3) == 176)
+    assert(index.row(atOffset: 100) == 1)
+    index.setHeight(44, ofRow: 1)
+    assert(index.offset(ofRow: 3) == 132 && index.totalHeight == 252)
+}
+
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
+@MainActor private func docExample75() async throws {
+    final class UserCell: TextCell { var avatar: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    let controller = ListController()
+    controller.register(UserCell.self, for: User.self) { cell, user in
+        cell.text = user.name
+        cell.avatar = nil                       // until the resource arrives
+    }
+    controller.dispatch.onResource(User.self) { (cell: UserCell, user, update) in
+        if update.key == "avatar" { cell.avatar = update.value as? String }
+    }
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)    // two rows on screen
+    controller.attach(to: listView)
+    let users = (1...20).map { User(id: $0, name: "user \($0)") }
+    controller.apply(TableModel(users))
+
+    listView.clearLog()
+    let updated = controller.provideResource(users[1], key: "avatar", value: "avatar-2.png")
+    assert(updated == [ItemPath(item: 1, section: 0)])
+    assert(listView.log == [.resourceUpdated(ItemPath(item: 1, section: 0), key: "avatar")])
+
+    // A user off screen: nothing is touched. The row presents the resource when it shows.
+    assert(controller.provideResource(users[15], key: "avatar", value: "avatar-16.png").isEmpty)
+}
+
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:56
+@MainActor private func docExample76() async throws {
+    final class UserCell: TextCell { var avatar: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    let controller = ListController()
+    controller.register(UserCell.self, for: User.self) { cell, user in cell.text = user.name }
+    controller.dispatch.onResource(User.self) { (cell: UserCell, _, update) in cell.avatar = update.value as? String }
+    let loader = ResourceLoader<User, String>(key: "avatar") { user in
+        "avatar-\(user.id).png"                 // in an app: try await the download
+    }
+    controller.addResourceLoader(loader)
+
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+    controller.attach(to: listView)
+    controller.apply(TableModel((1...1000).map { User(id: $0, name: "user \($0)") }))
+    for _ in 0..<10_000 where !loader.loadingIDs.isEmpty { await Task.yield() }   // the loads run (bounded)
+
+    assert(listView.visibleCells.map { ($0 as? UserCell)?.avatar } == ["avatar-1.png", "avatar-2.png"])
+    assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
+}
+
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:85
+@MainActor private func docExample77() async throws {
+    struct Photo: Identifiable, Equatable, Sendable { let id: Int }
+
+    let controller = ListController()
+    var warmed: [ItemID] = []
+    controller.onPrefetch { items in warmed += items.map(\.id) }
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44, prefetchDistance: 3)
+    controller.attach(to: listView)
+    controller.apply(TableModel((0..<50).map { Photo(id: $0) }))
+    assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
+@MainActor private func docExample78() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)      // two rows fit
+    controller.attach(to: listView)
+    controller.apply(TableModel((0..<100).map { Song(id: $0, title: "Song \($0)") }))
+
+    assert(listView.visibleTexts == ["Song 0", "Song 1"])
+    listView.scroll(to: 44 * 50)
+    assert(listView.visibleTexts == ["Song 50", "Song 51"])
+    assert(listView.createdCellCount <= 4)     // cells were reused, not built per row
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
+@MainActor private func docExample79() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView(viewportHeight: 132, rowHeight: 44)
+    controller.attach(to: listView)
+    let songs = (0..<10).map { Song(id: $0, title: "Song \($0)") }
+    controller.apply(TableModel(songs))
+
+    listView.clearLog()
+    var edited = songs
+    edited[1].title = "Song 1 (live)"
+    controller.apply(TableModel(edited))
+    // One visible cell reconfigured in place; nothing created, dequeued or reloaded.
+    let reconfigured = listView.log.filter { if case .reconfigured = $0 { true } else { false } }
+    assert(reconfigured == [.reconfigured(ItemPath(item: 1, section: 0))])
+    assert(!listView.log.contains(.reloaded))
+    assert(!listView.log.contains { if case .created = $0 { true } else { false } })
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:75
+@MainActor private func docExample80() async throws {
+    let listView = HeadlessListView()
+    let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
+    listView.dataSource = dataSource
+    listView.reloadData()
+
+    // Claims one insert, but the data does not change: the counts disagree.
+    do {
+        try listView.performBatchUpdates(Changeset(itemInserts: [ItemPath(item: 0, section: 0)])) {}
+        assertionFailure("the batch should have been refused")
+    } catch {
+        print(error)                          // names the rule, the section and the counts
+        assert((error as? BatchUpdateError)?.rule == .itemCountMismatch)
+    }
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:102
+@MainActor private func docExample81() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
+    controller.bind(to: source)
+    assert(listView.visibleCells.first is LoadingCell)
+
+    await source.load().value
+    await controller.settle()
+    assert(listView.visibleTexts == ["Blue"])
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:127
+@MainActor private func docExample82() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let controller = ListController()
+    var played: [Int] = []
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    controller.onSelect(Song.self) { song, _ in played.append(song.id) }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    controller.apply(TableModel([Song(id: 7, title: "Blue")]))
+    listView.selectItem(at: ItemPath(item: 0, section: 0))
+    assert(played == [7])
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:146
+@MainActor private func docExample83() async throws {
+    struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
+
+    let seed: UInt64 = 2026
+    print("seed", seed)
+    var random = SplitMix64(seed: seed)
+    let controller = ListController()
+    let listView = HeadlessListView(viewportHeight: 220, rowHeight: 44)
+    controller.attach(to: listView)
+    var rows = (0..<50).map { Row(id: $0, value: 0) }
+    for _ in 0..<20 {
+        rows.shuffle(using: &random)
+        rows[Int.random(in: 0..<rows.count, using: &random)].value += 1
+        controller.apply(TableModel(rows))
+        try listView.checkConsistency()                // what it shows agrees with the data
+    }
+    assert(!listView.log.contains { if case .rejected = $0 { true } else { false } })
+}
+
+// Sources/CellKitTesting/HeadlessListView.swift:11
+@MainActor private func docExample84() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1094,14 +1318,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample85() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample86() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1118,14 +1342,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample87() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample88() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1134,7 +1358,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample89() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1143,7 +1367,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample90() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1151,14 +1375,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:135
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample91() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
 }
 
 // Sources/CellKitTerminal/StyledText.swift:141
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample92() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1166,7 +1390,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample93() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1178,7 +1402,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample94() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1189,7 +1413,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample95() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1201,7 +1425,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample96() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1217,8 +1441,72 @@ import Testing
     }
 }
 
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
+@MainActor private func docExample97() async throws {
+    struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String; var done: Bool }
+
+    let list = TerminalListView(columns: 24, rows: 3)
+    let controller = ListController()
+    controller.register(TextCell.self, for: Todo.self) { cell, task in
+        cell.text = task.title
+        cell.accessory = task.done ? "✓" : nil
+    }
+    controller.attach(to: list)
+    controller.apply(TableModel([Todo(id: 1, title: "Buy milk", done: true),
+                                 Todo(id: 2, title: "Call Ada", done: false)]))
+
+    let frame = list.renderFrame().map(\.plainText)
+    assert(frame.count == 3)                          // always the full height
+    assert(frame[0].contains("Buy milk") && frame[0].contains("✓"))
+    assert(frame[1].contains("Call Ada"))
+}
+
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:51
+@MainActor private func docExample98() async throws {
+    final class CommitCell: ListCell, TerminalRenderable {
+        var hash = ""
+        var subject = ""
+        init() {}
+        func terminalLines(width: Int) -> [StyledLine] {
+            [StyledLine([StyledSpan(hash, style: TextStyle(foreground: .yellow)),
+                         StyledSpan(" " + subject)])]
+        }
+    }
+    struct Commit: Identifiable, Equatable, Sendable { let id: String; var subject: String }
+
+    let list = TerminalListView(columns: 30, rows: 2)
+    let controller = ListController()
+    controller.register(CommitCell.self, for: Commit.self) { cell, commit in
+        cell.hash = String(commit.id.prefix(7))
+        cell.subject = commit.subject
+    }
+    controller.attach(to: list)
+    controller.apply(TableModel([Commit(id: "4f1c2d9e", subject: "Fix the footer")]))
+    assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
+}
+
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:83
+@MainActor private func docExample99() async throws {
+    struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let list = TerminalListView(columns: 20, rows: 5)
+    let controller = ListController()
+    var opened: [Int] = []
+    controller.register(TextCell.self, for: Todo.self) { cell, task in cell.text = task.title }
+    controller.onSelect(Todo.self) { task, _ in opened.append(task.id) }
+    controller.attach(to: list)
+    controller.apply(TableModel((1...10).map { Todo(id: $0, title: "task \($0)") }))
+
+    list.handle(.home)                                // the first row is selected
+    list.handle(.down)
+    list.handle(.down)
+    list.handle(.enter)
+    assert(list.selectedPath == ItemPath(item: 2, section: 0))
+    assert(opened == [3])
+}
+
 // README.md:28
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample100() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1252,7 +1540,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 85 examples compile and run") @MainActor func run() async throws {
+    @Test("all 100 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -1338,5 +1626,20 @@ struct DocExamples {
         try await docExample83()
         try await docExample84()
         try await docExample85()
+        try await docExample86()
+        try await docExample87()
+        try await docExample88()
+        try await docExample89()
+        try await docExample90()
+        try await docExample91()
+        try await docExample92()
+        try await docExample93()
+        try await docExample94()
+        try await docExample95()
+        try await docExample96()
+        try await docExample97()
+        try await docExample98()
+        try await docExample99()
+        try await docExample100()
     }
 }
