@@ -12,6 +12,10 @@ final class FeedScreen: DemoScreen {
     let title = "CellKit · feed"
     var showStatus: (String?) -> Void = { _ in }
     var filterPasses: Int { source.filterPasses }
+    var loadedSnapshot: ListSnapshot { source.innerSnapshot }
+    func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
+    let rowName = "tweet"
+    let defaultPlainPages: Int? = 1
 
     private let server: FeedServer
     private let feed: SampleFeed
@@ -34,7 +38,7 @@ final class FeedScreen: DemoScreen {
         let pages = PaginatedDataSource<Tweet>(prefetchDistance: 1) { page in try await server.page(page) }
         let feed = server.feed
         self.pages = pages
-        source = ShapedDataSource(pages) { loaded, filter in FeedScreen.shape(loaded, filter: filter, feed: feed) }
+        source = ShapedDataSource(pages) { loaded, filter, _ in FeedScreen.shape(loaded, filter: filter, feed: feed) }
         navigation = PagedNavigation(pages, controller: controller)
 
         controller.register(TweetCell.self, for: Tweet.self) { [unowned self] cell, tweet in
