@@ -13,6 +13,7 @@ final class ListControllerCompanions {
     var appliedSnapshots = 0
     var activity: ListActivity = .idle
     var hasMore = false
+    var nextPageError: (any Error)?
     var displayHooks: [DisplayHook] = []
     let rowHeights = RowHeights()
     var resourceLoaders: [AnyResourceLoader] = []
@@ -66,6 +67,9 @@ extension ListController {
     /// Whether more pages exist, as of the snapshot shown last.
     public var hasMore: Bool { companions.hasMore }
 
+    /// Why the last next-page load failed, as of the snapshot shown last (see ``ListSnapshot/nextPageError``).
+    public var nextPageError: (any Error)? { companions.nextPageError }
+
     /// How many snapshots were diffed and applied (coalesced ones are not counted).
     public var appliedSnapshotCount: Int { companions.appliedSnapshots }
 
@@ -102,6 +106,7 @@ extension ListController {
             record(snapshot.model, state: snapshot.state, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows)
             companions.activity = snapshot.activity
             companions.hasMore = snapshot.hasMore
+            companions.nextPageError = snapshot.nextPageError
             show(target, staged: staged)
             companions.appliedSnapshots += 1
         }

@@ -56,7 +56,9 @@ extension ErrorPlaceholder: ContentFingerprinting {
 ///
 /// Its default cell is ``LoadMoreCell``; register another cell or a configure
 /// handler for `LoadMorePlaceholder` to restyle it, and change its texts in
-/// ``ListController/Placeholders/loadMore``.
+/// ``ListController/Placeholders/loadMore``. With placeholder rows turned off
+/// (``ListController/Placeholders/showsRows``), there is no such row: show a footer
+/// from ``ListController/activity`` and ``ListController/nextPageError`` instead.
 ///
 /// ```swift
 /// var placeholders = ListController.Placeholders()

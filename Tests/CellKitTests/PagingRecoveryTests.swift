@@ -73,7 +73,7 @@ struct PagingRecoveryTests {
         await screen.controller.settle()
         more = try #require(screen.controller.displayed.sections.last?.items.first?.model as? LoadMorePlaceholder)
         #expect(more.isFailed && more.text == "Couldn't load more: fetch failed: offline")
-        #expect(source.nextPageError != nil && source.snapshot.nextPageError != nil)
+        #expect(source.nextPageError != nil && source.snapshot.nextPageError != nil && screen.controller.nextPageError != nil)
         #expect(screen.listView.visibleTexts.last == "Couldn't load more: fetch failed: offline")
         #expect(screen.errors.value == ["fetch failed: offline"])
 
