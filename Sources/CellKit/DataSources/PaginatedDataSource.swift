@@ -25,7 +25,10 @@ public struct Page<Item: Sendable>: Sendable {
 /// items (more arrived than one page), the rows loaded before stay below them and
 /// the pages after the first are fetched again, their items going in between,
 /// until one reaches the rows loaded before: paged to the end, every item shows
-/// exactly once. ``lastRefreshNewItemCount`` says how many items a refresh brought.
+/// exactly once. (Pages are numbered, so items that arrive on the server between
+/// two page loads shift the later pages: such an item shows where the page that
+/// brings it puts it, until the next refresh.) ``lastRefreshNewItemCount`` says how
+/// many items a refresh brought.
 ///
 /// A failed next page keeps the content and ends the list with the
 /// ``LoadMorePlaceholder`` row in its failed form (``nextPageError``); selecting
@@ -77,8 +80,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     private var ids: Set<Item.ID> = []
     /// After a refresh whose first page held only new items: the first of the rows
     /// loaded before it; the items of the pages fetched again go in front of it.
-    /// `nil`: pages go at the end.
-    private var gapEnd: Item.ID?
+    /// Newest gap first (a second such refresh before the first gap is filled opens
+    /// another above it); empty: pages go at the end.
+    private var gapEnds: [Item.ID] = []
     private var edits = LocalEdits<Item.ID>()
 
     /// Creates a source fetching pages with `fetch`.
@@ -190,7 +194,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             ids = Set(items.map(\.id))
             if let gap, gapIndex == nil {
                 // The row the gap ended at was removed: the gap ends at the row now in its place.
-                gapEnd = gap < items.count ? items[gap].id : nil
+                gapEnds.removeFirst()
+                if gap < items.count { gapEnds.insert(items[gap].id, at: 0) }
             }
             publishContent()
         }
@@ -250,7 +255,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             var freshIDs = Set<Item.ID>()
             for item in page.items where freshIDs.insert(item.id).inserted { fresh.append(item) }
             var merged: [Item]
-            if refreshing && (nextPage > 1 || gapEnd != nil) {
+            if refreshing && (nextPage > 1 || !gapEnds.isEmpty) {
                 // The new first page replaces the loaded rows up to the last one it
                 // still holds (rows before that which it lacks were deleted); the rows
                 // after it stay, without the ones the new page repeats.
@@ -260,7 +265,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 if overlap == nil, page.hasMore, let first = rest.first {
                     // Only new items: more may lie between them and the rows loaded
                     // before. Fetch the pages after the first again, into the gap.
-                    gapEnd = first.id
+                    gapEnds.insert(first.id, at: 0)
                     nextPage = 1
                     hasMore = true
                 }
@@ -268,7 +273,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 merged = fresh
                 hasMore = page.hasMore
                 nextPage = 1
-                gapEnd = nil
+                gapEnds = []
             }
             merged = edits.merge(merged, previous: previous)
             items = merged
@@ -291,7 +296,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             for item in loaded.items where edits.admits(item.id) {
                 guard ids.insert(item.id).inserted else {
                     // A row loaded before the refresh: the gap is closed, later items go at the end.
-                    if let gap = gapIndex, let index = items.firstIndex(where: { $0.id == item.id }), index >= gap { gapEnd = nil }
+                    if let gap = gapIndex, let index = items.firstIndex(where: { $0.id == item.id }), index >= gap {
+                        gapEnds.removeFirst()
+                    }
                     continue
                 }
                 if let gap = gapIndex {
@@ -301,7 +308,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 }
             }
             hasMore = loaded.hasMore
-            if !hasMore { gapEnd = nil }
+            if !hasMore { gapEnds = [] }
             nextPage = page + 1
             publishContent()
         case .failure(let error) where error is CancellationError:
@@ -312,9 +319,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         }
     }
 
-    /// Where the gap after a refresh ends (see `gapEnd`); `nil` when there is none.
+    /// Where the newest gap after a refresh ends (see `gapEnds`); `nil` when there is none.
     private var gapIndex: Int? {
-        guard let gapEnd else { return nil }
+        guard let gapEnd = gapEnds.first else { return nil }
         return items.firstIndex { $0.id == gapEnd }
     }
 
