@@ -4,6 +4,9 @@
 final class ListControllerCompanions {
     /// Bumped by every apply, so an off-main diff can tell that what it started from is gone.
     var displayGeneration = 0
+    /// Whether an apply is being shown (re-entrant applies wait in `deferredTarget`).
+    var isShowing = false
+    var deferredTarget: TableModel?
     var dataSource: (any ListDataSource)?
     var pending: ListSnapshot?
     var draining = false

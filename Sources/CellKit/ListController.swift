@@ -156,13 +156,38 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         return TableModel(sections: [TableSection(id: "cellkit.placeholder", items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
 
-    /// Replaces what is shown with `target`, through the diff.
+    /// Replaces what is shown with `target`, through the diff. Called while an
+    /// apply is under way (a display hook or a configure handler that applies),
+    /// it runs once that apply is over: the list view is never asked for a
+    /// batch inside another one.
     func show(_ target: TableModel) {
+        guard !companions.isShowing else {
+            companions.deferredTarget = target
+            return
+        }
         show(target, staged: stagedChanges(from: displayed, to: target))
     }
 
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
+    ///
+    /// The list view validates each stage once, against the counts it cached;
+    /// ``displayed`` only ever holds what the list view was handed.
     func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
+        guard !companions.isShowing else {
+            companions.deferredTarget = target
+            return
+        }
+        companions.isShowing = true
+        showNow(target, staged: staged)
+        // Applies asked for while this one ran: the newest wins, diffed from what is shown now.
+        while let next = companions.deferredTarget {
+            companions.deferredTarget = nil
+            showNow(next, staged: stagedChanges(from: displayed, to: next))
+        }
+        companions.isShowing = false
+    }
+
+    private func showNow(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
         companions.displayGeneration &+= 1
         defer { listView?.contentStateDidChange(state) }
         guard let listView else {
@@ -177,18 +202,26 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             listView.reloadData()
             return
         }
-        for stage in staged.stages {
-            let before = displayed
+        for (index, stage) in staged.stages.enumerated() {
             let after = TableModel(stage.data, index: target.sectionIndexStyle)
-            do {
-                try validate(stage.changeset, from: before, to: after)
-                try listView.performBatchUpdates(stage.changeset) { self.displayed = after }
-            } catch {
-                diagnostics(Diagnostic(.invalidBatchUpdate, "\(error); reloading instead"))
-                displayed = target
-                listView.reloadData()
-                return
+            let outcome = listView.performBatchUpdates(stage.changeset) { self.displayed = after }
+            switch outcome {
+            case .animated:
+                continue
+            case .reloaded(let reason):
+                switch reason {
+                case .invalid, .dataChangedOutsideBatch:
+                    diagnostics(Diagnostic(.invalidBatchUpdate, "\(reason); reloading instead"))
+                default: break
+                }
+            case .refused(let message):
+                diagnostics(Diagnostic(.other, "\(message); reloading instead"))
             }
+            // Not animated: show the target at once. A reload on the last stage already shows it.
+            displayed = target
+            if case .reloaded = outcome, index == staged.stages.count - 1 { return }
+            listView.reloadData()
+            return
         }
         displayed = target
     }

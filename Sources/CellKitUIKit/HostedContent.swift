@@ -63,7 +63,7 @@ final class HostingTableCell: UITableViewCell {
 
     override func prepareForReuse() {
         super.prepareForReuse()
-        (content as? TextCell)?.prepareForReuse()
+        (content as? any ListCell)?.prepareForReuse()
     }
 }
 
@@ -73,7 +73,7 @@ final class HostingCollectionCell: UICollectionViewListCell {
 
     override func prepareForReuse() {
         super.prepareForReuse()
-        (content as? TextCell)?.prepareForReuse()
+        (content as? any ListCell)?.prepareForReuse()
     }
 }
 

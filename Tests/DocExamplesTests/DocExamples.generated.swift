@@ -7,28 +7,35 @@ import CellKitTesting
 import CellKitTerminal
 import Testing
 
-// Sources/CellKitDiff/Changeset+Validation.swift:106
+// Sources/CellKitDiff/Changeset+Validation.swift:94
 @MainActor private func docExample1() throws {
+    let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)])
+    assert(batch.validationError(oldCounts: [3], newCounts: [2]) == nil)
+    assert(batch.validationError(oldCounts: [3], newCounts: [3])?.rule == .itemCountMismatch)
+}
+
+// Sources/CellKitDiff/Changeset+Validation.swift:117
+@MainActor private func docExample2() throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)])
     try batch.validate(oldCounts: [3], newCounts: [2])   // passes
 }
 
-// Sources/CellKitDiff/Changeset+Validation.swift:319
-@MainActor private func docExample2() throws {
+// Sources/CellKitDiff/Changeset+Validation.swift:329
+@MainActor private func docExample3() throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let result = try batch.apply(to: [[1, 2]], reading: [[0, 1, 2]], items: \.self)
     assert(result == [[0, 1, 2]])
 }
 
 // Sources/CellKitDiff/Changeset.swift:25
-@MainActor private func docExample3() throws {
+@MainActor private func docExample4() throws {
     var batch = Changeset()
     batch.itemInserts = [ItemPath(item: 0, section: 0)]
     assert(batch.changeCount == 1)
 }
 
 // Sources/CellKitDiff/ContentSnapshot.swift:8
-@MainActor private func docExample4() throws {
+@MainActor private func docExample5() throws {
     final class Tweet: Differentiable {
         let id: Int
         var text: String
@@ -45,13 +52,13 @@ import Testing
 }
 
 // Sources/CellKitDiff/DiffSection.swift:7
-@MainActor private func docExample5() throws {
+@MainActor private func docExample6() throws {
     let section = DiffSection(id: "today", content: "Today", elements: [1, 2, 3])
     assert(section.elements.count == 3)
 }
 
 // Sources/CellKitDiff/Differentiable.swift:8
-@MainActor private func docExample6() throws {
+@MainActor private func docExample7() throws {
     struct Item: Differentiable, Equatable {
         let id: Int
         var content: Int
@@ -60,13 +67,13 @@ import Testing
 }
 
 // Sources/CellKitDiff/ItemPath.swift:6
-@MainActor private func docExample7() throws {
+@MainActor private func docExample8() throws {
     let path = ItemPath(item: 3, section: 1)
     assert(path.row == 3)
 }
 
 // Sources/CellKitDiff/StagedChangeset+Diff.swift:18
-@MainActor private func docExample8() throws {
+@MainActor private func docExample9() throws {
     struct Item: Differentiable, Equatable {
         let id: Int
         var content: String
@@ -82,7 +89,7 @@ import Testing
 }
 
 // Sources/CellKitDiff/StagedChangeset+SectionedDiff.swift:25
-@MainActor private func docExample9() throws {
+@MainActor private func docExample10() throws {
     let old = [
         DiffSection(id: "a", content: "A", elements: [1, 2, 3]),
         DiffSection(id: "b", content: "B", elements: [4, 5]),
@@ -98,7 +105,7 @@ import Testing
 }
 
 // Sources/CellKitDiff/CellKitDiff.docc/CellKitDiff.md:20
-@MainActor private func docExample10() throws {
+@MainActor private func docExample11() throws {
     struct Item: Differentiable, Equatable {
         let id: Int
         var content: String
@@ -116,7 +123,7 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/BackgroundPlaceholder.swift:5
-@MainActor private func docExample11() throws {
+@MainActor private func docExample12() throws {
     var placeholders = ListController.Placeholders()
     placeholders.showsRows = false
     let background = BackgroundPlaceholder.for(.loading, isEmpty: true, placeholders: placeholders)
@@ -124,7 +131,7 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/BatchPlan.swift:10
-@MainActor private func docExample12() throws {
+@MainActor private func docExample13() throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)], itemUpdates: [ItemPath(item: 1, section: 0)])
     let plan = BatchPlan.decide(batch, oldCounts: [3], newCounts: [4], hasWindow: true)
     assert(plan == .animate(BatchPlan.Steps(
@@ -134,7 +141,7 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/EditingTable.swift:40
-@MainActor private func docExample13() throws {
+@MainActor private func docExample14() throws {
     struct Note: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor func wire(_ editing: EditingTable) {
@@ -146,21 +153,70 @@ import Testing
     }
 }
 
+// Sources/CellKit/Adapters/ListViewBackend.swift:9
+@MainActor private func docExample15() throws {
+    @MainActor final class PrintingBackend: ListViewBackend {
+        var hasWindow: Bool { true }
+        func performBatch(animated: Bool, _ body: () -> Changeset) {
+            let batch = body()   // inside the platform's update closure
+            print("replay", batch.changeCount, "changes")
+        }
+        func reconfigureItems(at paths: [ItemPath]) { print("reconfigure", paths) }
+        func reloadAll() { print("reload") }
+        func viewportOffset(ofItemAt path: ItemPath) -> Double? { Double(path.item) * 44 }
+        func scrollItem(at path: ItemPath, toViewportOffset offset: Double) {}
+        func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject { source.make?() ?? TextCell() }
+    }
+}
+
+// Sources/CellKit/Adapters/ListViewBackend.swift:54
+@MainActor private func docExample16() throws {
+    let outcome = BatchOutcome.reloaded(.notInWindow)
+    assert(outcome.error == nil && !outcome.isAnimated)
+}
+
+// Sources/CellKit/Adapters/ListViewCore.swift:33
+@MainActor private func docExample17() throws {
+    @MainActor final class Backend: ListViewBackend {
+        var hasWindow: Bool { true }
+        var replayed: [Changeset] = []
+        func performBatch(animated: Bool, _ body: () -> Changeset) { replayed.append(body()) }
+        func reconfigureItems(at paths: [ItemPath]) {}
+        func reloadAll() {}
+        func viewportOffset(ofItemAt path: ItemPath) -> Double? { nil }
+        func scrollItem(at path: ItemPath, toViewportOffset offset: Double) {}
+        func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject { TextCell() }
+    }
+
+    @MainActor func coreExample(listView: any ListView) {
+        let source = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: [ListItem("a")])]))
+        let backend = Backend()
+        let core = ListViewCore(listView: listView, backend: backend)
+        listView.dataSource = source
+        core.readCounts()
+        let outcome = core.performBatchUpdates(Changeset(itemInserts: [ItemPath(item: 0, section: 0)])) {
+            source.model.sections[0].items.insert(ListItem("new"), at: 0)   // inside the batch
+        }
+        assert(outcome == .animated)
+        assert(backend.replayed.count == 1)
+    }
+}
+
 // Sources/CellKit/Adapters/PathMapping.swift:9
-@MainActor private func docExample14() throws {
+@MainActor private func docExample18() throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [3], newCounts: [5])
     assert(mapping.newPath(of: ItemPath(item: 0, section: 0)) == ItemPath(item: 2, section: 0))
 }
 
 // Sources/CellKit/Adapters/PrefetchRequest.swift:7
-@MainActor private func docExample15() throws {
+@MainActor private func docExample19() throws {
     let paths = [ItemPath(item: 9, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 2, section: 0)]
     assert(PrefetchRequest.valid(paths, counts: [5]) == [ItemPath(item: 2, section: 0)])
 }
 
 // Sources/CellKit/Adapters/ScrollAnchor.swift:10
-@MainActor private func docExample16() throws {
+@MainActor private func docExample20() throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [10], newCounts: [11])
     let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], changeset: prepend, mapping: mapping)
@@ -169,7 +225,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:6
-@MainActor private func docExample17() throws {
+@MainActor private func docExample21() throws {
     final class TweetCell: ListCell { var text = ""; init() {} }
     struct Tweet: CellModel, Identifiable, Sendable {
         let id: Int
@@ -179,7 +235,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:25
-@MainActor private func docExample18() throws {
+@MainActor private func docExample22() throws {
     final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
         let id = 1
         var count = 0
@@ -188,7 +244,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:42
-@MainActor private func docExample19() throws {
+@MainActor private func docExample23() throws {
     struct Author: Identifiable, Sendable { let id: Int }
     struct Post: Identifiable, Sendable, ResourceReferencing {
         let id: Int
@@ -198,7 +254,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:14
-@MainActor private func docExample20() throws {
+@MainActor private func docExample24() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -212,7 +268,7 @@ import Testing
 }
 
 // Sources/CellKit/CellSource.swift:7
-@MainActor private func docExample21() throws {
+@MainActor private func docExample25() throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
@@ -220,13 +276,13 @@ import Testing
 }
 
 // Sources/CellKit/CellStyle.swift:6
-@MainActor private func docExample22() throws {
+@MainActor private func docExample26() throws {
     let byline: CellStyle = "byline"   // or a `static let` in an extension of CellStyle
     assert(byline != .default)
 }
 
 // Sources/CellKit/DataSources/ListDataSource.swift:11
-@MainActor private func docExample23() throws {
+@MainActor private func docExample27() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let listView = HeadlessListView()
@@ -242,14 +298,14 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/ListSnapshot.swift:24
-@MainActor private func docExample24() throws {
+@MainActor private func docExample28() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     let snapshot = ListSnapshot(TableModel([Song(id: 1, title: "Blue")]), state: .loaded)
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
 // Sources/CellKit/DataSources/MultiDataSource.swift:9
-@MainActor private func docExample25() throws {
+@MainActor private func docExample29() throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -264,7 +320,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/PaginatedDataSource.swift:26
-@MainActor private func docExample26() throws {
+@MainActor private func docExample30() throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post> { page in
@@ -278,7 +334,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/RemoteDataSource.swift:11
-@MainActor private func docExample27() throws {
+@MainActor private func docExample31() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -291,7 +347,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SectionedDataSource.swift:5
-@MainActor private func docExample28() throws {
+@MainActor private func docExample32() throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func contacts() {
@@ -304,7 +360,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:7
-@MainActor private func docExample29() throws {
+@MainActor private func docExample33() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func followers(in listView: any ListView) async {
@@ -319,7 +375,7 @@ import Testing
 }
 
 // Sources/CellKit/Diagnostics.swift:38
-@MainActor private func docExample30() throws {
+@MainActor private func docExample34() throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -328,7 +384,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:11
-@MainActor private func docExample31() throws {
+@MainActor private func docExample35() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -343,7 +399,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/HeightCache.swift:9
-@MainActor private func docExample32() throws {
+@MainActor private func docExample36() throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
     let row = ListItem(Message(id: 1, text: "hi"))
@@ -354,7 +410,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:20
-@MainActor private func docExample33() throws {
+@MainActor private func docExample37() throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -368,7 +424,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowOffsetIndex.swift:9
-@MainActor private func docExample34() throws {
+@MainActor private func docExample38() throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -377,7 +433,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
-@MainActor private func docExample35() throws {
+@MainActor private func docExample39() throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
@@ -385,7 +441,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
-@MainActor private func docExample36() throws {
+@MainActor private func docExample40() throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -396,22 +452,22 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:6
-@MainActor private func docExample37() throws {
+@MainActor private func docExample41() throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample38() throws {
+@MainActor private func docExample42() throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
     }
 }
 
-// Sources/CellKit/ListCell.swift:23
-@MainActor private func docExample39() throws {
+// Sources/CellKit/ListCell.swift:31
+@MainActor private func docExample43() throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -424,8 +480,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:34
-@MainActor private func docExample40() throws {
+// Sources/CellKit/ListController+Binding.swift:37
+@MainActor private func docExample44() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -439,7 +495,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample41() throws {
+@MainActor private func docExample45() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -458,7 +514,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample42() throws {
+@MainActor private func docExample46() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -466,7 +522,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample43() throws {
+@MainActor private func docExample47() throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -486,7 +542,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:12
-@MainActor private func docExample44() throws {
+@MainActor private func docExample48() throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -501,14 +557,14 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample45() throws {
+@MainActor private func docExample49() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample46() throws {
+@MainActor private func docExample50() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -518,7 +574,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample47() throws {
+@MainActor private func docExample51() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -534,14 +590,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample48() throws {
+@MainActor private func docExample52() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample49() throws {
+@MainActor private func docExample53() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -558,7 +614,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample50() throws {
+@MainActor private func docExample54() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -566,7 +622,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample51() throws {
+@MainActor private func docExample55() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -575,8 +631,8 @@ import Testing
     controller.height(for: User.self) { _ in 60 }
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample52() throws {
+// Sources/CellKitTesting/HeadlessListView.swift:24
+@MainActor private func docExample56() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -591,14 +647,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample53() throws {
+@MainActor private func docExample57() throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample54() throws {
+@MainActor private func docExample58() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -615,14 +671,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample55() throws {
+@MainActor private func docExample59() throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:8
-@MainActor private func docExample56() throws {
+@MainActor private func docExample60() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -630,7 +686,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample57() throws {
+@MainActor private func docExample61() throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -639,7 +695,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample58() throws {
+@MainActor private func docExample62() throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -647,7 +703,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:125
-@MainActor private func docExample59() throws {
+@MainActor private func docExample63() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -655,7 +711,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample60() throws {
+@MainActor private func docExample64() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -667,7 +723,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample61() throws {
+@MainActor private func docExample65() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -678,7 +734,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample62() throws {
+@MainActor private func docExample66() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -690,7 +746,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample63() throws {
+@MainActor private func docExample67() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -707,7 +763,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample64() throws {
+@MainActor private func docExample68() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -741,7 +797,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 64 examples compile and run") @MainActor func run() throws {
+    @Test("all 68 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -806,5 +862,9 @@ struct DocExamples {
         try docExample62()
         try docExample63()
         try docExample64()
+        try docExample65()
+        try docExample66()
+        try docExample67()
+        try docExample68()
     }
 }
