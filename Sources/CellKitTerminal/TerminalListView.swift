@@ -20,7 +20,7 @@ import CellKit
 /// }
 /// ```
 @MainActor
-public final class TerminalListView: ListView, ListViewBackend {
+public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// Who answers counts and cells; held weakly.
     public weak var dataSource: (any ListViewDataSource)?
     /// Who hears about heights, selection and display; held weakly.
@@ -86,19 +86,9 @@ public final class TerminalListView: ListView, ListViewBackend {
 
     // MARK: ListView
 
-    public func register(_ source: CellSource) { core.register(source) }
-
-    public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
-        core.dequeueReusableCell(source, for: path)
-    }
-
     public var visibleItemPaths: [ItemPath] {
         placements.compactMap { if case .row(let p) = $0.entry { p } else { nil } }
     }
-
-    public func cell(at path: ItemPath) -> AnyObject? { core.cell(at: path) }
-
-    public func reloadData() { core.reloadData() }
 
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {

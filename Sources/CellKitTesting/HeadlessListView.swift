@@ -35,7 +35,7 @@ import CellKit
 /// }
 /// ```
 @MainActor
-public final class HeadlessListView: ListView, ListViewBackend {
+public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// Something the list view did, in order.
     public typealias Event = ListViewEvent
 
@@ -101,18 +101,6 @@ public final class HeadlessListView: ListView, ListViewBackend {
     }
 
     // MARK: ListView
-
-    public func register(_ source: CellSource) { core.register(source) }
-
-    public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
-        core.dequeueReusableCell(source, for: path)
-    }
-
-    public var visibleItemPaths: [ItemPath] { core.visibleItemPaths }
-
-    public func cell(at path: ItemPath) -> AnyObject? { core.cell(at: path) }
-
-    public func reloadData() { core.reloadData() }
 
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {

@@ -58,7 +58,7 @@ public struct HostedCellRenderer {
 }
 
 /// A table cell that hosts a platform-neutral cell.
-final class HostingTableCell: UITableViewCell {
+final class HostingTableCell: UITableViewCell, HostingCell {
     var content: AnyObject?
 
     override func prepareForReuse() {
@@ -68,7 +68,7 @@ final class HostingTableCell: UITableViewCell {
 }
 
 /// A collection view list cell that hosts a platform-neutral cell.
-final class HostingCollectionCell: UICollectionViewListCell {
+final class HostingCollectionCell: UICollectionViewListCell, HostingCell {
     var content: AnyObject?
 
     override func prepareForReuse() {

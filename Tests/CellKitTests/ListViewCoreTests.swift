@@ -158,6 +158,53 @@ struct ListViewCoreTests {
         #expect(listView.crashes.isEmpty)
     }
 
+    /// Contract 8: a user's drag is already on screen; the pure-move batch that
+    /// follows is not replayed, even when an unrelated batch arrives first.
+    @Test func aUsersMoveSurvivesAnUnrelatedBatchAndIsNotReplayed() {
+        let (controller, listView) = make()
+        var rows = (0..<5).map { Row(id: $0, text: "r\($0)") }
+        controller.apply(TableModel(rows))
+        listView.core.userDidMoveItem(from: ItemPath(item: 0, section: 0), to: ItemPath(item: 3, section: 0))
+        // An unrelated content change lands first.
+        rows[4].text = "changed"
+        controller.apply(TableModel(rows))
+        #expect(listView.core.isUserMovePending)
+        // Then the data catches up with the drag.
+        rows.insert(rows.removeFirst(), at: 3)
+        let before = listView.calls.count
+        controller.apply(TableModel(rows))
+        #expect(!listView.core.isUserMovePending)
+        let replayed = listView.calls[before...].compactMap { if case .batch(let c, _) = $0 { c } else { nil } }
+        #expect(replayed.allSatisfy { $0.itemMoves.isEmpty }, "the drag was replayed again: \(replayed)")
+        #expect(listView.core.consistencyProblem() == nil)
+        expectVisibleCellsShowTheModel(controller, listView, "after the drag")
+    }
+
+    /// Contract 8: a drag across sections stops in the row's own section when its model says so.
+    @Test func dragsStayInTheirSectionWhereTheModelSaysSo() {
+        struct Pinned: Sendable {}
+        let editing = EditingTable()
+        editing.keepsInSection(Pinned.self)
+        let from = ItemPath(item: 1, section: 1)
+        #expect(editing.target(forMoving: Pinned(), from: from, proposed: ItemPath(item: 0, section: 2), rowsInSourceSection: 4) == ItemPath(item: 3, section: 1))
+        #expect(editing.target(forMoving: Pinned(), from: from, proposed: ItemPath(item: 5, section: 0), rowsInSourceSection: 4) == ItemPath(item: 0, section: 1))
+        #expect(editing.target(forMoving: Pinned(), from: from, proposed: ItemPath(item: 2, section: 1), rowsInSourceSection: 4) == ItemPath(item: 2, section: 1))
+        #expect(editing.target(forMoving: Row(id: 1, text: ""), from: from, proposed: ItemPath(item: 0, section: 2), rowsInSourceSection: 4) == ItemPath(item: 0, section: 2))
+    }
+
+    /// Contract 3: a self-sizing row stays self-sizing after it was measured (its
+    /// cached height is an estimate, never a fixed height), and a new width measures again.
+    @Test func aMeasuredSelfSizingRowIsNeverFixed() {
+        let controller = ListController(diagnostics: .ignore)
+        controller.rowHeights.set(Row.self, .estimated(44))
+        let row = ListItem(Row(id: 1, text: "a"))
+        controller.rowHeights.didMeasure(row, height: 80)
+        #expect(controller.rowHeights.sizesItself(row))
+        #expect(controller.rowHeights.height(for: row) == 80)
+        controller.rowHeights.width = 500
+        #expect(controller.rowHeights.height(for: row) == 44)
+    }
+
     // MARK: Re-entrancy (issue 10, items 3 and 4)
 
     /// Item 4: an apply from a display hook while another apply runs waits for it;

@@ -153,8 +153,20 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewBackend.swift:9
+// Sources/CellKit/Adapters/EditingTable.swift:110
 @MainActor private func docExample15() throws {
+    struct Note: Sendable {}
+    let editing = MainActor.assumeIsolated { EditingTable() }
+    MainActor.assumeIsolated {
+        editing.keepsInSection(Note.self)
+        let target = editing.target(forMoving: Note(), from: ItemPath(item: 1, section: 0),
+                                    proposed: ItemPath(item: 0, section: 1), rowsInSourceSection: 3)
+        assert(target == ItemPath(item: 2, section: 0))
+    }
+}
+
+// Sources/CellKit/Adapters/ListViewBackend.swift:9
+@MainActor private func docExample16() throws {
     @MainActor final class PrintingBackend: ListViewBackend {
         var hasWindow: Bool { true }
         func performBatch(animated: Bool, _ body: () -> Changeset) {
@@ -169,14 +181,14 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewBackend.swift:54
-@MainActor private func docExample16() throws {
+// Sources/CellKit/Adapters/ListViewBackend.swift:75
+@MainActor private func docExample17() throws {
     let outcome = BatchOutcome.reloaded(.notInWindow)
     assert(outcome.error == nil && !outcome.isAnimated)
 }
 
 // Sources/CellKit/Adapters/ListViewCore.swift:33
-@MainActor private func docExample17() throws {
+@MainActor private func docExample18() throws {
     @MainActor final class Backend: ListViewBackend {
         var hasWindow: Bool { true }
         var replayed: [Changeset] = []
@@ -203,20 +215,20 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/PathMapping.swift:9
-@MainActor private func docExample18() throws {
+@MainActor private func docExample19() throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [3], newCounts: [5])
     assert(mapping.newPath(of: ItemPath(item: 0, section: 0)) == ItemPath(item: 2, section: 0))
 }
 
 // Sources/CellKit/Adapters/PrefetchRequest.swift:7
-@MainActor private func docExample19() throws {
+@MainActor private func docExample20() throws {
     let paths = [ItemPath(item: 9, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 2, section: 0)]
     assert(PrefetchRequest.valid(paths, counts: [5]) == [ItemPath(item: 2, section: 0)])
 }
 
 // Sources/CellKit/Adapters/ScrollAnchor.swift:10
-@MainActor private func docExample20() throws {
+@MainActor private func docExample21() throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [10], newCounts: [11])
     let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], changeset: prepend, mapping: mapping)
@@ -225,7 +237,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:6
-@MainActor private func docExample21() throws {
+@MainActor private func docExample22() throws {
     final class TweetCell: ListCell { var text = ""; init() {} }
     struct Tweet: CellModel, Identifiable, Sendable {
         let id: Int
@@ -235,7 +247,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:25
-@MainActor private func docExample22() throws {
+@MainActor private func docExample23() throws {
     final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
         let id = 1
         var count = 0
@@ -244,7 +256,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:42
-@MainActor private func docExample23() throws {
+@MainActor private func docExample24() throws {
     struct Author: Identifiable, Sendable { let id: Int }
     struct Post: Identifiable, Sendable, ResourceReferencing {
         let id: Int
@@ -254,7 +266,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:14
-@MainActor private func docExample24() throws {
+@MainActor private func docExample25() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -268,7 +280,7 @@ import Testing
 }
 
 // Sources/CellKit/CellSource.swift:7
-@MainActor private func docExample25() throws {
+@MainActor private func docExample26() throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
@@ -276,13 +288,13 @@ import Testing
 }
 
 // Sources/CellKit/CellStyle.swift:6
-@MainActor private func docExample26() throws {
+@MainActor private func docExample27() throws {
     let byline: CellStyle = "byline"   // or a `static let` in an extension of CellStyle
     assert(byline != .default)
 }
 
 // Sources/CellKit/DataSources/ListDataSource.swift:11
-@MainActor private func docExample27() throws {
+@MainActor private func docExample28() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let listView = HeadlessListView()
@@ -298,14 +310,14 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/ListSnapshot.swift:24
-@MainActor private func docExample28() throws {
+@MainActor private func docExample29() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     let snapshot = ListSnapshot(TableModel([Song(id: 1, title: "Blue")]), state: .loaded)
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
 // Sources/CellKit/DataSources/MultiDataSource.swift:9
-@MainActor private func docExample29() throws {
+@MainActor private func docExample30() throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -320,7 +332,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/PaginatedDataSource.swift:26
-@MainActor private func docExample30() throws {
+@MainActor private func docExample31() throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post> { page in
@@ -334,7 +346,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/RemoteDataSource.swift:11
-@MainActor private func docExample31() throws {
+@MainActor private func docExample32() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -347,7 +359,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SectionedDataSource.swift:5
-@MainActor private func docExample32() throws {
+@MainActor private func docExample33() throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func contacts() {
@@ -360,7 +372,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:7
-@MainActor private func docExample33() throws {
+@MainActor private func docExample34() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func followers(in listView: any ListView) async {
@@ -375,7 +387,7 @@ import Testing
 }
 
 // Sources/CellKit/Diagnostics.swift:38
-@MainActor private func docExample34() throws {
+@MainActor private func docExample35() throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -384,7 +396,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:11
-@MainActor private func docExample35() throws {
+@MainActor private func docExample36() throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -399,7 +411,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/HeightCache.swift:9
-@MainActor private func docExample36() throws {
+@MainActor private func docExample37() throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
     let row = ListItem(Message(id: 1, text: "hi"))
@@ -410,7 +422,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:20
-@MainActor private func docExample37() throws {
+@MainActor private func docExample38() throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -424,7 +436,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowOffsetIndex.swift:9
-@MainActor private func docExample38() throws {
+@MainActor private func docExample39() throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -433,7 +445,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
-@MainActor private func docExample39() throws {
+@MainActor private func docExample40() throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
@@ -441,7 +453,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
-@MainActor private func docExample40() throws {
+@MainActor private func docExample41() throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -452,14 +464,14 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:6
-@MainActor private func docExample41() throws {
+@MainActor private func docExample42() throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample42() throws {
+@MainActor private func docExample43() throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -467,7 +479,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:31
-@MainActor private func docExample43() throws {
+@MainActor private func docExample44() throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -481,7 +493,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController+Binding.swift:37
-@MainActor private func docExample44() throws {
+@MainActor private func docExample45() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -495,7 +507,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample45() throws {
+@MainActor private func docExample46() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -514,7 +526,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample46() throws {
+@MainActor private func docExample47() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -522,7 +534,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample47() throws {
+@MainActor private func docExample48() throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -542,7 +554,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:12
-@MainActor private func docExample48() throws {
+@MainActor private func docExample49() throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -557,14 +569,14 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample49() throws {
+@MainActor private func docExample50() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample50() throws {
+@MainActor private func docExample51() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -574,7 +586,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample51() throws {
+@MainActor private func docExample52() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -590,14 +602,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample52() throws {
+@MainActor private func docExample53() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample53() throws {
+@MainActor private func docExample54() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -614,7 +626,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample54() throws {
+@MainActor private func docExample55() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -622,7 +634,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample55() throws {
+@MainActor private func docExample56() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -632,7 +644,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:24
-@MainActor private func docExample56() throws {
+@MainActor private func docExample57() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -647,14 +659,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample57() throws {
+@MainActor private func docExample58() throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample58() throws {
+@MainActor private func docExample59() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -671,14 +683,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample59() throws {
+@MainActor private func docExample60() throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:8
-@MainActor private func docExample60() throws {
+@MainActor private func docExample61() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -686,7 +698,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample61() throws {
+@MainActor private func docExample62() throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -695,7 +707,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample62() throws {
+@MainActor private func docExample63() throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -703,7 +715,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:125
-@MainActor private func docExample63() throws {
+@MainActor private func docExample64() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -711,7 +723,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample64() throws {
+@MainActor private func docExample65() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -723,7 +735,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample65() throws {
+@MainActor private func docExample66() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -734,7 +746,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample66() throws {
+@MainActor private func docExample67() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -746,7 +758,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample67() throws {
+@MainActor private func docExample68() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -763,7 +775,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample68() throws {
+@MainActor private func docExample69() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -797,7 +809,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 68 examples compile and run") @MainActor func run() throws {
+    @Test("all 69 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -866,5 +878,6 @@ struct DocExamples {
         try docExample66()
         try docExample67()
         try docExample68()
+        try docExample69()
     }
 }

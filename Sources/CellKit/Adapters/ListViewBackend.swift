@@ -49,6 +49,27 @@ public protocol ListViewBackend: AnyObject {
     func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject
 }
 
+/// A list view that owns a ``ListViewCore``: its ``ListView`` requirements that
+/// are the core's (dequeuing, visible rows, cells, reloading) come with it.
+@MainActor
+public protocol ListViewCoreOwner: ListView {
+    /// The core this list view owns.
+    var core: ListViewCore { get }
+}
+
+extension ListViewCoreOwner {
+    /// Makes `source`'s cells known to the core.
+    public func register(_ source: CellSource) { core.register(source) }
+    /// A cell from the core: the one showing `path` during a reconfigure, a pooled one, or a new one.
+    public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject { core.dequeueReusableCell(source, for: path) }
+    /// The rows on screen, in order, as the core follows them.
+    public var visibleItemPaths: [ItemPath] { core.visibleItemPaths }
+    /// The cell showing `path`, if that row is on screen.
+    public func cell(at path: ItemPath) -> AnyObject? { core.cell(at: path) }
+    /// Reloads through the core (after the batch, when called inside one).
+    public func reloadData() { core.reloadData() }
+}
+
 /// What became of one batch handed to ``ListView/performBatchUpdates(_:updateData:)``.
 ///
 /// ```swift

@@ -103,6 +103,8 @@ public final class ListViewCore {
     private var reuseIdentifiers: [ObjectIdentifier: String] = [:]
     private var prefetched: [ItemPath] = []
 
+    private var userMovePending = false
+
     private enum Phase { case idle, batch, reconfiguring }
     private var phase = Phase.idle
     private var reloadQueued = false
@@ -144,6 +146,7 @@ public final class ListViewCore {
             return
         }
         reloadQueued = false
+        userMovePending = false
         if ownership == .core {
             for (path, cell) in visible.sorted(by: { $0.key < $1.key }) { endDisplay(cell, at: path) }
         }
@@ -211,7 +214,13 @@ public final class ListViewCore {
             counts = newCounts
             plan = BatchPlan.decide(changeset, oldCounts: oldCounts, newCounts: newCounts, hasWindow: true)
             switch plan {
-            case .animate(let steps): return steps.structural
+            case .animate(let steps):
+                if userMovePending, Self.isPureMove(changeset, oldCounts: oldCounts, newCounts: newCounts) {
+                    // The platform moved the row itself when the user dragged it: only the data follows.
+                    userMovePending = false
+                    return Changeset()
+                }
+                return steps.structural
             case .reload:
                 // An invalid batch inside the platform's closure: replace every section, which is always valid.
                 return Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices))
@@ -238,6 +247,22 @@ public final class ListViewCore {
         }
         reconfigure(steps.reconfigure.filter { visible[$0] != nil }, backend: backend)
         return .animated
+    }
+
+    /// The user dragged a row and the platform already shows it at its new place:
+    /// the next batch that only moves rows (the data catching up) is not replayed
+    /// to the platform. Batches that arrive first and do more than move leave
+    /// this in place; a reload clears it.
+    public func userDidMoveItem(from source: ItemPath, to destination: ItemPath) {
+        if source != destination { userMovePending = true }
+    }
+
+    /// Whether a user's move waits for the data to catch up.
+    public var isUserMovePending: Bool { userMovePending }
+
+    static func isPureMove(_ changeset: Changeset, oldCounts: [Int], newCounts: [Int]) -> Bool {
+        oldCounts == newCounts && !changeset.itemMoves.isEmpty
+            && changeset.changeCount == changeset.itemMoves.count + changeset.itemUpdates.count
     }
 
     private func reload(_ reason: BatchPlan.ReloadReason) -> BatchOutcome {

@@ -4,7 +4,7 @@ import CellKit
 /// (the platform owns reuse and display) and records what UIKit would be asked
 /// to do, and where UIKit would raise an exception.
 @MainActor
-final class UIKitLikeBackend: ListView, ListViewBackend {
+final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     enum Call: Hashable, CustomStringConvertible {
         case batch(Changeset, animated: Bool)
         case reconfigure([ItemPath])
@@ -47,11 +47,6 @@ final class UIKitLikeBackend: ListView, ListViewBackend {
 
     // MARK: ListView (thin forwards, as the UIKit adapters are)
 
-    func register(_ source: CellSource) { core.register(source) }
-    func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject { core.dequeueReusableCell(source, for: path) }
-    var visibleItemPaths: [ItemPath] { core.visibleItemPaths }
-    func cell(at path: ItemPath) -> AnyObject? { core.cell(at: path) }
-    func reloadData() { core.reloadData() }
 
     @discardableResult
     func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
