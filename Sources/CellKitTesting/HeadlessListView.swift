@@ -3,11 +3,11 @@ import CellKit
 /// A list view with `UITableView`'s semantics that runs anywhere, for tests of
 /// screens without a simulator.
 ///
-/// It runs on the same ``ListViewCore`` as the UIKit adapters and the terminal
+/// It runs on the same ``/CellKit/ListViewCore`` as the UIKit adapters and the terminal
 /// list view: a reuse pool per reuse identifier, cells only for rows inside its
 /// viewport, every batch checked once with UIKit's rules against the counts it
 /// cached (an invalid batch reloads and ``performBatchUpdates(_:updateData:)``
-/// returns the ``BatchUpdateError`` naming the rule, section and row instead of
+/// returns the ``/CellKitDiff/BatchUpdateError`` naming the rule, section and row instead of
 /// crashing), and what happened recorded in ``log``.
 ///
 /// It refuses what UIKit refuses, so a suite on Linux fails where a device
@@ -15,7 +15,7 @@ import CellKit
 /// reconfigured, data changed outside a batch's update closure, counts that
 /// disagree with its cached ones, a batch while a reload's layout is pending
 /// (``defersLayoutAfterReload``). Refusals show in ``log`` as
-/// ``ListViewEvent/refused(_:)`` and make ``checkConsistency()`` throw.
+/// ``/CellKit/ListViewEvent/refused(_:)`` and make ``checkConsistency()`` throw.
 ///
 /// Heights are asked as `UITableView` asks them with estimated heights: only for
 /// rows that come into the viewport; other rows count as ``rowHeight``. A
@@ -54,7 +54,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// How many rows beyond each edge of the viewport are announced for prefetching.
     public var prefetchDistance: Int
     /// Whether a batch update keeps the first visible row where it was on screen
-    /// (``ScrollAnchor``), as chat and feed screens do; otherwise the content
+    /// (``/CellKit/ScrollAnchor``), as chat and feed screens do; otherwise the content
     /// offset stays, as in `UITableView`. Default: `false`.
     public var keepsFirstVisibleRowInPlace: Bool {
         get { core.keepsFirstVisibleRowInPlace }
@@ -64,7 +64,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     public var isInWindow = true
     /// Whether ``reloadData()`` waits for ``layoutIfNeeded()`` to read counts and
     /// lay out, as UIKit waits for its next layout pass; a batch before that
-    /// becomes a reload (``BatchPlan/ReloadReason/layoutPendingAfterReload``). Default: `false`.
+    /// becomes a reload (``/CellKit/BatchPlan/ReloadReason/layoutPendingAfterReload``). Default: `false`.
     public var defersLayoutAfterReload = false
     /// Above this many changes, a batch reloads instead of animating; `nil`: never.
     public var reloadThreshold: Int? {
@@ -217,7 +217,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// The cells on screen, top to bottom.
     public var visibleCells: [AnyObject] { visibleItemPaths.compactMap { core.cell(at: $0) } }
 
-    /// The text of the visible ``TextCell``s, top to bottom (other cells show as their type name).
+    /// The text of the visible ``/CellKit/TextCell``s, top to bottom (other cells show as their type name).
     public var visibleTexts: [String] {
         visibleCells.map { ($0 as? TextCell)?.text ?? String(describing: type(of: $0)) }
     }

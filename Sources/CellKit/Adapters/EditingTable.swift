@@ -109,8 +109,8 @@ public final class EditingTable {
     ///
     /// ```swift
     /// struct Note: Sendable {}
-    /// let editing = MainActor.assumeIsolated { EditingTable() }
-    /// MainActor.assumeIsolated {
+    ///
+    /// @MainActor func pinNotes(_ editing: EditingTable) {
     ///     editing.keepsInSection(Note.self)
     ///     let target = editing.target(forMoving: Note(), from: ItemPath(item: 1, section: 0),
     ///                                 proposed: ItemPath(item: 0, section: 1), rowsInSourceSection: 3)
