@@ -274,7 +274,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             diagnostics(Diagnostic(.other, "list view asked for the cell at section \(path.section), row \(path.item), but the list has \(displayed.sections.count) sections\(displayed.sections.indices.contains(path.section) ? " and \(displayed.sections[path.section].items.count) rows in that section" : ""); showing an empty default cell"))
             return registry.dequeue(registry.defaultCell, from: listView, at: path)
         }
-        return configuredCell(for: item.model, in: listView, at: path)
+        // A row already on screen is being reconfigured: its configure reset the cell, so
+        // the resources cached for it are handed to it again (UIKit contract 4).
+        let isReconfigure = listView.cell(at: path) != nil
+        let cell = configuredCell(for: item.model, in: listView, at: path)
+        if isReconfigure, !companions.resourceLoaders.isEmpty, let content = contentItem(at: path) {
+            for loader in companions.resourceLoaders { loader.reconfigured(content) }
+        }
+        return cell
     }
 
     /// A dequeued cell for `model`, configured by its presenter or by the registry and dispatch table.
