@@ -7,7 +7,7 @@ import CellKit
 /// list view: a reuse pool per reuse identifier, cells only for rows inside its
 /// viewport, every batch checked once with UIKit's rules against the counts it
 /// cached (an invalid batch reloads and ``performBatchUpdates(_:updateData:)``
-/// returns the ``/CellKitDiff/BatchUpdateError`` naming the rule, section and row instead of
+/// returns the `BatchUpdateError` naming the rule, section and row instead of
 /// crashing), and what happened recorded in ``log``.
 ///
 /// It refuses what UIKit refuses, so a suite on Linux fails where a device
@@ -280,7 +280,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         let range = visibleRange()
         var wanted = Set<ItemPath>()
         for flat in range { wanted.insert(layout.path(ofRow: flat)) }
-        for path in core.visibleItemPaths where !wanted.contains(path) { core.endDisplay(at: path) }
+        for path in core.visibleItemPaths where !wanted.contains(path) {
+            core.endDisplay(at: path)
+            layout.forgetIfEstimate(path)
+        }
         for path in wanted.sorted() where core.cell(at: path) == nil { core.display(at: path) }
         announcePrefetch(around: range)
     }

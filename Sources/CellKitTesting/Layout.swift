@@ -46,6 +46,12 @@ final class Layout {
         if let height = known.removeValue(forKey: path), height != estimate { isDirty = true }
     }
 
+    /// Forgets the row's height if it equals the estimate (it changes no offset):
+    /// rows that leave the screen then cost nothing. It is asked again when the row shows.
+    func forgetIfEstimate(_ path: ItemPath) {
+        if known[path] == estimate { known[path] = nil }
+    }
+
     /// Whether the row's real height was asked.
     func isKnown(_ path: ItemPath) -> Bool { known[path] != nil }
 
