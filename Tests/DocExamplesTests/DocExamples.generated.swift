@@ -211,12 +211,18 @@ import Testing
     }
 }
 
-// Sources/CellKit/CellSource.swift:7
+// Sources/CellKit/CellSource.swift:16
 @MainActor private func docExample21() throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
     assert(plain.reuseIdentifier != byline.reuseIdentifier)
+
+    let bold = CellSource.template(TweetCell.self) { TweetCell() }
+    let light = CellSource.template(TweetCell.self) { TweetCell() }
+    assert(bold != light)        // two templates: two pools
+    let shared = bold
+    assert(shared == bold)       // one template, shared by two screens: one pool
 }
 
 // Sources/CellKit/CellStyle.swift:6
