@@ -7,13 +7,14 @@ final class DemoSession {
     let tmux: TmuxSession
     let directory: URL
 
-    /// Starts `cellkit-demo arguments…` in a `columns` × `rows` pane; everything
-    /// ends with ``close()`` or, at the latest, soon after process `owner` ends.
-    init(_ name: String, _ arguments: [String], columns: Int = 80, rows: Int = 24, owner: pid_t = getpid()) throws {
+    /// Starts `cellkit-demo arguments…` in a `columns` × `rows` pane, with `environment` added;
+    /// everything ends with ``close()`` or, at the latest, soon after process `owner` ends.
+    init(_ name: String, _ arguments: [String], columns: Int = 80, rows: Int = 24, environment: [String: String] = [:], owner: pid_t = getpid()) throws {
         let binary = try DemoBinary.path
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let quoted = ([binary] + arguments).map(Self.quote).joined(separator: " ")
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let quoted = ((variables.isEmpty ? [] : ["env"] + variables) + [binary] + arguments).map(Self.quote).joined(separator: " ")
         let d = Self.quote(directory.path)
         // After the demo, the shell waits (on a tmux channel) until the test has read the
         // terminal's state: once the pane is dead, tmux writes its own "Pane is dead" line,
