@@ -116,7 +116,12 @@ final class GtkTextRow {
         gtk_widget_set_margin_end(widget, 8)
         gtk_widget_set_margin_top(widget, header ? 10 : 4)
         gtk_widget_set_margin_bottom(widget, 4)
-        if header { ck_widget_add_css_class(title, "heading") }
+        if header {
+            ck_widget_add_css_class(title, "heading")
+            // GTK 4.8 gives the keyboard focus only to selectable rows or to a focusable
+            // child: without this, the arrow keys stop for good at a header row.
+            gtk_widget_set_focusable(widget, 1)
+        }
     }
 
     isolated deinit {
