@@ -80,7 +80,7 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
     func click(x: Int, y: Int, button: Int = 1, repeat count: Int = 1, in title: String) {
         settle(20)
         let id = windowID(title)
-        let result = shell("xdotool mousemove --window \(id) --sync \(x) \(y) click --repeat \(count) --delay 20 \(button)")
+        let result = shell("xdotool mousemove --window \(id) \(x) \(y) click --repeat \(count) --delay 20 \(button)")
         XCTAssertEqual(result.status, 0, result.output)
         settle(20)
     }
