@@ -15,13 +15,16 @@ import CellKit
 /// import CellKit
 /// import CellKitGTK
 ///
-/// @MainActor func showNames(_ names: [String]) -> GtkListWindow {
-///     let window = GtkListWindow(title: "Names")
+/// struct Person: Identifiable, Sendable { let id: Int; var name: String }
+///
+/// @MainActor func showPeople(_ people: [Person]) -> (GtkListWindow, ListController) {
+///     let window = GtkListWindow(title: "People")
 ///     let controller = ListController()
+///     controller.register(TextCell.self, for: Person.self) { cell, person in cell.text = person.name }
 ///     controller.attach(to: window.list)
-///     controller.apply(TableModel(names))
+///     controller.apply(TableModel(people))
 ///     window.present()
-///     return window
+///     return (window, controller) // the list holds the controller weakly
 /// }
 /// ```
 @MainActor
@@ -43,7 +46,7 @@ public final class GtkListBackend: ListView {
     /// How many times GTK bound a row, since creation.
     public var bindCount: Int { rows.bindCount }
 
-    let rows = GtkRowList()
+    let rows: GtkRowList
     private(set) var layout = FlatLayout()
     private var headerTitles: [String?] = []
     private var registered: [String: CellSource] = [:]
@@ -71,8 +74,11 @@ public final class GtkListBackend: ListView {
         }
     }
 
-    /// Creates an empty list (initializes GTK if needed).
+    /// Creates an empty list; initializes GTK first if needed (``GtkMainLoop/start()``),
+    /// and stops the program with a message if GTK cannot open a display.
     public init() {
+        precondition(GtkMainLoop.start(), "GtkListBackend: GTK could not open a display; set DISPLAY or WAYLAND_DISPLAY (or run under xvfb-run)")
+        rows = GtkRowList()
         rows.onBind = { [unowned self] item in
             if isSplicing { pendingBinds.append(item) } else { bind(item) }
         }

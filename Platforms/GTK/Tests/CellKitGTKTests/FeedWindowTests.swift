@@ -64,7 +64,7 @@ final class FeedWindowTests: GtkTestCase, @unchecked Sendable {
             let screen = GitScreen(path: root, limit: 50)
             screen.controller.attach(to: window.list)
             screen.start()
-            waitFor("the commits") { shownTexts(window).count > 3 && shownTexts(window) != ["Loading…"] }
+            waitFor("the commits") { shownTexts(window).count >= 2 }
             let texts = shownTexts(window)
             XCTAssertNotNil(texts.first?.range(of: #"^\d{4}-\d\d-\d\d \w+$"#, options: .regularExpression), "first row is a day header: \(texts)")
             XCTAssertTrue(texts.dropFirst().first?.contains(" · ") == true, "\(texts)")
