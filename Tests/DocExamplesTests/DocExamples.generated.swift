@@ -646,8 +646,15 @@ import Testing
     assert(style != .plain)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:125
+// Sources/CellKitTerminal/StyledText.swift:135
 @MainActor private func docExample59() throws {
+    let hostile = StyledLine("a\tb\u{1B}[2Jc")
+    assert(hostile.displayWidth == 8)
+    assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
+}
+
+// Sources/CellKitTerminal/StyledText.swift:141
+@MainActor private func docExample60() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -655,7 +662,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample60() throws {
+@MainActor private func docExample61() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -667,7 +674,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample61() throws {
+@MainActor private func docExample62() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -678,7 +685,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample62() throws {
+@MainActor private func docExample63() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -690,7 +697,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample63() throws {
+@MainActor private func docExample64() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -707,7 +714,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample64() throws {
+@MainActor private func docExample65() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -741,7 +748,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 64 examples compile and run") @MainActor func run() throws {
+    @Test("all 65 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -806,5 +813,6 @@ struct DocExamples {
         try docExample62()
         try docExample63()
         try docExample64()
+        try docExample65()
     }
 }
