@@ -2,7 +2,7 @@ import CGtk
 import CellKit
 
 /// A CellKit list view on GTK 4: a `GtkListView` whose rows are bound lazily,
-/// as GTK scrolls them into view, to cells that a ``CellKit/ListController`` configures.
+/// as GTK scrolls them into view, to cells that a `ListController` configures.
 ///
 /// Section headers are rows of their own (GTK 4.8 has none). Batches reach GTK
 /// as `items-changed` ranges of its model (rows removed, inserted, replaced),

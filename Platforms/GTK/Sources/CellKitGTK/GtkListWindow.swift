@@ -18,7 +18,7 @@ import CellKit
 /// ```
 @MainActor
 public final class GtkListWindow {
-    /// The list shown; attach a ``CellKit/ListController`` to it.
+    /// The list shown; attach a `ListController` to it.
     public let list: GtkListBackend
     /// The `GtkWindow`.
     public let window: GtkWidgetPointer

@@ -4,8 +4,8 @@ import CellKit
 /// Builds and updates the GTK widget of rows showing a `Model`: the Carbon Five
 /// factory idea, one builder shared by every window that shows a `Model`.
 ///
-/// Register it with ``CellKit/ListController/register(_:for:)``. Rows without a
-/// builder show their cell as text (``CellKit/TextCell`` and the placeholder
+/// Register it with `ListController.register(_:for:)`. Rows without a
+/// builder show their cell as text (`TextCell` and the placeholder
 /// cells render out of the box).
 ///
 /// ```swift
@@ -87,7 +87,7 @@ extension ListController {
     }
 }
 
-/// The widget of a ``CellKit/TextCell`` (and of header rows): a title, a detail
+/// The widget of a `TextCell` (and of header rows): a title, a detail
 /// line and an accessory.
 @MainActor
 final class GtkTextRow {

@@ -58,10 +58,32 @@ import Testing
     }
 }
 
+// Platforms/GTK/Sources/CellKitGTK/Documentation.docc/CellKitGTK.md:32
+@MainActor private func docExample5() throws {
+
+    struct Contact: Identifiable, Sendable { let id: Int; var name: String; var email: String }
+
+    let contactRow = GtkCellBuilder<Contact>(
+        make: { gtk_label_new(nil) },
+        update: { label, contact in gtk_label_set_text(ck_label(label), "\(contact.name) <\(contact.email)>") }
+    )
+
+    @MainActor func runContacts(_ contacts: [Contact]) {
+        let window = GtkListWindow(title: "Contacts")
+        let controller = ListController()
+        controller.register(contactRow, for: Contact.self)
+        controller.onSelect(Contact.self) { contact, _ in window.status = "Opened \(contact.name)" }
+        controller.attach(to: window.list)
+        controller.apply(TableModel(contacts))
+        window.present()
+        GtkMainLoop.run(until: { window.isClosed })
+    }
+}
+
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 4 examples compile") @MainActor func compile() {
-        let examples: [@MainActor () throws -> Void] = [docExample1, docExample2, docExample3, docExample4]
-        #expect(examples.count == 4)
+    @Test("all 5 examples compile") @MainActor func compile() {
+        let examples: [@MainActor () throws -> Void] = [docExample1, docExample2, docExample3, docExample4, docExample5]
+        #expect(examples.count == 5)
     }
 }
