@@ -13,6 +13,7 @@ final class FeedWindowTests: GtkTestCase, @unchecked Sendable {
             let window = makeWindow("feed")
             let screen = FeedScreen(count: 60, delay: .milliseconds(50), avatarDelay: .milliseconds(20))
             screen.controller.attach(to: window.list)
+            window.onRefresh = { screen.refresh() }
             screen.start()
             waitFor("the loading row") { shownTexts(window) == ["Loading…"] || shownTexts(window).first == "Today 15:00" }
             waitFor("the tweets") { shownTexts(window).first == "Today 15:00" }
@@ -27,7 +28,7 @@ final class FeedWindowTests: GtkTestCase, @unchecked Sendable {
 
             // New tweets arrive above; GTK keeps the rows on screen where they were.
             let shownBefore = shownTexts(window)
-            screen.refresh()
+            click(x: 27, y: 27, in: "feed") // the refresh button in the header bar
             waitFor("the refresh applied") { screen.controller.displayed.sections.first?.items.first?.model(as: Tweet.self)?.id == 1003 }
             settle()
             XCTAssertTrue(shownTexts(window).contains(shownBefore[2]), "\(shownTexts(window))")
