@@ -395,11 +395,22 @@ import Testing
     assert(offset == 572)
 }
 
-// Sources/CellKit/ItemID.swift:6
+// Sources/CellKit/ItemID.swift:28
 @MainActor private func docExample37() throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
+
+    struct Draft: Identifiable, Sendable { let id: Int? }
+    assert(ItemID(Draft(id: 7)) == ItemID(type: Draft.self, id: 7))
+
+    class Animal: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
+    final class Dog: Animal, @unchecked Sendable {}
+    let pets: [Animal] = [Dog(id: 1)]
+    assert(ItemID(pets[0]) == ItemID(Dog(id: 1)))
+
+    struct Tag: Hashable, Sendable { let name: String }
+    assert(ItemID(Tag(name: "swift")) == ItemID(type: Tag.self, id: Tag(name: "swift")))
 }
 
 // Sources/CellKit/ListCell.swift:6
@@ -424,7 +435,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:34
+// Sources/CellKit/ListController+Binding.swift:14
 @MainActor private func docExample40() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -438,7 +449,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:10
+// Sources/CellKit/ListController.swift:16
 @MainActor private func docExample41() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
@@ -457,7 +468,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListItem.swift:9
+// Sources/CellKit/ListItem.swift:10
 @MainActor private func docExample42() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
@@ -485,7 +496,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:12
+// Sources/CellKit/Resources/ResourceLoader.swift:13
 @MainActor private func docExample44() throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -507,8 +518,15 @@ import Testing
     assert(a != b)
 }
 
-// Sources/CellKit/TableModel.swift:42
+// Sources/CellKit/SectionID.swift:24
 @MainActor private func docExample46() throws {
+    @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
+        controller.displayed.sections.first?.id == .placeholder
+    }
+}
+
+// Sources/CellKit/TableModel.swift:42
+@MainActor private func docExample47() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -518,7 +536,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample47() throws {
+@MainActor private func docExample48() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -534,14 +552,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample48() throws {
+@MainActor private func docExample49() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample49() throws {
+@MainActor private func docExample50() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -558,7 +576,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample50() throws {
+@MainActor private func docExample51() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -566,7 +584,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample51() throws {
+@MainActor private func docExample52() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -576,7 +594,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample52() throws {
+@MainActor private func docExample53() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -591,14 +609,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample53() throws {
+@MainActor private func docExample54() throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample54() throws {
+@MainActor private func docExample55() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -615,14 +633,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample55() throws {
+@MainActor private func docExample56() throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:8
-@MainActor private func docExample56() throws {
+@MainActor private func docExample57() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -630,7 +648,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample57() throws {
+@MainActor private func docExample58() throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -639,7 +657,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample58() throws {
+@MainActor private func docExample59() throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -647,7 +665,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:125
-@MainActor private func docExample59() throws {
+@MainActor private func docExample60() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -655,7 +673,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample60() throws {
+@MainActor private func docExample61() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -667,7 +685,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample61() throws {
+@MainActor private func docExample62() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -678,7 +696,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample62() throws {
+@MainActor private func docExample63() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -690,7 +708,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample63() throws {
+@MainActor private func docExample64() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -707,7 +725,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample64() throws {
+@MainActor private func docExample65() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -741,7 +759,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 64 examples compile and run") @MainActor func run() throws {
+    @Test("all 65 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -806,5 +824,6 @@ struct DocExamples {
         try docExample62()
         try docExample63()
         try docExample64()
+        try docExample65()
     }
 }
