@@ -593,8 +593,21 @@ import Testing
     controller.height(for: User.self) { _ in 60 }
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:11
+// Sources/CellKit/Documentation.docc/RowIdentity.md:37
 @MainActor private func docExample53() throws {
+    struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
+    struct Tag: Hashable, Sendable { let name: String }
+
+    var model = TableModel([Draft(id: 7, title: "Hello")])
+    assert(model.indexPath(of: Draft(id: 7, title: "Hello, edited")) == ItemPath(item: 0, section: 0))
+    assert(model.indexPath(of: ItemID(type: Draft.self, id: 7)) == ItemPath(item: 0, section: 0))
+
+    model.append([ListItem(Tag(name: "swift"))])
+    assert(model.indexPath(of: Tag(name: "swift")) == ItemPath(item: 1, section: 0))
+}
+
+// Sources/CellKitTesting/HeadlessListView.swift:11
+@MainActor private func docExample54() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -609,14 +622,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample54() throws {
+@MainActor private func docExample55() throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample55() throws {
+@MainActor private func docExample56() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -633,14 +646,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample56() throws {
+@MainActor private func docExample57() throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:8
-@MainActor private func docExample57() throws {
+@MainActor private func docExample58() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -648,7 +661,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample58() throws {
+@MainActor private func docExample59() throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -657,7 +670,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample59() throws {
+@MainActor private func docExample60() throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -665,7 +678,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:125
-@MainActor private func docExample60() throws {
+@MainActor private func docExample61() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -673,7 +686,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample61() throws {
+@MainActor private func docExample62() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -685,7 +698,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample62() throws {
+@MainActor private func docExample63() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -696,7 +709,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample63() throws {
+@MainActor private func docExample64() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -708,7 +721,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample64() throws {
+@MainActor private func docExample65() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -725,7 +738,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample65() throws {
+@MainActor private func docExample66() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -759,7 +772,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 65 examples compile and run") @MainActor func run() throws {
+    @Test("all 66 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -825,5 +838,6 @@ struct DocExamples {
         try docExample63()
         try docExample64()
         try docExample65()
+        try docExample66()
     }
 }
