@@ -1505,37 +1505,22 @@ import Testing
     assert(opened == [3])
 }
 
-// README.md:28
+// README.md:22
 @MainActor private func docExample100() async throws {
 
-    struct Tweet: Identifiable, Equatable, Sendable {
-        let id: Int
-        var text: String
-        var author: String
-    }
+    struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
-    final class TweetCell: TextCell {}
+    let controller = ListController()
+    controller.register(TextCell.self, for: Tweet.self) { cell, tweet in cell.text = tweet.text }
+    controller.onSelect(Tweet.self) { tweet, _ in print("open", tweet.id) }
 
-    @MainActor func makeFeed(on listView: any ListView) -> ListController {
-        let controller = ListController()
-        controller.register(TweetCell.self, for: Tweet.self) { cell, tweet in
-            cell.text = tweet.text
-            cell.detailText = "@" + tweet.author
-        }
-        controller.onSelect(Tweet.self) { tweet, _ in print("open tweet", tweet.id) }
-        controller.attach(to: listView)      // shows the loading row until content arrives
-        controller.apply(TableModel([Tweet(id: 1, text: "Hello, lists", author: "ada")]))
-        return controller
-    }
-
-    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
-    let feed = makeFeed(on: listView)
+    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)   // or TableViewAdapter(tableView:)
+    controller.attach(to: listView)                                        // the loading row shows
+    controller.apply(TableModel([Tweet(id: 1, text: "Hello, lists")]))
     assert(listView.visibleTexts == ["Hello, lists"])
 
-    // A new tweet at the top: the diff sends one insert, the rest stays put.
-    feed.apply(TableModel([Tweet(id: 2, text: "Newer", author: "grace"),
-                           Tweet(id: 1, text: "Hello, lists", author: "ada")]))
-    assert(listView.visibleTexts == ["Newer", "Hello, lists"])
+    controller.apply(TableModel([Tweet(id: 2, text: "Newer"), Tweet(id: 1, text: "Hello, lists")]))
+    assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
 @Suite("Documentation examples")
