@@ -610,6 +610,7 @@ import Testing
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:62
 @MainActor private func docExample52() async throws {
+    // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
     struct UserPresenter: Presenter {
@@ -843,6 +844,7 @@ import Testing
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
 @MainActor private func docExample60() async throws {
+    // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -875,7 +877,7 @@ import Testing
     assert(listView.visibleCells.compactMap { ($0 as? TweetCell)?.text } == ["tweet 0", "tweet 1", "tweet 2"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:99
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
 @MainActor private func docExample61() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
@@ -899,7 +901,7 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:127
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
 @MainActor private func docExample62() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
