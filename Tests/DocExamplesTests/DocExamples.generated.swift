@@ -634,6 +634,7 @@ import Testing
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:62
 @MainActor private func docExample53() async throws {
+    // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
     struct UserPresenter: Presenter {
@@ -867,6 +868,7 @@ import Testing
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
 @MainActor private func docExample61() async throws {
+    // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -899,7 +901,7 @@ import Testing
     assert(listView.visibleCells.compactMap { ($0 as? TweetCell)?.text } == ["tweet 0", "tweet 1", "tweet 2"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:99
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
 @MainActor private func docExample62() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
@@ -923,7 +925,7 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:127
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
 @MainActor private func docExample63() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
@@ -1542,37 +1544,22 @@ import Testing
     assert(opened == [3])
 }
 
-// README.md:28
+// README.md:22
 @MainActor private func docExample102() async throws {
 
-    struct Tweet: Identifiable, Equatable, Sendable {
-        let id: Int
-        var text: String
-        var author: String
-    }
+    struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
-    final class TweetCell: TextCell {}
+    let controller = ListController()
+    controller.register(TextCell.self, for: Tweet.self) { cell, tweet in cell.text = tweet.text }
+    controller.onSelect(Tweet.self) { tweet, _ in print("open", tweet.id) }
 
-    @MainActor func makeFeed(on listView: any ListView) -> ListController {
-        let controller = ListController()
-        controller.register(TweetCell.self, for: Tweet.self) { cell, tweet in
-            cell.text = tweet.text
-            cell.detailText = "@" + tweet.author
-        }
-        controller.onSelect(Tweet.self) { tweet, _ in print("open tweet", tweet.id) }
-        controller.attach(to: listView)      // shows the loading row until content arrives
-        controller.apply(TableModel([Tweet(id: 1, text: "Hello, lists", author: "ada")]))
-        return controller
-    }
-
-    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
-    let feed = makeFeed(on: listView)
+    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)   // or TableViewAdapter(tableView:)
+    controller.attach(to: listView)                                        // the loading row shows
+    controller.apply(TableModel([Tweet(id: 1, text: "Hello, lists")]))
     assert(listView.visibleTexts == ["Hello, lists"])
 
-    // A new tweet at the top: the diff sends one insert, the rest stays put.
-    feed.apply(TableModel([Tweet(id: 2, text: "Newer", author: "grace"),
-                           Tweet(id: 1, text: "Hello, lists", author: "ada")]))
-    assert(listView.visibleTexts == ["Newer", "Hello, lists"])
+    controller.apply(TableModel([Tweet(id: 2, text: "Newer"), Tweet(id: 1, text: "Hello, lists")]))
+    assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
 @Suite("Documentation examples")
