@@ -621,12 +621,13 @@ import Testing
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
-// Sources/CellKitTerminal/InputDecoder.swift:8
+// Sources/CellKitTerminal/InputDecoder.swift:15
 @MainActor private func docExample56() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
     assert(decoder.decode([0x1B, 0x4F, 0x42]) == [.down]) // ESC O B
+    assert(decoder.decode(Array("\u{1B}[200~q\r\u{1B}[201~".utf8)) == [.paste("q\r")])
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
@@ -661,7 +662,7 @@ import Testing
     assert(line.fitted(to: 6).plainText == "Ada @…")
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:21
+// Sources/CellKitTerminal/TerminalApp.swift:33
 @MainActor private func docExample61() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
@@ -713,7 +714,7 @@ import Testing
     }
 }
 
-// README.md:28
+// README.md:44
 @MainActor private func docExample65() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
