@@ -1610,7 +1610,7 @@ import Testing
     assert(opened == [3])
 }
 
-// README.md:22
+// README.md:47
 @MainActor private func docExample107() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
