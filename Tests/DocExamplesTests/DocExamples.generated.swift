@@ -1132,7 +1132,7 @@ import Testing
     assert(controller.rowHeights.measurements == measured)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:63
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:64
 @MainActor private func docExample74() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1150,7 +1150,7 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:88
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:89
 @MainActor private func docExample75() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
