@@ -137,8 +137,22 @@ final class GtkTextRow {
         gtk_widget_set_visible(accessory, accessoryText == nil ? 0 : 1)
     }
 
-    /// Shows what `cell` holds: a text cell's lines, or the cell's description.
+    /// A spinner before the lines, made for the first loading cell shown.
+    private var spinner: GtkWidgetPointer?
+
+    /// Shows what `cell` holds: a text cell's lines (with a spinner for a
+    /// `LoadingCell` that animates), or the cell's description.
     func show(_ cell: AnyObject) {
+        let loading = (cell as? LoadingCell)?.isAnimating ?? false
+        if loading, spinner == nil {
+            let made = gtk_spinner_new()!
+            gtk_box_prepend(ck_box(widget), made)
+            spinner = made
+        }
+        if let spinner {
+            gtk_widget_set_visible(spinner, loading ? 1 : 0)
+            gtk_spinner_set_spinning(OpaquePointer(spinner), loading ? 1 : 0)
+        }
         if let cell = cell as? TextCell {
             show(cell.text, detail: cell.detailText, accessory: cell.accessory)
         } else {

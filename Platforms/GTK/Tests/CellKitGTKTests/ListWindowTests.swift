@@ -137,6 +137,7 @@ final class ListWindowTests: GtkTestCase, @unchecked Sendable {
             controller.onRetry = { retried += 1 }
             controller.attach(to: window.list)
             waitFor("the loading row") { shownTexts(window) == ["Loading…"] }
+            screenshot("states-loading", of: "states")
             controller.apply(TableModel(), state: .empty)
             waitFor("the no-results row") { shownTexts(window) == ["No results"] }
             struct Offline: Error, CustomStringConvertible { var description: String { "the network is offline" } }
