@@ -678,7 +678,11 @@ import Testing
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
 @MainActor private func docExample57() async throws {
     final class UserCell: TextCell { var image: String? }
-    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
+    struct User: Identifiable, Equatable, Sendable {
+        let id: Int
+        var name: String
+        var byline: String
+    }
 
     struct UserPresenter: Presenter {
         enum Event: Equatable, Sendable { case userCellSelected(User) }
@@ -700,11 +704,15 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:62
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:66
 @MainActor private func docExample58() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
-    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
+    struct User: Identifiable, Equatable, Sendable {
+        let id: Int
+        var name: String
+        var byline: String
+    }
     struct UserPresenter: Presenter {
         enum Event: Sendable { case userCellSelected(User) }
         func present(_ user: User, in cell: UserCell, style: CellStyle, context: PresentationContext<Event>) {
@@ -775,7 +783,11 @@ import Testing
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
 @MainActor private func docExample60() async throws {
-    struct Setting: Identifiable, Equatable, Sendable { let id: String; var title: String; var isOn: Bool }
+    struct Setting: Identifiable, Equatable, Sendable {
+        let id: String
+        var title: String
+        var isOn: Bool
+    }
     final class ToggleCell: TextCell {}
 
     let controller = ListController()
@@ -804,7 +816,11 @@ import Testing
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
 @MainActor private func docExample61() async throws {
-    struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String; var likes: Int }
+    struct Post: Identifiable, Equatable, Sendable {
+        let id: Int
+        var text: String
+        var likes: Int
+    }
 
     let controller = ListController()
     // cellForItem(at:) + didUpdate(to:)
@@ -830,7 +846,11 @@ import Testing
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
 @MainActor private func docExample62() async throws {
     final class SKUserCell: TextCell {}
-    struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
+    struct SKUser: Identifiable, Equatable, Sendable {
+        let id: Int
+        var name: String
+        var bio: String
+    }
 
     @MainActor final class SKFollowerListViewController {
         let controller = ListController()
@@ -862,7 +882,7 @@ import Testing
     assert(screen.pushed == ["Grace"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:78
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
 @MainActor private func docExample63() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
@@ -883,7 +903,7 @@ import Testing
     assert(calls == ["verified", "account", "object"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:109
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:113
 @MainActor private func docExample64() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: TextCell { var spinning = false }
@@ -1112,7 +1132,11 @@ import Testing
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:41
 @MainActor private func docExample74() async throws {
-    struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
+    struct Book: Identifiable, Equatable, Sendable {
+        let id: Int
+        var title: String
+        var author: String
+    }
     final class BookCell: TextCell {}
 
     let controller = ListController()
@@ -1123,9 +1147,13 @@ import Testing
     controller.onSelect(Book.self) { book, path in print("open", book.title, "at", path) }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:60
+// Sources/CellKit/Documentation.docc/GettingStarted.md:64
 @MainActor private func docExample75() async throws {
-    struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
+    struct Book: Identifiable, Equatable, Sendable {
+        let id: Int
+        var title: String
+        var author: String
+    }
 
     let controller = ListController()
     controller.register(TextCell.self, for: Book.self) { cell, book in cell.text = book.title }
@@ -1145,7 +1173,7 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:89
+// Sources/CellKit/Documentation.docc/GettingStarted.md:97
 @MainActor private func docExample76() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1156,7 +1184,7 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:104
+// Sources/CellKit/Documentation.docc/GettingStarted.md:112
 @MainActor private func docExample77() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1200,7 +1228,7 @@ import Testing
     assert(controller.rowHeights.measurements == measured)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:63
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:64
 @MainActor private func docExample79() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1218,7 +1246,7 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:88
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:89
 @MainActor private func docExample80() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
@@ -1548,13 +1576,17 @@ import Testing
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
 @MainActor private func docExample104() async throws {
-    struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String; var done: Bool }
+    struct Todo: Identifiable, Equatable, Sendable {
+        let id: Int
+        var title: String
+        var done: Bool
+    }
 
     let list = TerminalListView(columns: 24, rows: 3)
     let controller = ListController()
-    controller.register(TextCell.self, for: Todo.self) { cell, task in
-        cell.text = task.title
-        cell.accessory = task.done ? "✓" : nil
+    controller.register(TextCell.self, for: Todo.self) { cell, todo in
+        cell.text = todo.title
+        cell.accessory = todo.done ? "✓" : nil
     }
     controller.attach(to: list)
     controller.apply(TableModel([Todo(id: 1, title: "Buy milk", done: true),
@@ -1566,7 +1598,7 @@ import Testing
     assert(frame[1].contains("Call Ada"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:51
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
 @MainActor private func docExample105() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
@@ -1577,7 +1609,10 @@ import Testing
                          StyledSpan(" " + subject)])]
         }
     }
-    struct Commit: Identifiable, Equatable, Sendable { let id: String; var subject: String }
+    struct Commit: Identifiable, Equatable, Sendable {
+        let id: String
+        var subject: String
+    }
 
     let list = TerminalListView(columns: 30, rows: 2)
     let controller = ListController()
@@ -1590,15 +1625,15 @@ import Testing
     assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:83
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:90
 @MainActor private func docExample106() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
     let controller = ListController()
     var opened: [Int] = []
-    controller.register(TextCell.self, for: Todo.self) { cell, task in cell.text = task.title }
-    controller.onSelect(Todo.self) { task, _ in opened.append(task.id) }
+    controller.register(TextCell.self, for: Todo.self) { cell, todo in cell.text = todo.title }
+    controller.onSelect(Todo.self) { todo, _ in opened.append(todo.id) }
     controller.attach(to: list)
     controller.apply(TableModel((1...10).map { Todo(id: $0, title: "task \($0)") }))
 
