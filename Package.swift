@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "CellKit",
+    defaultLocalization: "en",
     platforms: [.iOS(.v15), .macOS(.v13)],
     products: [
         .library(name: "CellKitDiff", targets: ["CellKitDiff"]),
@@ -19,7 +20,8 @@ let package = Package(
         // Stdlib only: the diff is the hot path.
         .target(name: "CellKitDiff"),
         // Stdlib only (plus CellKitDiff): registry, presenters, data sources, controller.
-        .target(name: "CellKit", dependencies: ["CellKitDiff"]),
+        // Foundation only in Internal/Localization.swift, for its strings table (English base).
+        .target(name: "CellKit", dependencies: ["CellKitDiff"], resources: [.process("Localization")]),
         .target(name: "CellKitTesting", dependencies: ["CellKit"]),
         .target(name: "CellKitTerminal", dependencies: ["CellKit"]),
         // Compiles to an empty module where UIKit is missing; type-checked with ios-typecheck.

@@ -14,6 +14,7 @@ final class ListControllerCompanions {
     var displayHooks: [DisplayHook] = []
     let rowHeights = RowHeights()
     var resourceLoaders: [AnyResourceLoader] = []
+    let listState = ListState()
 
     init() {}
 }

@@ -47,6 +47,8 @@ public final class HeadlessListView: ListView {
         case reloaded
         /// The row at `path` was selected.
         case selected(ItemPath)
+        /// The controller asked for an announcement to assistive technologies.
+        case announced(ListAnnouncement)
 
         public var description: String {
             switch self {
@@ -61,6 +63,7 @@ public final class HeadlessListView: ListView {
             case .rejected(let e): "rejected: \(e)"
             case .reloaded: "reloaded"
             case .selected(let p): "selected \(p)"
+            case .announced(let a): a.description
             }
         }
     }
@@ -200,6 +203,14 @@ public final class HeadlessListView: ListView {
 
     public func contentStateDidChange(_ state: ContentState) { lastContentState = state }
 
+    /// The announcements made so far, in order (also in ``log`` as ``Event/announced(_:)``).
+    public private(set) var announcements: [ListAnnouncement] = []
+
+    public func announce(_ announcement: ListAnnouncement) {
+        announcements.append(announcement)
+        record(.announced(announcement))
+    }
+
     public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {
         switch reason {
         case .reconfigured: record(.reconfigured(path))
@@ -250,6 +261,12 @@ public final class HeadlessListView: ListView {
     /// The text of the visible ``TextCell``s, top to bottom (other cells show as their type name).
     public var visibleTexts: [String] {
         visibleCells.map { ($0 as? TextCell)?.text ?? String(describing: type(of: $0)) }
+    }
+
+    /// The accessibility labels of the visible ``TextCell``s, top to bottom: what
+    /// VoiceOver would read on a UIKit list view (other cells show as their type name).
+    public var visibleAccessibilityLabels: [String] {
+        visibleCells.map { ($0 as? TextCell)?.accessibilityLabel ?? String(describing: type(of: $0)) }
     }
 
     /// Forgets the recorded events.

@@ -402,8 +402,17 @@ import Testing
     assert(a == ItemID(type: User.self, id: 7))
 }
 
-// Sources/CellKit/ListCell.swift:6
+// Sources/CellKit/ListAnnouncement.swift:20
 @MainActor private func docExample38() throws {
+    let placeholders = ListController.Placeholders()
+    let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
+    let after = ListAnnouncement.Shown(state: .loaded, isEmpty: false)
+    let said = ListAnnouncement.between(before, after, placeholders: placeholders)
+    assert(said == ListAnnouncement(kind: .loaded, message: "Content loaded"))
+}
+
+// Sources/CellKit/ListCell.swift:6
+@MainActor private func docExample39() throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -411,7 +420,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:23
-@MainActor private func docExample39() throws {
+@MainActor private func docExample40() throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -424,8 +433,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:34
-@MainActor private func docExample40() throws {
+// Sources/CellKit/ListController+Binding.swift:35
+@MainActor private func docExample41() throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -439,7 +448,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample41() throws {
+@MainActor private func docExample42() throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -457,16 +466,60 @@ import Testing
     }
 }
 
+// Sources/CellKit/ListController.swift:68
+@MainActor private func docExample43() throws {
+    @MainActor func brand(_ controller: ListController) {
+        controller.placeholders.loading.message = "Brewing…"
+        controller.placeholders.noResults.message = "No coffee yet"
+        controller.placeholders.retryHint = "Tap to try again"
+        controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+    }
+}
+
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample42() throws {
+@MainActor private func docExample44() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
     assert(a.id == b.id && !a.isContentEqual(to: b))
 }
 
+// Sources/CellKit/ListState.swift:16
+@MainActor private func docExample45() throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor func watch(_ controller: ListController) -> ListState.Observation {
+        controller.listState.observe {
+            print("about to change; now", controller.listState.state)
+        }
+    }
+
+    @MainActor func load(_ controller: ListController) {
+        let token = watch(controller)
+        controller.apply(TableModel([Song(id: 1, title: "Blue")]))
+        assert(controller.listState.itemCount == 1 && !controller.listState.isRefreshing)
+        token.cancel()
+    }
+}
+
+// Sources/CellKit/Placeholders.swift:33
+@MainActor private func docExample46() throws {
+    struct Offline: Error {}
+    let row = ErrorPlaceholder(error: Offline())
+    assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
+}
+
+// Sources/CellKit/Placeholders.swift:68
+@MainActor private func docExample47() throws {
+    struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
+    var placeholders = ListController.Placeholders()
+    placeholders.unknownErrorMessage = "The feed is offline."
+    assert(placeholders.message(for: Offline()) == "The feed is offline.")
+    assert(placeholders.message(for: CancellationError()) == "Loading was cancelled.")
+}
+
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample43() throws {
+@MainActor private func docExample48() throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -486,7 +539,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:12
-@MainActor private func docExample44() throws {
+@MainActor private func docExample49() throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -501,14 +554,14 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample45() throws {
+@MainActor private func docExample50() throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample46() throws {
+@MainActor private func docExample51() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -518,7 +571,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample47() throws {
+@MainActor private func docExample52() throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -534,14 +587,22 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample48() throws {
+@MainActor private func docExample53() throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
+// Sources/CellKit/TextCell.swift:25
+@MainActor private func docExample54() throws {
+    let cell = TextCell()
+    cell.text = "Ada Lovelace"
+    cell.detailText = "First programmer"
+    assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
+}
+
 // Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample49() throws {
+@MainActor private func docExample55() throws {
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
         var name: String
@@ -558,7 +619,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample50() throws {
+@MainActor private func docExample56() throws {
     let controller = ListController()
     let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
     controller.attach(to: listView)                 // the loading row shows
@@ -566,7 +627,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample51() throws {
+@MainActor private func docExample57() throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     let controller = ListController()
     controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
@@ -576,7 +637,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample52() throws {
+@MainActor private func docExample58() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -591,14 +652,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample53() throws {
+@MainActor private func docExample59() throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample54() throws {
+@MainActor private func docExample60() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -615,14 +676,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample55() throws {
+@MainActor private func docExample61() throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:8
-@MainActor private func docExample56() throws {
+@MainActor private func docExample62() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -630,7 +691,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample57() throws {
+@MainActor private func docExample63() throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -639,7 +700,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample58() throws {
+@MainActor private func docExample64() throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -647,7 +708,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:125
-@MainActor private func docExample59() throws {
+@MainActor private func docExample65() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -655,7 +716,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample60() throws {
+@MainActor private func docExample66() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -667,7 +728,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample61() throws {
+@MainActor private func docExample67() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -678,7 +739,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample62() throws {
+@MainActor private func docExample68() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -690,7 +751,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample63() throws {
+@MainActor private func docExample69() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -707,7 +768,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample64() throws {
+@MainActor private func docExample70() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -741,7 +802,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 64 examples compile and run") @MainActor func run() throws {
+    @Test("all 70 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -806,5 +867,11 @@ struct DocExamples {
         try docExample62()
         try docExample63()
         try docExample64()
+        try docExample65()
+        try docExample66()
+        try docExample67()
+        try docExample68()
+        try docExample69()
+        try docExample70()
     }
 }

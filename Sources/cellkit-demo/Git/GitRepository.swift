@@ -1,3 +1,5 @@
+import Foundation
+
 /// One commit as `git log` reports it.
 struct CommitInfo: Identifiable, Equatable, Sendable {
     var id: String { hash }
@@ -16,8 +18,9 @@ struct CommitInfo: Identifiable, Equatable, Sendable {
     var branches: [String] { refs.filter { !$0.hasPrefix("tag: ") } }
 }
 
-/// Why the history could not be read; names the path and what git said.
-enum GitError: Error, CustomStringConvertible {
+/// Why the history could not be read; names the path and what git said. Its
+/// description is meant for the user: the error row shows it (`LocalizedError`).
+enum GitError: LocalizedError, CustomStringConvertible {
     case notARepository(path: String, detail: String)
     case noCommits(path: String)
     case failed(command: String, status: Int32, detail: String)
@@ -32,6 +35,8 @@ enum GitError: Error, CustomStringConvertible {
             return "\(command) failed with status \(status)" + (detail.isEmpty ? "" : ": \(detail)")
         }
     }
+
+    var errorDescription: String? { description }
 }
 
 /// Reads a repository's history with the `git` command, a page at a time.
