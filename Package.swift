@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CellKitTesting", targets: ["CellKitTesting"]),
         .library(name: "CellKitTerminal", targets: ["CellKitTerminal"]),
         .library(name: "CellKitUIKit", targets: ["CellKitUIKit"]),
+        .library(name: "CellKitSwiftUI", targets: ["CellKitSwiftUI"]),
         .executable(name: "cellkit-demo", targets: ["cellkit-demo"]),
     ],
     dependencies: [
@@ -26,6 +27,9 @@ let package = Package(
         .target(name: "CellKitTerminal", dependencies: ["CellKit"]),
         // Compiles to an empty module where UIKit is missing; type-checked with ios-typecheck.
         .target(name: "CellKitUIKit", dependencies: ["CellKit"]),
+        // SwiftUI views as cells and a SwiftUI list view; empty where SwiftUI or UIKit is
+        // missing; type-checked with ios-typecheck.
+        .target(name: "CellKitSwiftUI", dependencies: ["CellKit", "CellKitUIKit"]),
         .executableTarget(
             name: "cellkit-demo",
             dependencies: [
