@@ -27,7 +27,7 @@ public protocol ListView: AnyObject {
     /// Applies one batch: calls `updateData` (the data source switches to the
     /// data after the batch), then animates `changeset`.
     ///
-    /// Implementations that can check the batch throw ``BatchUpdateError``
+    /// Implementations that can check the batch throw ``/CellKitDiff/BatchUpdateError``
     /// naming the broken rule, and reload instead of applying it.
     func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) throws
     /// Told when CellKit configured or updated a visible cell in place; list

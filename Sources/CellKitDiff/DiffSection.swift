@@ -1,7 +1,7 @@
 /// A section for a sectioned diff: an identified section holding differentiable elements.
 ///
 /// The section's own content (for example its header and footer titles) is
-/// compared with ``isContentEqual(to:)``; a section whose identity stays and
+/// compared with `==`; a section whose identity stays and
 /// whose content changed is reported as a section update.
 ///
 /// ```swift

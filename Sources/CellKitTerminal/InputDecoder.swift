@@ -5,29 +5,67 @@
 /// read. A lone ESC is ambiguous until more bytes arrive or a short pause
 /// passes: call ``flush()`` after the pause.
 ///
+/// Every escape sequence is decoded whole, known or not: mouse reports
+/// (`ESC [ M b x y`, SGR `ESC [ < b;x;y M`), unknown CSI and SS3 sequences,
+/// OSC, DCS, APC, PM and SOS strings become one ``Key/unknown(_:)`` key, and
+/// ESC before a printable character is ``Key/alt(_:)``: none of their bytes
+/// acts as another key. Bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) becomes
+/// one ``Key/paste(_:)`` with the text, however many reads it spans.
+///
 /// ```swift
 /// var decoder = InputDecoder()
 /// assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
 /// assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
 /// assert(decoder.decode([0x1B, 0x4F, 0x42]) == [.down]) // ESC O B
+/// assert(decoder.decode(Array("\u{1B}[200~q\r\u{1B}[201~".utf8)) == [.paste("q\r")])
 /// ```
 public struct InputDecoder: Sendable {
     private var pending: [UInt8] = []
+    /// The text of a bracketed paste that has not ended yet.
+    private var paste: [UInt8]?
+
+    /// The longest sequence waited for: a longer unfinished one is given up as unknown bytes.
+    static let longestSequence = 4096
 
     /// Creates a decoder with nothing pending.
     public init() {}
 
-    /// Whether bytes of an unfinished key are waiting.
+    /// Whether bytes of an unfinished key are waiting (not counting an unfinished paste,
+    /// which waits for its end however long it takes).
     public var hasPending: Bool { !pending.isEmpty }
 
+    /// Whether a bracketed paste started and has not ended.
+    public var isInPaste: Bool { paste != nil }
+
     /// Decodes `bytes` after whatever was pending; returns the complete keys.
+    ///
+    /// - Complexity: O(n) in the bytes given (and what was pending).
     public mutating func decode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> [Key] {
         pending.append(contentsOf: bytes)
         var keys: [Key] = []
         var i = 0
         while i < pending.count {
+            if paste != nil {
+                // Everything up to ESC [ 201 ~ is text.
+                guard let end = Self.find(Self.pasteEnd, in: pending, from: i) else {
+                    // Keep a tail that may be the start of the end marker.
+                    let keep = Self.partialSuffix(of: Self.pasteEnd, in: pending, from: i)
+                    paste!.append(contentsOf: pending[i..<(pending.count - keep)])
+                    i = pending.count - keep
+                    break
+                }
+                paste!.append(contentsOf: pending[i..<end])
+                keys.append(.paste(String(decoding: paste!, as: UTF8.self)))
+                paste = nil
+                i = end + Self.pasteEnd.count
+                continue
+            }
             guard let (key, length) = Self.key(at: i, in: pending) else { break }
-            if let key { keys.append(key) }
+            if key == .unknown(Self.pasteStart) {
+                paste = []
+            } else if let key {
+                keys.append(key)
+            }
             i += length
         }
         pending.removeFirst(i)
@@ -35,21 +73,35 @@ public struct InputDecoder: Sendable {
     }
 
     /// Ends an unfinished sequence after a pause: a lone ESC is the Escape key,
-    /// anything else pending is decoded as far as it goes.
+    /// anything else pending (half a sequence, a cut UTF-8 character) is one
+    /// ``Key/unknown(_:)``. An unfinished paste keeps waiting for its end.
     public mutating func flush() -> [Key] {
-        guard !pending.isEmpty else { return [] }
-        var keys: [Key] = []
-        if pending[0] == 0x1B {
-            keys.append(.escape)
-            pending.removeFirst()
-            keys += decode([])
+        guard !pending.isEmpty, paste == nil else { return [] }
+        defer { pending.removeAll() }
+        if pending == [0x1B] { return [.escape] }
+        return [.unknown(pending.first == 0x1B ? Array(pending.dropFirst()) : pending)]
+    }
+
+    static let pasteStart: [UInt8] = Array("[200~".utf8)
+    static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
+
+    /// The index of the first `needle` in `bytes` at or after `start`.
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        var i = start
+        while i + needle.count <= bytes.count {
+            if bytes[i] == needle[0], bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
         }
-        if !pending.isEmpty {
-            // An incomplete UTF-8 tail or sequence that never finished.
-            keys.append(.unknown(pending))
-            pending.removeAll()
+        return nil
+    }
+
+    /// How many bytes at the end of `bytes` (after `start`) are a proper prefix of `needle`.
+    static func partialSuffix(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int {
+        for length in stride(from: min(needle.count - 1, bytes.count - start), to: 0, by: -1)
+        where bytes[(bytes.count - length)...].elementsEqual(needle.prefix(length)) {
+            return length
         }
-        return keys
+        return 0
     }
 
     /// The key starting at `i`, and its length; nil when more bytes are needed.
@@ -89,18 +141,27 @@ public struct InputDecoder: Sendable {
         case 0xF0...0xF4: length = 4
         default: return (nil, 1)   // a stray continuation byte or invalid lead
         }
-        guard i + length <= bytes.count else { return nil }
+        guard i + length <= bytes.count else {
+            // Wait for the rest, unless a byte that cannot continue it came already.
+            let available = bytes[(i + 1)...]
+            return available.allSatisfy({ $0 & 0xC0 == 0x80 }) ? nil : (nil, 1)
+        }
         let slice = bytes[i..<(i + length)]
         guard slice.dropFirst().allSatisfy({ $0 & 0xC0 == 0x80 }) else { return (nil, 1) }
         let text = String(decoding: slice, as: UTF8.self)
-        guard let character = text.first, text.count == 1 else { return (nil, length) }
+        guard let character = text.first, text.count == 1, !text.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) else {
+            return (nil, length)
+        }
         return (.character(character), length)
     }
 
     static func escapeSequence(at i: Int, in bytes: [UInt8]) -> (Key?, Int)? {
         guard i + 1 < bytes.count else { return nil }
         let introducer = bytes[i + 1]
-        if introducer == 0x4F {  // ESC O x (application cursor keys)
+        switch introducer {
+        case 0x5B:  // ESC [: CSI
+            return controlSequence(at: i, in: bytes)
+        case 0x4F:  // ESC O x: SS3 (application cursor keys, F1-F4)
             guard i + 2 < bytes.count else { return nil }
             let final = bytes[i + 2]
             let key: Key
@@ -114,32 +175,72 @@ public struct InputDecoder: Sendable {
             default: key = .unknown([introducer, final])
             }
             return (key, 3)
-        }
-        guard introducer == 0x5B else {
-            // ESC then another key (Alt+key, or Escape typed quickly before a key).
-            if introducer == 0x1B { return (.escape, 1) }
+        case 0x5D, 0x50, 0x5F, 0x5E, 0x58:
+            // OSC, DCS, APC, PM, SOS: a string up to BEL (OSC) or ST (ESC \).
+            var j = i + 2
+            while j < bytes.count {
+                if bytes[j] == 0x07 { return (.unknown(Array(bytes[(i + 1)...j])), j - i + 1) }
+                if bytes[j] == 0x1B {
+                    guard j + 1 < bytes.count else { break }
+                    if bytes[j + 1] == 0x5C { return (.unknown(Array(bytes[(i + 1)...(j + 1)])), j - i + 2) }
+                }
+                j += 1
+            }
+            return giveUp(at: i, upTo: j, in: bytes)
+        case 0x1B:
+            // ESC ESC: the first is Escape (Alt-Escape is not told apart).
             return (.escape, 1)
+        case 0x20...0x7E:
+            return (.alt(Character(Unicode.Scalar(introducer))), 2)
+        case 0x80...0xFF:
+            // Alt with a non-ASCII character.
+            guard let (key, length) = utf8Character(at: i + 1, in: bytes) else { return nil }
+            if case .character(let c)? = key { return (.alt(c), length + 1) }
+            return (.unknown(Array(bytes[(i + 1)..<(i + 1 + length)])), length + 1)
+        default:
+            // Alt with a control key (Alt-Enter, Alt-Backspace, …).
+            return (.unknown([introducer]), 2)
+        }
+    }
+
+    /// An unfinished sequence that ran too long is given up: its bytes so far are one unknown key.
+    static func giveUp(at i: Int, upTo j: Int, in bytes: [UInt8]) -> (Key?, Int)? {
+        j - i > longestSequence ? (.unknown(Array(bytes[(i + 1)..<j])), j - i) : nil
+    }
+
+    static func controlSequence(at i: Int, in bytes: [UInt8]) -> (Key?, Int)? {
+        // X10 mouse report: ESC [ M and three bytes of button, column and row.
+        if i + 2 < bytes.count, bytes[i + 2] == 0x4D {
+            guard i + 5 < bytes.count else { return nil }
+            return (.unknown(Array(bytes[(i + 1)...(i + 5)])), 6)
         }
         // CSI: parameters 0x30-0x3F, intermediates 0x20-0x2F, final 0x40-0x7E.
         var j = i + 2
         while j < bytes.count, (0x20...0x3F).contains(bytes[j]) { j += 1 }
-        guard j < bytes.count else {
-            // Give up on runaway sequences rather than waiting forever.
-            return j - i > 32 ? (.unknown(Array(bytes[(i + 1)..<j])), j - i) : nil
-        }
+        guard j < bytes.count else { return giveUp(at: i, upTo: j, in: bytes) }
         let final = bytes[j]
+        guard (0x40...0x7E).contains(final) else {
+            // Broken off by a byte that cannot end it: what came so far is one unknown key.
+            return (.unknown(Array(bytes[(i + 1)..<j])), j - i)
+        }
         let parameters = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)
-        let first = parameters.split(separator: ";").first.map(String.init) ?? ""
+        let fields = parameters.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        let first = fields.first ?? ""
         let length = j - i + 1
+        let raw = Array(bytes[(i + 1)...j])
+        // Only plain parameters (digits and ;) make keys; private ones (<, =, >, ?) never do.
+        guard parameters.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ";") }) else { return (.unknown(raw), length) }
+        // A modifier (ESC [ 1 ; 5 A is Ctrl-Up) keeps the key; other first parameters do not name keys.
+        let plainLetterKey = first.isEmpty || first == "1"
         let key: Key
         switch final {
-        case 0x41: key = .up
-        case 0x42: key = .down
-        case 0x43: key = .right
-        case 0x44: key = .left
-        case 0x48: key = .home
-        case 0x46: key = .end
-        case 0x5A: key = .tab
+        case 0x41 where plainLetterKey: key = .up
+        case 0x42 where plainLetterKey: key = .down
+        case 0x43 where plainLetterKey: key = .right
+        case 0x44 where plainLetterKey: key = .left
+        case 0x48 where plainLetterKey: key = .home
+        case 0x46 where plainLetterKey: key = .end
+        case 0x5A where parameters.isEmpty: key = .tab
         case 0x7E:
             switch first {
             case "1", "7": key = .home
@@ -147,10 +248,10 @@ public struct InputDecoder: Sendable {
             case "3": key = .delete
             case "5": key = .pageUp
             case "6": key = .pageDown
-            default: key = .unknown(Array(bytes[(i + 1)...j]))
+            default: key = .unknown(raw)   // F5-F12, Insert, 200~ (the paste start), …
             }
         default:
-            key = .unknown(Array(bytes[(i + 1)...j]))
+            key = .unknown(raw)
         }
         return (key, length)
     }

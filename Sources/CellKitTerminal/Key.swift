@@ -18,6 +18,14 @@ public enum Key: Hashable, Sendable {
     case control(Character)
     /// A printable character.
     case character(Character)
-    /// An escape sequence the decoder does not know, as its bytes after ESC.
+    /// Alt (Meta) plus a printable character, sent as ESC then the character.
+    case alt(Character)
+    /// Text pasted while bracketed paste is on (`ESC [ 200 ~` … `ESC [ 201 ~`), whole,
+    /// as typed characters would never be: a paste is one key.
+    case paste(String)
+    /// A sequence that is not a key the decoder knows, as its bytes after ESC:
+    /// unknown CSI, SS3, OSC, DCS, APC, PM and SOS sequences, mouse reports
+    /// (`ESC [ M b x y` and SGR `ESC [ < … M`), and Alt with a control key.
+    /// Apps ignore it unless they bind it; it never stands for another key.
     case unknown([UInt8])
 }

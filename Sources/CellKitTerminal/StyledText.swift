@@ -108,7 +108,8 @@ public struct TextStyle: Hashable, Sendable {
 
 /// A run of text in one style.
 public struct StyledSpan: Hashable, Sendable {
-    /// The text; control characters are shown as spaces when rendered.
+    /// The text; control characters are shown as visible symbols when fitted or
+    /// rendered (see ``StyledLine``).
     public var text: String
     /// How it looks.
     public var style: TextStyle
@@ -121,6 +122,21 @@ public struct StyledSpan: Hashable, Sendable {
 }
 
 /// One line of styled text, as a cell renders it for a terminal.
+///
+/// Cell text is untrusted (commit subjects, user names), so no character of it
+/// ever reaches the terminal as a control or escape sequence. Each control
+/// character is shown as one visible column, counted in ``displayWidth``:
+/// C0 controls (U+0000–U+001F) as their Unicode control pictures (tab `␉`,
+/// newline `␊`, carriage return `␍`, escape `␛`, and so on), DEL (U+007F) as `␡`,
+/// and C1 controls (U+0080–U+009F, which some terminals read as escape
+/// sequences) as `�`. ``fitted(to:padStyle:)``, ``rendered(ansi:)`` and
+/// ``plainText`` of a fitted line all use this form.
+///
+/// ```swift
+/// let hostile = StyledLine("a\tb\u{1B}[2Jc")
+/// assert(hostile.displayWidth == 8)
+/// assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
+/// ```
 ///
 /// ```swift
 /// var line: StyledLine = "Ada "
@@ -161,8 +177,11 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     /// The text without styles.
     public var plainText: String { spans.map(\.text).joined() }
 
-    /// The columns the line occupies.
-    public var displayWidth: Int { spans.reduce(0) { $0 + DisplayWidth.of($1.text) } }
+    /// The columns the line occupies when drawn, control characters counting one column each.
+    public var displayWidth: Int { spans.reduce(0) { $0 + DisplayWidth.of(Self.visible($1.text)) } }
+
+    /// The widest line ``fitted(to:padStyle:)`` makes: 65,535 columns, the most a terminal can report.
+    public static let maximumWidth = Int(UInt16.max)
 
     public var description: String { plainText }
 
@@ -174,14 +193,18 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     /// The line cut or padded to exactly `width` columns.
     ///
     /// A cut line ends in "…"; a wide character that would straddle the edge
-    /// becomes a space; control characters become spaces. Padding uses
-    /// `padStyle` (default: the style of the last span, so a highlight spans the row).
+    /// becomes a space; control characters become visible symbols of one column
+    /// (see ``StyledLine``). Padding uses `padStyle` (default: the style of the
+    /// last span, so a highlight spans the row). Any width is accepted: zero or
+    /// less gives an empty line, more than ``maximumWidth`` is fitted to ``maximumWidth``.
     public func fitted(to width: Int, padStyle: TextStyle? = nil) -> StyledLine {
         guard width > 0 else { return StyledLine() }
-        let total = displayWidth
+        let width = min(width, Self.maximumWidth)
+        let spans = self.spans.map { StyledSpan(Self.visible($0.text), style: $0.style) }
+        let total = spans.reduce(0) { $0 + DisplayWidth.of($1.text) }
         var result = StyledLine()
         if total <= width {
-            for span in spans { result.append(Self.sanitized(span.text), style: span.style) }
+            for span in spans { result.append(span.text, style: span.style) }
             if total < width {
                 result.append(String(repeating: " ", count: width - total), style: padStyle ?? spans.last?.style ?? .plain)
             }
@@ -198,13 +221,13 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
                 let w = DisplayWidth.of(character)
                 if used + w > budget {
                     if used < budget { piece += " "; used += 1 }
-                    result.append(Self.sanitized(piece), style: span.style)
+                    result.append(piece, style: span.style)
                     break outer
                 }
                 piece.append(character)
                 used += w
             }
-            result.append(Self.sanitized(piece), style: span.style)
+            result.append(piece, style: span.style)
         }
         if used < budget { result.append(String(repeating: " ", count: budget - used), style: lastStyle) }
         result.append("…", style: lastStyle)
@@ -214,23 +237,41 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     /// The line as text with SGR escape codes (`ansi`), or plain text.
     ///
     /// Each styled span starts from the default rendition and resets after itself.
+    /// Control characters in the text are drawn as visible symbols (see ``StyledLine``),
+    /// so the only escape sequences in the result are the styles' own.
     public func rendered(ansi: Bool) -> String {
-        guard ansi else { return plainText }
         var out = ""
         for span in spans {
-            let escape = span.style.escapeSequence
+            let text = Self.visible(span.text)
+            let escape = ansi ? span.style.escapeSequence : ""
             if escape.isEmpty {
-                out += span.text
+                out += text
             } else {
-                out += escape + span.text + "\u{1B}[0m"
+                out += escape + text + "\u{1B}[0m"
             }
         }
         return out
     }
 
-    static func sanitized(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
-        return String(text.map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? " " : $0 })
+    /// `text` with every control character replaced by its one-column visible form:
+    /// C0 by its control picture (U+2400 + code), DEL by `␡`, C1 by `�`.
+    static func visible(_ text: String) -> String {
+        // Fast path: C0 and DEL are single bytes; C1 is encoded as C2 80...C2 9F.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            scalars.append(visible(scalar))
+        }
+        return String(scalars)
+    }
+
+    static func visible(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0x00...0x1F: return Unicode.Scalar(0x2400 + scalar.value)!
+        case 0x7F: return "\u{2421}"
+        case 0x80...0x9F: return "\u{FFFD}"
+        default: return scalar
+        }
     }
 }
 

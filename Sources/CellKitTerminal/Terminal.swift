@@ -42,8 +42,10 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
 /// The process's controlling terminal: raw mode, the alternate screen, size and output.
 ///
 /// Entering raw mode installs handlers that restore the terminal on every way
-/// out: a normal exit, `exit()`, a fatal signal (a crash), and, through the
-/// ``TerminalApp`` event loop, SIGINT, SIGTERM and SIGHUP.
+/// out: a normal exit, `exit()`, every signal whose default action ends the
+/// process (a crash, SIGUSR1, SIGALRM, SIGPIPE, …), and, through the
+/// ``TerminalApp`` event loop, SIGINT, SIGTERM, SIGHUP and SIGQUIT.
+/// ``suspend()`` and ``resume()`` stop and continue the program as Ctrl-Z and `fg` do.
 @MainActor
 public final class Terminal {
     /// Whether both standard input and standard output are terminals.
@@ -67,7 +69,8 @@ public final class Terminal {
     /// Creates a handle on the terminal; nothing changes until ``enterRawMode()``.
     public init() {}
 
-    /// Switches to raw mode and the alternate screen, hides the cursor and turns off line wrap.
+    /// Switches to raw mode and the alternate screen, hides the cursor, turns off line
+    /// wrap and turns on bracketed paste (a paste arrives as one ``Key/paste(_:)``).
     ///
     /// - Throws: ``TerminalError/notATerminal(stream:)`` when standard input or output is not a tty.
     public func enterRawMode() throws(TerminalError) {
@@ -83,7 +86,41 @@ public final class Terminal {
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw .systemCall("tcsetattr", errno: errno) }
         _terminalIsRaw = 1
         isRaw = true
-        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[H\u{1B}[2J")
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")
+    }
+
+    /// Restores the terminal and stops the process, as Ctrl-Z does in a shell
+    /// (SIGTSTP with its default action); returns once the process is continued
+    /// (`fg`), with raw mode and the alternate screen back. The caller redraws.
+    ///
+    /// Where the kernel does not stop the process (a process group no shell
+    /// manages, which nobody could continue), it returns at once.
+    public func suspend() {
+        guard isRaw else { return }
+        restore()
+        var defaultAction = sigaction()
+        sigemptyset(&defaultAction.sa_mask)
+        var previous = sigaction()
+        _ = sigaction(SIGTSTP, &defaultAction, &previous)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTSTP)
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        _ = raise(SIGTSTP)
+        // Continued.
+        _ = sigaction(SIGTSTP, &previous, nil)
+        try? enterRawMode()
+    }
+
+    /// Puts raw mode and the alternate screen back after the process was stopped and
+    /// continued by someone else (SIGSTOP, then SIGCONT), in case the shell changed the
+    /// terminal meanwhile. Does nothing when raw mode is off. The caller redraws.
+    public func resume() {
+        guard isRaw else { return }
+        var raw = _savedTerminalAttributes
+        cfmakeraw(&raw)
+        _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &raw)
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h")
     }
 
     /// Puts the terminal back as it was before ``enterRawMode()``. Safe to call more than once.

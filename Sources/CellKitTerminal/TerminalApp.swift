@@ -14,9 +14,21 @@ import CellKit
 /// The event loop is built on Dispatch sources on the main queue and
 /// `dispatchMain()`, so `@MainActor` work (loads, resource updates) runs
 /// between key presses. Keys: arrows and j/k, PgUp/PgDn, Home/End, Enter
-/// (select), `/` (filter; Enter keeps it, Esc clears it), `r` (refresh), `q`.
+/// (select), `/` (filter; Enter keeps it, Esc clears it; a paste goes into it
+/// whole), `r` (refresh), `q`, Ctrl-Z (suspend; `fg` redraws).
+///
+/// All input that has arrived is decoded and handled before the next frame, and
+/// the filter is told once per batch (``onFilter`` with the text after the whole
+/// batch), so a 10,000-character paste costs one filter pass; Ctrl-C anywhere in
+/// a batch quits before the rest is handled. Escape sequences that are not keys
+/// (mouse reports, Alt keys, unknown sequences) are ignored.
+///
 /// Every way out restores the terminal: `q` exits 0; Ctrl-C exits 130;
-/// SIGINT, SIGTERM, SIGHUP and SIGQUIT exit 128 + the signal.
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT exit 128 + the signal; every other
+/// signal whose default action ends the process restores the terminal and then
+/// ends it. Ctrl-Z and SIGTSTP restore the terminal and stop; SIGCONT (`fg`)
+/// takes the terminal again and redraws. The loading row's spinner runs a timer
+/// only while it is on screen: an idle app does not wake up.
 ///
 /// ```swift
 /// import CellKit
@@ -57,6 +69,10 @@ public final class TerminalApp {
     private var sources: [any DispatchSourceProtocol] = []
     private var size = TerminalSize.fallback
     private var running = false
+    private var animation: (any DispatchSourceTimer)?
+    private var animationRunning = false
+    /// Inside ``handle(_:)-(Key)`` for a batch: the filter is told once, at the end or before a key that needs it.
+    private var filterDirty = false
 
     /// Creates an app around `listView`.
     public init(listView: TerminalListView, title: String) {
@@ -114,13 +130,13 @@ public final class TerminalApp {
             MainActor.assumeIsolated { self?.readInput() }
         }
         inputSource.resume()
-        // The loading row's spinner: a frame every 100 ms while one is on screen.
+        // The loading row's spinner: a frame every 100 ms, only while one is on screen (see render()).
         let animation = DispatchSource.makeTimerSource(queue: .main)
         animation.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
         animation.setEventHandler { [weak self] in
             MainActor.assumeIsolated { _ = self?.listView.advanceAnimation() }
         }
-        animation.resume()
+        self.animation = animation
         sources = [signalSource, inputSource, animation]
         render()
     }
@@ -137,25 +153,57 @@ public final class TerminalApp {
     private func handleSignal(_ signal: Int32) {
         switch signal {
         case SIGWINCH:
-            let newSize = Terminal.currentSize()
-            guard newSize != size else { return }
-            size = newSize
-            listView.resize(columns: size.columns, rows: max(1, size.rows - 2))
-            screen.invalidate()
-            render()
+            resized()
+        case SIGTSTP:
+            suspend()
+        case SIGCONT:
+            // Stopped and continued by someone else: the shell may have changed the terminal.
+            terminal.resume()
+            redrawAll()
         default:
             quit(status: 128 + signal)
         }
     }
 
+    private func resized() {
+        let newSize = Terminal.currentSize()
+        guard newSize != size else { return }
+        size = newSize
+        listView.resize(columns: size.columns, rows: max(1, size.rows - 2))
+        screen.invalidate()
+        render()
+    }
+
+    /// Gives the terminal back and stops (Ctrl-Z, SIGTSTP); after `fg`, takes it again and redraws.
+    private func suspend() {
+        terminal.suspend()
+        redrawAll()
+    }
+
+    private func redrawAll() {
+        size = Terminal.currentSize()
+        listView.resize(columns: size.columns, rows: max(1, size.rows - 2))
+        screen.invalidate()
+        render()
+    }
+
     private func readInput() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(STDIN_FILENO, &buffer, buffer.count)
-        if count == 0 {
-            quit(status: 0)  // the terminal went away
+        // Everything that has arrived, up to a bound: one batch, one filter pass, one frame.
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count < 1 << 20 {
+            let count = read(STDIN_FILENO, &buffer, buffer.count)
+            if count == 0 && bytes.isEmpty {
+                quit(status: 0)  // the terminal went away
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: buffer.prefix(count))
+            var more = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            guard poll(&more, 1, 0) > 0, more.revents & Int16(POLLIN) != 0 else { break }
         }
-        guard count > 0 else { return }
-        for key in decoder.decode(buffer.prefix(count)) { handle(key) }
+        guard !bytes.isEmpty else { return }
+        handle(decoder.decode(bytes))
         if decoder.hasPending {
             // A lone ESC, or half a sequence: wait briefly for the rest.
             escapeGeneration += 1
@@ -163,7 +211,7 @@ public final class TerminalApp {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(40)) { [weak self] in
                 MainActor.assumeIsolated {
                     guard let self, self.escapeGeneration == generation else { return }
-                    for key in self.decoder.flush() { self.handle(key) }
+                    self.handle(self.decoder.flush())
                 }
             }
         }
@@ -171,29 +219,55 @@ public final class TerminalApp {
 
     /// Handles one key as if it had been typed.
     public func handle(_ key: Key) {
-        if case .control("c") = key { quit(status: 130) }
+        handle([key])
+    }
+
+    /// Handles keys that arrived together, in order, then tells ``onFilter`` once
+    /// about the filter text they left (or earlier, before a key that acts on the
+    /// list, so that key sees the filtered rows). Ctrl-C anywhere quits at once.
+    public func handle(_ keys: [Key]) {
+        if keys.contains(.control("c")) { quit(status: 130) }
+        guard !keys.isEmpty else { return }
+        for key in keys { handleInBatch(key) }
+        applyFilterIfChanged()
+        scheduleRender()
+    }
+
+    private func applyFilterIfChanged() {
+        guard filterDirty else { return }
+        filterDirty = false
+        onFilter?(filterText)
+    }
+
+    private func setFilter(_ text: String) {
+        guard text != filterText else { return }
+        filterText = text
+        filterDirty = true
+    }
+
+    private func handleInBatch(_ key: Key) {
         if isEditingFilter {
             switch key {
             case .character(let c):
-                filterText.append(c)
-                onFilter?(filterText)
+                setFilter(filterText + String(c))
+            case .paste(let text):
+                // One line: control characters (newlines, tabs) become spaces.
+                let line = String(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? " " : Character($0) })
+                setFilter(filterText + line)
             case .backspace:
-                if !filterText.isEmpty {
-                    filterText.removeLast()
-                    onFilter?(filterText)
-                }
+                if !filterText.isEmpty { setFilter(String(filterText.dropLast())) }
             case .enter:
                 isEditingFilter = false
             case .escape:
                 isEditingFilter = false
-                if !filterText.isEmpty {
-                    filterText = ""
-                    onFilter?("")
-                }
+                setFilter("")
+            case .control("z"):
+                applyFilterIfChanged()
+                suspend()
             default:
+                applyFilterIfChanged()
                 listView.handle(key)
             }
-            scheduleRender()
             return
         }
         switch key {
@@ -202,18 +276,19 @@ public final class TerminalApp {
         case .character("/"):
             isEditingFilter = true
         case .character("r"), .control("r"):
+            applyFilterIfChanged()
             onRefresh?()
         case .escape:
-            if !filterText.isEmpty {
-                filterText = ""
-                onFilter?("")
-            }
+            setFilter("")
         case .control("l"):
             screen.invalidate()
+        case .control("z"):
+            applyFilterIfChanged()
+            suspend()
         default:
+            applyFilterIfChanged()
             listView.handle(key)
         }
-        scheduleRender()
     }
 
     // MARK: Drawing
@@ -252,6 +327,10 @@ public final class TerminalApp {
         } else if !filterText.isEmpty {
             left = StyledLine(" filter: " + filterText, style: TextStyle(foreground: .yellow))
             left.append("  (Esc clears)", style: .dim)
+            // What the app says (a selection, what the filter searched) shows too.
+            if let statusMessage, !statusMessage.isEmpty {
+                left.append("  " + statusMessage, style: .dim)
+            }
         } else {
             left = StyledLine(" " + (statusMessage ?? ""), style: .dim)
         }
@@ -267,5 +346,11 @@ public final class TerminalApp {
         let frame = composeFrame()
         let bytes = screen.update(frame, columns: listView.columns)
         if !bytes.isEmpty { terminal.write(bytes) }
+        // The spinner's timer runs only while a spinner is on screen.
+        let animate = listView.isAnimating
+        if animate != animationRunning, let animation {
+            animationRunning = animate
+            if animate { animation.resume() } else { animation.suspend() }
+        }
     }
 }

@@ -370,11 +370,13 @@ extension TerminalListView {
         return frame
     }
 
-    /// Every row and header of the list as plain lines of at most `width` columns,
-    /// for output that is not a terminal. Builds a cell for every row: use it on small lists.
+    /// Every row and header of the list as plain lines of at most `width` columns
+    /// (clamped to 1...``StyledLine/maximumWidth``), for output that is not a terminal.
+    /// Control characters in the text are shown as in ``StyledLine``. Builds a cell
+    /// for every row: use it on small lists.
     public func plainLines(width: Int) -> [String] {
         let savedColumns = columns
-        columns = max(1, width)
+        columns = Self.clampedSize(width)
         defer { columns = savedColumns; lineCache.removeAll() }
         lineCache.removeAll()
         var out: [String] = []
@@ -382,7 +384,9 @@ extension TerminalListView {
         while let e = entry {
             switch e {
             case .header(let s):
-                out.append("== " + (headerTitles[s] ?? "") + " ==")
+                var text = StyledLine("== " + (headerTitles[s] ?? "") + " ==").fitted(to: columns).plainText
+                while text.last == " " { text.removeLast() }
+                out.append(text)
             case .row(let p):
                 let cell = dataSource?.listView(self, cellForItemAt: p) ?? TextCell()
                 var lines = CellRendering.lines(for: cell, width: columns)
@@ -412,6 +416,12 @@ extension TerminalListView {
 }
 
 extension TerminalListView {
+    /// Whether a row on screen animates (the loading row's spinner): a driver needs
+    /// to call ``advanceAnimation()`` only while this is true, and can sleep otherwise.
+    public var isAnimating: Bool {
+        visibleItemPaths.contains { (cells[$0] as? LoadingCell)?.isAnimating == true }
+    }
+
     /// Advances the animation of the visible cells that animate (the loading
     /// row's spinner) by one frame; returns whether any row changed.
     @discardableResult

@@ -1,6 +1,6 @@
 import CellKit
 
-/// A list view for terminals, a peer of `UITableView` behind the ``ListView`` protocol.
+/// A list view for terminals, a peer of `UITableView` behind the ``/CellKit/ListView`` protocol.
 ///
 /// It pulls counts and cells from its data source, builds cells only for the
 /// rows on screen (reusing them by reuse identifier), asks its delegate for row
@@ -66,16 +66,17 @@ public final class TerminalListView: ListView {
     var lineCache: [ItemPath: [StyledLine]] = [:]
     var lastVisible: [ItemPath] = []
 
-    /// Creates a list of `columns` × `rows` (at least 1 × 1).
+    /// Creates a list of `columns` × `rows`, each clamped to 1...``StyledLine/maximumWidth``.
     public init(columns: Int = 80, rows: Int = 24) {
-        self.columns = max(1, columns)
-        self.rows = max(1, rows)
+        self.columns = Self.clampedSize(columns)
+        self.rows = Self.clampedSize(rows)
     }
 
-    /// Changes the list's size and lays it out again, keeping the selected row on screen.
+    /// Changes the list's size (each clamped to 1...``StyledLine/maximumWidth``) and
+    /// lays it out again, keeping the selected row on screen.
     public func resize(columns: Int, rows: Int) {
-        let columns = max(1, columns)
-        let rows = max(1, rows)
+        let columns = Self.clampedSize(columns)
+        let rows = Self.clampedSize(rows)
         guard columns != self.columns || rows != self.rows else { return }
         if columns != self.columns { lineCache.removeAll() }
         self.columns = columns
@@ -188,6 +189,9 @@ public final class TerminalListView: ListView {
         setNeedsDisplay()
         if notify { delegate?.listView(self, didSelectItemAt: target) }
     }
+
+    /// `size` within 1...``StyledLine/maximumWidth``, the most a terminal reports.
+    static func clampedSize(_ size: Int) -> Int { min(max(1, size), StyledLine.maximumWidth) }
 
     /// Asks for a redraw.
     func setNeedsDisplay() {

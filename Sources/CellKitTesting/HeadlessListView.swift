@@ -5,7 +5,7 @@ import CellKit
 ///
 /// It keeps a reuse pool per reuse identifier, asks its data source for cells
 /// only for rows inside its viewport, scrolls, selects, checks every batch
-/// update with UIKit's rules (throwing ``BatchUpdateError`` naming the rule,
+/// update with UIKit's rules (throwing `BatchUpdateError` naming the rule,
 /// section and row instead of crashing), and records what happened in ``log``.
 ///
 /// ```swift
@@ -80,7 +80,7 @@ public final class HeadlessListView: ListView {
     /// How many rows beyond each edge of the viewport are announced for prefetching.
     public var prefetchDistance: Int
     /// Whether a batch update keeps the first visible row where it was on screen
-    /// (``ScrollAnchor``), as chat and feed screens do; otherwise the content
+    /// (``/CellKit/ScrollAnchor``), as chat and feed screens do; otherwise the content
     /// offset stays, as in `UITableView`. Default: `false`.
     public var keepsFirstVisibleRowInPlace = false
     /// The distance scrolled from the top.
@@ -258,7 +258,7 @@ public final class HeadlessListView: ListView {
     /// The cells on screen, top to bottom.
     public var visibleCells: [AnyObject] { visibleItemPaths.compactMap { visible[$0] } }
 
-    /// The text of the visible ``TextCell``s, top to bottom (other cells show as their type name).
+    /// The text of the visible ``/CellKit/TextCell``s, top to bottom (other cells show as their type name).
     public var visibleTexts: [String] {
         visibleCells.map { ($0 as? TextCell)?.text ?? String(describing: type(of: $0)) }
     }

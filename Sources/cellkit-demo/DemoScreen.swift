@@ -26,6 +26,8 @@ protocol DemoScreen: AnyObject {
     func refresh()
     /// Shows only the rows matching `text` ("" shows all).
     func filter(_ text: String)
+    /// How many times the loaded rows were filtered (for the tests' work counts).
+    var filterPasses: Int { get }
 }
 
 /// Runs a screen interactively in a terminal, or prints its rows plainly.
@@ -44,6 +46,12 @@ enum ScreenRunner {
             app.onRefresh = { [unowned screen] in screen.refresh() }
             app.onFilter = { [unowned screen] text in screen.filter(text) }
             screen.showStatus = { app.statusMessage = $0 }
+            if getenv("CELLKIT_DEMO_STATS") != nil {
+                // Work counts for the tests (a paste must cost one filter pass, not one per character).
+                app.onExit = { [unowned screen] _ in
+                    writeToStandardError("cellkit-demo stats: filter passes \(screen.filterPasses), applied snapshots \(screen.controller.appliedSnapshotCount), filter length \(app.filterText.count)\n")
+                }
+            }
             screen.start()
             try app.run()
         }
@@ -65,6 +73,18 @@ enum ScreenRunner {
             return value
         }
         return 80
+    }
+}
+
+/// Writes `text` to standard error, all of it.
+func writeToStandardError(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        offset += n
     }
 }
 

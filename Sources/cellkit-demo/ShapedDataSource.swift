@@ -13,6 +13,9 @@ final class ShapedDataSource: ListDataSource {
     /// Told about every snapshot published, after the observer (status messages, first-load waiters).
     var onPublish: ((ListSnapshot) -> Void)?
 
+    /// How many times loaded rows were shaped with a filter (one per filter change, plus one per page while filtering).
+    private(set) var filterPasses = 0
+
     private let inner: any ListDataSource
     private let shape: (TableModel, String) -> TableModel
     /// The filter text; "" shows everything.
@@ -43,6 +46,7 @@ final class ShapedDataSource: ListDataSource {
     }
 
     private func publish(_ source: ListSnapshot) {
+        if !filter.isEmpty { filterPasses += 1 }
         let model = shape(source.model, filter)
         var state = source.state
         switch state {

@@ -48,3 +48,93 @@ struct InputDecoderTests {
         #expect(decoder.decode(kanji.suffix(1)) == [.character("日")])
     }
 }
+
+@Suite("Input decoder: stray sequences and pastes")
+struct InputDecoderStrayTests {
+    private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    /// Decodes `input` in one read and, separately, one byte per read (with a flush at the end of both).
+    private func decodeBothWays(_ input: [UInt8]) -> ([Key], [Key]) {
+        var whole = InputDecoder()
+        let all = whole.decode(input) + whole.flush()
+        var split = InputDecoder()
+        var keys: [Key] = []
+        for byte in input { keys += split.decode([byte]) }
+        return (all, keys + split.flush())
+    }
+
+    @Test("mouse reports, unknown CSI/SS3/OSC/DCS and Alt keys are one key each, never keys the app binds", arguments: [
+        "\u{1B}[M qq",                    // X10 mouse: button " ", column "q", row "q"
+        "\u{1B}[M#/j",                    // a release over column "/" row "j"
+        "\u{1B}[<0;12;5M", "\u{1B}[<0;12;5m", "\u{1B}[<64;1;1M",
+        "\u{1B}[32;10;5M",                // urxvt mouse
+        "\u{1B}[?1;2c", "\u{1B}[>0;95;0c", "\u{1B}[15~", "\u{1B}[2~", "\u{1B}[200~x", "\u{1B}[201~", "\u{1B}[I", "\u{1B}[O",
+        "\u{1B}OP", "\u{1B}Oq",
+        "\u{1B}]11;rgb:0000/0000/0000\u{07}", "\u{1B}]52;c;cXVpdA==\u{1B}\\", "\u{1B}P1$r0m\u{1B}\\", "\u{1B}_Gq\u{1B}\\",
+        "\u{1B}q", "\u{1B}/", "\u{1B}j", "\u{1B}\r", "\u{1B}\u{7F}", "\u{1B}é",
+    ])
+    func strayIgnored(sequence: String) {
+        let (whole, split) = decodeBothWays(bytes(sequence))
+        for keys in [whole, split] {
+            // "\u{1B}[200~x" opens a paste that never ends: nothing comes out.
+            #expect(keys.count <= 1, "\(sequence.debugDescription) gave \(keys)")
+            for key in keys {
+                switch key {
+                case .unknown, .alt: break
+                default: Issue.record("\(sequence.debugDescription) decoded as \(key)")
+                }
+            }
+        }
+        // Keys after the stray sequence are decoded as themselves.
+        if sequence != "\u{1B}[200~x" {
+            var decoder = InputDecoder()
+            let keys = decoder.decode(bytes(sequence + "jk"))
+            #expect(keys.suffix(2) == [.character("j"), .character("k")], "\(keys)")
+        }
+    }
+
+    @Test("Alt and the keys it modifies")
+    func alt() {
+        var decoder = InputDecoder()
+        #expect(decoder.decode(bytes("\u{1B}q\u{1B}/x")) == [.alt("q"), .alt("/"), .character("x")])
+        #expect(decoder.decode(bytes("\u{1B}[1;5A\u{1B}[1;3B")) == [.up, .down])
+        #expect(decoder.decode(bytes("\u{1B}[5;5~")) == [.pageUp])
+    }
+
+    @Test("an unfinished sequence flushed after the pause is one unknown key, not its letters")
+    func unfinishedFlush() {
+        var decoder = InputDecoder()
+        #expect(decoder.decode(bytes("\u{1B}[<0;1")) == [])
+        #expect(decoder.flush() == [.unknown(bytes("[<0;1"))])
+        #expect(decoder.decode(bytes("\u{1B}[M q")) == [])
+        #expect(decoder.flush() == [.unknown(bytes("[M q"))])
+        #expect(decoder.decode(bytes("q")) == [.character("q")])
+    }
+
+    @Test("a bracketed paste is one key, across reads, with the end marker split")
+    func bracketedPaste() {
+        let text = String(repeating: "paste q/\u{1B}[A\r\n日本 ", count: 1_000)
+        let input = bytes("j\u{1B}[200~" + text + "\u{1B}[201~k")
+        var decoder = InputDecoder()
+        var keys: [Key] = []
+        var offset = 0
+        for size in [3, 1, 7, 4096, 2, 5, 1, 1, 1, 1000000] where offset < input.count {
+            let end = min(input.count, offset + size)
+            keys += decoder.decode(input[offset..<end])
+            offset = end
+        }
+        #expect(keys == [.character("j"), .paste(text), .character("k")])
+        #expect(!decoder.isInPaste)
+        let (whole, split) = decodeBothWays(input)
+        #expect(whole == keys)
+        #expect(split == keys)
+    }
+
+    @Test("10,000 pasted characters decode in one pass")
+    func bigPaste() {
+        var decoder = InputDecoder()
+        let keys = decoder.decode(bytes(String(repeating: "a", count: 10_000)))
+        #expect(keys.count == 10_000)
+        #expect(decoder.decode(bytes("\u{1B}[200~" + String(repeating: "b", count: 10_000) + "\u{1B}[201~")) == [.paste(String(repeating: "b", count: 10_000))])
+    }
+}

@@ -190,3 +190,19 @@ struct TerminalListViewTests {
         #expect(fixture.list.cell(at: ItemPath(item: 50, section: 0)) is NoteCell)
     }
 }
+
+@Suite("Terminal list view: animation")
+@MainActor
+struct TerminalListViewAnimationTests {
+    @Test("the list animates only while a spinner is on screen, so an idle app needs no timer")
+    func animatesOnlyWithSpinner() {
+        let fixture = NotesFixture(columns: 40, rows: 10)
+        fixture.controller.apply(TableModel(), state: .loading)
+        _ = fixture.list.renderFrame()
+        #expect(fixture.list.isAnimating)
+        fixture.controller.apply(NotesFixture.model(sections: 1, rows: 3))
+        _ = fixture.list.renderFrame()
+        #expect(!fixture.list.isAnimating)
+        #expect(!fixture.list.advanceAnimation())
+    }
+}

@@ -682,12 +682,13 @@ import Testing
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
-// Sources/CellKitTerminal/InputDecoder.swift:8
+// Sources/CellKitTerminal/InputDecoder.swift:15
 @MainActor private func docExample62() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
     assert(decoder.decode([0x1B, 0x4F, 0x42]) == [.down]) // ESC O B
+    assert(decoder.decode(Array("\u{1B}[200~q\r\u{1B}[201~".utf8)) == [.paste("q\r")])
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
@@ -707,16 +708,23 @@ import Testing
     assert(style != .plain)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:125
+// Sources/CellKitTerminal/StyledText.swift:135
 @MainActor private func docExample65() throws {
+    let hostile = StyledLine("a\tb\u{1B}[2Jc")
+    assert(hostile.displayWidth == 8)
+    assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
+}
+
+// Sources/CellKitTerminal/StyledText.swift:141
+@MainActor private func docExample66() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
     assert(line.fitted(to: 6).plainText == "Ada @…")
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:21
-@MainActor private func docExample66() throws {
+// Sources/CellKitTerminal/TerminalApp.swift:33
+@MainActor private func docExample67() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -728,7 +736,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample67() throws {
+@MainActor private func docExample68() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -739,7 +747,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample68() throws {
+@MainActor private func docExample69() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -751,7 +759,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample69() throws {
+@MainActor private func docExample70() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -768,7 +776,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample70() throws {
+@MainActor private func docExample71() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -802,7 +810,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 70 examples compile and run") @MainActor func run() throws {
+    @Test("all 71 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -873,5 +881,6 @@ struct DocExamples {
         try docExample68()
         try docExample69()
         try docExample70()
+        try docExample71()
     }
 }

@@ -12,7 +12,7 @@
 /// assert(mapping.newPath(of: ItemPath(item: 0, section: 0)) == ItemPath(item: 2, section: 0))
 /// ```
 ///
-/// The changeset is expected to be valid (``Changeset/validate(oldCounts:newCounts:)``).
+/// The changeset is expected to be valid (``/CellKitDiff/Changeset/validate(oldCounts:newCounts:)``).
 public struct PathMapping: Sendable {
     /// For each old section: its new index, or `nil` when it is deleted.
     public let newSections: [Int?]

@@ -1,4 +1,4 @@
-/// How a model type was matched by a ``TypeTable``.
+/// How a model type was matched by a type table (``DispatchTable``, ``CellRegistry``).
 public enum TypeMatch: Hashable, Sendable, CustomStringConvertible {
     /// A registration for the model's exact type.
     case exact

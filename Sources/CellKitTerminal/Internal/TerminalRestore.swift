@@ -19,7 +19,7 @@ nonisolated(unsafe) var _exitHandlerInstalled = false
 func _restoreTerminal() {
     guard _terminalIsRaw != 0 else { return }
     _terminalIsRaw = 0
-    let leave: StaticString = "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+    let leave: StaticString = "\u{1B}[0m\u{1B}[?2004l\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
     _ = write(STDOUT_FILENO, leave.utf8Start, leave.utf8CodeUnitCount)
     _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &_savedTerminalAttributes)
 }
@@ -39,18 +39,45 @@ private func _forwardSignalHandler(_ signal: Int32) {
 }
 
 enum TerminalSignals {
-    /// Signals that end the program after the terminal is restored.
-    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
-    /// Signals handed to the event loop.
-    static let forwarded: [Int32] = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    /// Signals whose default action ends the process (or dumps core), other than the
+    /// forwarded ones: their handler restores the terminal, then the signal takes its
+    /// default course. Crashes (SIGSEGV, SIGABRT, …) and the rest (SIGUSR1, SIGALRM,
+    /// SIGPIPE, the realtime signals, …).
+    static let fatal: [Int32] = {
+        var signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS,
+                                SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ]
+        #if os(Linux)
+        signals += [SIGIO, SIGPWR, SIGSTKFLT]
+        #if canImport(Glibc)
+        signals += Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
+        #endif
+        #endif
+        return signals
+    }()
+    /// Signals handed to the event loop: resize, the ways to ask for an end, suspend and resume.
+    static let forwarded: [Int32] = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT]
 
-    /// Installs the exit and fatal-signal handlers that restore the terminal.
+    /// Installs the exit and fatal-signal handlers that restore the terminal, and unblocks
+    /// those signals (a parent, such as a test runner through tmux, may have blocked them).
+    /// A signal that was ignored when the program started (`nohup`, a parent ignoring
+    /// SIGPIPE) stays ignored.
     static func installRestoreHandlers() {
         if !_exitHandlerInstalled {
             _exitHandlerInstalled = true
             atexit { _restoreTerminal() }
         }
+        var set = sigset_t()
+        sigemptyset(&set)
         for signal in fatal {
+            var current = sigaction()
+            guard sigaction(signal, nil, &current) == 0 else { continue }
+            #if canImport(Darwin)
+            let ignored = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #else
+            let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #endif
+            if ignored { continue }
+            sigaddset(&set, signal)
             var action = sigaction()
             #if canImport(Darwin)
             action.__sigaction_u.__sa_handler = _fatalSignalHandler
@@ -61,6 +88,7 @@ enum TerminalSignals {
             sigemptyset(&action.sa_mask)
             _ = sigaction(signal, &action, nil)
         }
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Routes the forwarded signals to `pipeWrite`, and unblocks them: a parent

@@ -11,6 +11,7 @@ final class FeedScreen: DemoScreen {
     let controller = ListController()
     let title = "CellKit · feed"
     var showStatus: (String?) -> Void = { _ in }
+    var filterPasses: Int { source.filterPasses }
 
     private let server: FeedServer
     private let feed: SampleFeed

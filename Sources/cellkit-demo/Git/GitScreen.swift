@@ -11,6 +11,7 @@ final class GitScreen: DemoScreen {
     let controller = ListController()
     var title: String { "CellKit · git · " + repository.path }
     var showStatus: (String?) -> Void = { _ in }
+    var filterPasses: Int { source.filterPasses }
 
     private let repository: GitRepository
     private let source: ShapedDataSource

@@ -7,12 +7,13 @@ final class DemoSession {
     let tmux: TmuxSession
     let directory: URL
 
-    /// Starts `cellkit-demo arguments…` in a `columns` × `rows` pane.
-    init(_ name: String, _ arguments: [String], columns: Int = 80, rows: Int = 24) throws {
+    /// Starts `cellkit-demo arguments…` in a `columns` × `rows` pane, with `environment` added.
+    init(_ name: String, _ arguments: [String], columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) throws {
         let binary = try DemoBinary.path
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let quoted = ([binary] + arguments).map(Self.quote).joined(separator: " ")
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let quoted = ((variables.isEmpty ? [] : ["env"] + variables) + [binary] + arguments).map(Self.quote).joined(separator: " ")
         let d = Self.quote(directory.path)
         let script = "stty -g > \(d)/before; \(quoted) 2> \(d)/stderr; echo \"exit=$?\"; stty -g > \(d)/after"
         tmux = try TmuxSession(name, columns: columns, rows: rows, command: "sh -c " + Self.quote(script))

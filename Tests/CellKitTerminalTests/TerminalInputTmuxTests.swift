@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+/// Input and signals of the terminal app, driven through tmux: pastes, stray
+/// escape sequences, suspend and resume, signals that end the process.
+@Suite("cellkit-demo input and signals in a terminal", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+struct TerminalInputTmuxTests {
+    /// The work counts the demo writes to stderr at exit with CELLKIT_DEMO_STATS set.
+    private func stats(_ session: DemoSession) throws -> (filterPasses: Int, applied: Int, filterLength: Int) {
+        let text = session.standardError
+        guard let match = text.firstMatch(of: /filter passes (\d+), applied snapshots (\d+), filter length (\d+)/) else {
+            throw TestFailure("no stats on stderr: \(text)")
+        }
+        return (Int(match.1)!, Int(match.2)!, Int(match.3)!)
+    }
+
+    @Test("10,000 typed characters in the filter cost a handful of filter passes, not one per character")
+    func unbracketedPaste() throws {
+        let session = try DemoSession("paste", ["feed"], environment: ["CELLKIT_DEMO_STATS": "1"])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.send("/")
+        try tmux.waitFor(text: "▏")
+        try tmux.send(String(repeating: "x", count: 10_000), literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "No tweets or people match")
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        let counts = try stats(session)
+        #expect(counts.filterLength == 10_000)
+        // One pass per batch of input that arrived together: a few, however the pty cut the paste.
+        #expect(counts.filterPasses <= 40, "\(counts.filterPasses) filter passes for one paste")
+        #expect(counts.applied <= 60, "\(counts.applied) applied snapshots")
+    }
+
+    @Test("a bracketed paste is one filter pass; its newlines and q do not act as keys")
+    func bracketedPaste() throws {
+        let session = try DemoSession("bpaste", ["feed"], environment: ["CELLKIT_DEMO_STATS": "1"])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.send("/")
+        try tmux.waitFor(text: "▏")
+        let text = String(repeating: "paste q\n/r ", count: 1_000)
+        try tmux.tmux(["set-buffer", "-b", "cellkit", text])
+        try tmux.tmux(["paste-buffer", "-p", "-b", "cellkit", "-t", "main"])
+        try tmux.waitFor(text: "No tweets or people match")
+        #expect(try tmux.display("#{pane_dead}") == "0")
+        try tmux.send("Enter", "q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        let counts = try stats(session)
+        #expect(counts.filterPasses == 1)
+        #expect(counts.filterLength == text.count)
+    }
+
+    @Test("Ctrl-C after a 10,000-character paste quits at once")
+    func controlCAfterPaste() throws {
+        let session = try DemoSession("paste-ctrl-c", ["feed"])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.send("/")
+        try tmux.waitFor(text: "▏")
+        try tmux.send(String(repeating: "y", count: 10_000), literal: true)
+        try tmux.send("C-c")
+        #expect(try session.waitForExitAndCheckTerminal() == 130)
+    }
+
+    @Test("stray escape sequences are ignored: mouse reports, Alt keys, unknown sequences", arguments: [
+        "1b 5b 4d 20 71 71",                          // X10 mouse press at column 'q', row 'q'
+        "1b 5b 4d 23 2f 2f",                          // X10 mouse release over '/'
+        "1b 5b 3c 30 3b 31 32 3b 35 4d",              // SGR mouse ESC [ < 0;12;5 M
+        "1b 71", "1b 2f", "1b 72",                    // Alt-q, Alt-/, Alt-r
+        "1b 5d 30 3b 71 07",                          // OSC 0;q BEL
+        "1b 50 71 1b 5c",                             // DCS q ST
+        "1b 5b 31 35 7e", "1b 4f 50",                 // F5, F1
+    ])
+    func straySequences(hex: String) throws {
+        let session = try DemoSession("stray-" + hex.replacingOccurrences(of: " ", with: ""), ["feed"])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.tmux(["send-keys", "-t", "main", "-H"] + hex.split(separator: " ").map(String.init))
+        try tmux.send("j")
+        let screen = try tmux.waitFor("the selection on row 2") { statusPosition($0)?.hasPrefix("2/") == true }
+        #expect(!screen.contains { $0.contains("▏") }, "the filter opened")
+        #expect(try tmux.display("#{pane_dead}") == "0")
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("signals whose default action ends the process restore the terminal", arguments: [
+        "USR1", "USR2", "ALRM", "PIPE", "VTALRM", "PROF", "XCPU", "XFSZ",
+    ])
+    func fatalSignals(name: String) throws {
+        let numbers: [String: Int32] = ["USR1": SIGUSR1, "USR2": SIGUSR2, "ALRM": SIGALRM, "PIPE": SIGPIPE,
+                                        "VTALRM": SIGVTALRM, "PROF": SIGPROF, "XCPU": SIGXCPU, "XFSZ": SIGXFSZ]
+        let signal = numbers[name]!
+        let session = try DemoSession("signal-\(name)", ["feed"])
+        defer { session.close() }
+        try session.tmux.waitFor(text: "@")
+        kill(try session.demoPID(), signal)
+        let status = try session.waitForExitAndCheckTerminal()
+        // The shell reports a core dump (SIGXCPU, SIGXFSZ) as 128 + the signal too.
+        #expect(status == 128 + signal)
+    }
+
+    @Test("Ctrl-Z and SIGTSTP give the terminal back and stop; fg takes it again and redraws")
+    func suspendAndResume() throws {
+        let binary = try DemoBinary.path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-suspend-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tmux = try TmuxSession("suspend", columns: 80, rows: 24, command: "env PS1='ready$ ' bash --norc --noprofile -i")
+        defer { tmux.kill() }
+        let d = DemoSession.quote(directory.path)
+        func shellCommand(_ line: String, waitingFor file: String) throws {
+            try tmux.send(line, literal: true)
+            try tmux.send("Enter")
+            let path = directory.appendingPathComponent(file).path
+            try tmux.waitFor("\(file) written") { _ in FileManager.default.fileExists(atPath: path) }
+        }
+        func settings(_ file: String) throws -> String {
+            let path = directory.appendingPathComponent(file)
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline {
+                if let text = try? String(contentsOf: path, encoding: .utf8), text.hasSuffix("\n") { return text }
+                usleep(20_000)
+            }
+            throw TestFailure("\(file) was not written")
+        }
+        try tmux.waitFor(text: "ready$")
+        try shellCommand("stty -g > \(d)/before", waitingFor: "before")
+        let before = try settings("before")
+        try tmux.send(DemoSession.quote(binary) + " feed", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "@")
+        #expect(try tmux.display("#{alternate_on}") == "1")
+
+        for how in ["Ctrl-Z", "SIGTSTP"] {
+            if how == "Ctrl-Z" {
+                try tmux.send("C-z")
+            } else {
+                let shell = try tmux.panePID()
+                let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+                let pid = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
+                kill(pid, SIGTSTP)
+            }
+            // Stopped: the shell's prompt on the normal screen, the cursor shown, line mode back.
+            try tmux.waitFor("the shell after \(how)") { $0.contains { $0.contains("Stopped") } }
+            try tmux.waitFor("the normal screen after \(how)") { _ in (try? tmux.display("#{alternate_on}")) == "0" }
+            #expect(try tmux.display("#{cursor_flag}") == "1", "the cursor is hidden after \(how)")
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent("stopped"))
+            try shellCommand("stty -g > \(d)/stopped", waitingFor: "stopped")
+            #expect(try settings("stopped") == before, "the terminal is not restored after \(how)")
+
+            try tmux.send("fg", literal: true)
+            try tmux.send("Enter")
+            // Redrawn on the alternate screen, in raw mode: j moves without Enter.
+            try tmux.waitFor("the list again after fg") { $0[0].contains("CellKit · feed") && $0.contains { $0.contains("@") } }
+            #expect(try tmux.display("#{alternate_on}") == "1")
+            try tmux.send("Home", "j")
+            try tmux.waitFor("the selection on row 2 after fg") { statusPosition($0)?.hasPrefix("2/") == true }
+        }
+        try tmux.send("q")
+        try tmux.waitFor("the prompt") { $0.contains { $0.hasPrefix("ready$") && $0.count < 10 } || $0.last { !$0.isEmpty }?.hasPrefix("ready$") == true }
+        try shellCommand("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
+        #expect(try settings("status") == "0\n")
+        #expect(try settings("after") == before)
+        #expect(try tmux.display("#{alternate_on}") == "0")
+    }
+}
