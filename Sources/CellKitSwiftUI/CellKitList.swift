@@ -39,7 +39,7 @@ import CellKitUIKit
 /// ```swift
 /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 ///
-/// struct SongsScreen: View {
+/// @MainActor struct SongsScreen: View {   // @MainActor: the iOS 16 SDK does not isolate View yet
 ///     @StateObject private var model = SongsModel()
 ///     var body: some View {
 ///         CellKitList(model.controller)
