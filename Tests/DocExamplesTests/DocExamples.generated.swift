@@ -636,8 +636,54 @@ import Testing
     controller.height(for: User.self) { _ in 60 }
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:11
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:151
 @MainActor private func docExample58() throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor func followState() {
+        let controller = ListController()
+        var changes = 0
+        let observation = controller.listState.observe { changes += 1 }
+        controller.apply(TableModel([Song(id: 1, title: "Blue")]))
+        assert(controller.listState.itemCount == 1 && !controller.listState.isRefreshing)
+        assert(changes == 1)
+        observation.cancel()
+    }
+}
+
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:190
+@MainActor private func docExample59() throws {
+    struct Offline: Error {}
+
+    @MainActor func brandedTexts() {
+        let listView = HeadlessListView()
+        let controller = ListController()
+        controller.placeholders.loading.message = "Brewing…"
+        controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+        controller.attach(to: listView)
+        assert(listView.visibleTexts == ["Brewing…"])
+        controller.apply(TableModel(), state: .failed(Offline()))
+        assert(listView.visibleAccessibilityLabels == ["The coffee machine is offline., Select to retry"])
+        assert(ListController.Placeholders(localization: "de").noResults.message == "Keine Ergebnisse")
+    }
+}
+
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:212
+@MainActor private func docExample60() throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor func announcements() {
+        let listView = HeadlessListView()
+        let controller = ListController()
+        controller.attach(to: listView)
+        controller.apply(TableModel([Song(id: 1, title: "Blue")]))
+        controller.apply(TableModel([Song(id: 1, title: "Blue"), Song(id: 2, title: "Red")]))
+        assert(listView.announcements.map(\.message) == ["Content loaded"])
+    }
+}
+
+// Sources/CellKitTesting/HeadlessListView.swift:11
+@MainActor private func docExample61() throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -652,14 +698,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample59() throws {
+@MainActor private func docExample62() throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample60() throws {
+@MainActor private func docExample63() throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -676,14 +722,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample61() throws {
+@MainActor private func docExample64() throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample62() throws {
+@MainActor private func docExample65() throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -692,7 +738,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample63() throws {
+@MainActor private func docExample66() throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -701,7 +747,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample64() throws {
+@MainActor private func docExample67() throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -709,14 +755,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:135
-@MainActor private func docExample65() throws {
+@MainActor private func docExample68() throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
 }
 
 // Sources/CellKitTerminal/StyledText.swift:141
-@MainActor private func docExample66() throws {
+@MainActor private func docExample69() throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -724,7 +770,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample67() throws {
+@MainActor private func docExample70() throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -736,7 +782,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample68() throws {
+@MainActor private func docExample71() throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -747,7 +793,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample69() throws {
+@MainActor private func docExample72() throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -759,7 +805,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample70() throws {
+@MainActor private func docExample73() throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -776,7 +822,7 @@ import Testing
 }
 
 // README.md:28
-@MainActor private func docExample71() throws {
+@MainActor private func docExample74() throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -810,7 +856,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 71 examples compile and run") @MainActor func run() throws {
+    @Test("all 74 examples compile and run") @MainActor func run() throws {
         try docExample1()
         try docExample2()
         try docExample3()
@@ -882,5 +928,8 @@ struct DocExamples {
         try docExample69()
         try docExample70()
         try docExample71()
+        try docExample72()
+        try docExample73()
+        try docExample74()
     }
 }

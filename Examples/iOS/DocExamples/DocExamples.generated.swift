@@ -113,4 +113,88 @@ import CellKitSwiftUI
     }
 }
 
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:41
+@MainActor func iosDocExample9() throws {
+    // iOS only: type-checked against the iOS SDK
+    struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String; var likes: Int }
+
+    struct TweetRow: View {
+        let tweet: Tweet
+        var body: some View {
+            VStack(alignment: .leading) {
+                Text(tweet.text)
+                Text("\(tweet.likes) likes").font(.footnote).foregroundColor(.secondary)
+            }
+            .padding(.vertical, 4)
+        }
+    }
+
+    @MainActor func registerFeed(_ controller: ListController) {
+        controller.register(Tweet.self) { tweet in TweetRow(tweet: tweet) }
+        controller.register(Tweet.self, style: "compact") { tweet in Text(tweet.text).lineLimit(1) }
+    }
+}
+
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:71
+@MainActor func iosDocExample10() throws {
+    // iOS only: type-checked against the iOS SDK
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    @MainActor func registerUsers(_ controller: ListController) {
+        controller.register(User.self) { user, resources in
+            Label(user.name, systemImage: resources["avatar"] as? String ?? "person.crop.circle")
+        }
+        controller.addResourceLoader(ResourceLoader<User, String>(key: "avatar") { user in
+            user.id.isMultiple(of: 2) ? "person.crop.circle.fill" : "person.crop.square.fill"
+        })
+    }
+}
+
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:90
+@MainActor func iosDocExample11() throws {
+    // iOS only: type-checked against the iOS SDK
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor final class SongsModel: ObservableObject {
+        let controller = ListController()
+        let source = PaginatedDataSource<Song> { page in
+            Page((page * 20..<page * 20 + 20).map { Song(id: $0, title: "Song \($0)") }, hasMore: page < 5)
+        }
+        lazy var state = ObservableListState(controller)
+
+        init() {
+            controller.register(Song.self) { song in Text(song.title) }
+            controller.onSelect(Song.self) { song, _ in print("play", song.title) }
+            controller.bind(to: source)
+        }
+    }
+
+    @MainActor struct SongsScreen: View {
+        @StateObject private var model = SongsModel()
+
+        var body: some View {
+            CellKitList(model.controller, appearance: .insetGrouped, sectionHeaders: true)
+                .adapter { adapter in
+                    adapter.editing.trailingActions(Song.self) { song, _ in
+                        [RowAction(title: "Hide", style: .destructive) { _ in print("hide", song.id); return true }]
+                    }
+                }
+                .refreshable { await model.source.refresh().value }
+                .onAppear { model.source.load() }
+        }
+    }
+}
+
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:168
+@MainActor func iosDocExample12() throws {
+    // iOS only: type-checked against the iOS SDK
+    struct ListStatus: View {
+        @ObservedObject var list: ObservableListState
+        var body: some View {
+            if list.isRefreshing || list.isLoadingMore { ProgressView() }
+            else { Text("\(list.itemCount) songs") }
+        }
+    }
+}
+
 #endif
