@@ -120,7 +120,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     // when `start` is given, stage 1's data (old order without the deleted, updated
     // items in their new version), written there.
     func passOverOld(_ start: UnsafeMutablePointer<E>?) {
-        deletes = [ItemPath](unsafeUninitializedCapacity: deleteCount) { deleteBuffer, deleteWritten in
+        deletes = _exactArray(count: deleteCount) { deleteBuffer in
             old.withUnsafeBufferPointer { o in
                 new.withUnsafeBufferPointer { n in
                     matching.oldToNew.withUnsafeBufferPointer { o2n in
@@ -157,8 +157,8 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                         if let next = out, oldHi < oldCount {
                             next.initialize(from: o.baseAddress! + oldHi, count: oldCount &- oldHi)
                         }
-                        deleteWritten = deleted
                         updateCount = updated
+                        return deleted
                     }
                 }
             }
@@ -169,31 +169,30 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     let afterFirstCount = oldCount &- deleteCount
     var afterFirst: [E]? = nil
     if deleteCount > 0 && hasSecond && threshold == nil && afterFirstCount > 0 {
-        afterFirst = [E](unsafeUninitializedCapacity: afterFirstCount) { buffer, written in
+        afterFirst = _exactArray(count: afterFirstCount) { buffer in
             passOverOld(buffer.baseAddress!)
-            written = afterFirstCount
+            return afterFirstCount
         }
     } else {
         passOverOld(nil)
     }
-    let updates = [ItemPath](unsafeUninitializedCapacity: updateCount) { buffer, written in
-        written = 0
-        if updateCount == 0 { return }
-        matching.oldToNew.withUnsafeBufferPointer { o2n in
+    let updates: [ItemPath] = _exactArray(count: updateCount) { buffer in
+        if updateCount == 0 { return 0 }
+        return matching.oldToNew.withUnsafeBufferPointer { o2n in
             var k = 0
             for i in 0..<nOld where o2n[i] >= 0 && afterDeletes[i] < 0 {
                 buffer.initializeElement(at: k, to: ItemPath(item: lo &+ i, section: 0))
                 k &+= 1
             }
-            written = k
+            return k
         }
     }
     var moves: [Move<ItemPath>] = []
-    let inserts = [ItemPath](unsafeUninitializedCapacity: insertCount) { insertBuffer, insertWritten in
-        moves = [Move<ItemPath>](unsafeUninitializedCapacity: moveCount) { moveBuffer, moveWritten in
+    var inserted = 0
+    let inserts: [ItemPath] = _exactArray(count: insertCount) { insertBuffer in
+        moves = _exactArray(count: moveCount) { moveBuffer in
             matching.newToOld.withUnsafeBufferPointer { n2o in
                 stays.withUnsafeBufferPointer { st in
-                    var inserted = 0
                     var moved = 0
                     for j in 0..<nNew {
                         let i = Int(n2o[j])
@@ -209,11 +208,11 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                             moved &+= 1
                         }
                     }
-                    insertWritten = inserted
-                    moveWritten = moved
+                    return moved
                 }
             }
         }
+        return inserted
     }
 
     if let threshold, deleteCount &+ updateCount &+ insertCount &+ moveCount > threshold {
@@ -231,7 +230,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         } else if let afterFirst {
             data = afterFirst
         } else if hasSecond {
-            data = [E](unsafeUninitializedCapacity: afterFirstCount) { buffer, written in
+            data = _exactArray(count: afterFirstCount) { buffer in
                 old.withUnsafeBufferPointer { o in
                     new.withUnsafeBufferPointer { n in
                         matching.oldToNew.withUnsafeBufferPointer { o2n in
@@ -252,7 +251,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                         }
                     }
                 }
-                written = afterFirstCount
+                return afterFirstCount
             }
         } else {
             data = new

@@ -219,7 +219,7 @@ extension TerminalListView {
         // The header of the section at the top stays pinned while some of that
         // section shows below it; the next section's header takes its place.
         stickySection = nil
-        if let first = placements.first, hasHeader(first.entry.section),
+        if let first = placements.first, hasHeader(first.entry.section), pinsHeader(over: selectedPath),
            !(first.entry == .header(first.entry.section) && first.skipped == 0) {
             let section = first.entry.section
             let below = placements.first { $0.y <= 1 && 1 < $0.y + $0.shown }
@@ -228,6 +228,13 @@ extension TerminalListView {
             }
         }
         reconcileCells()
+    }
+
+    /// Whether the header of the top section may be pinned: only when the selected row
+    /// still fits below it (on a short list, the row matters more than its header).
+    func pinsHeader(over selected: ItemPath?) -> Bool {
+        guard let selected else { return true }
+        return rows >= height(of: .row(selected)) + 1
     }
 
     func reconcileCells() {
@@ -310,14 +317,14 @@ extension TerminalListView {
 
     /// Puts `path` at the top of the screen, just below its pinned header.
     func scroll(toTop path: ItemPath) {
-        if path.item == 0, hasHeader(path.section) {
+        if path.item == 0, hasHeader(path.section), pinsHeader(over: path) {
             anchor = .header(path.section)
             anchorOffset = 0
             return
         }
         anchor = .row(path)
         anchorOffset = 0
-        if hasHeader(path.section), let before = previous(.row(path)) {
+        if hasHeader(path.section), pinsHeader(over: path), let before = previous(.row(path)) {
             // One line of the row above hides under the pinned header.
             anchor = before
             anchorOffset = height(of: before) - 1
@@ -405,9 +412,11 @@ extension TerminalListView {
         return out
     }
 
-    /// A short position text, such as "12/340", for a status line.
+    /// A short position text, such as "12/340", for a status line; "0/0" while the
+    /// list shows only a placeholder row (loading, no results, an error).
     public var positionDescription: String {
         let total = sectionCounts.reduce(0, +)
+        if total == 1, let only = firstRow(), isPlaceholder(cells[only]) { return "0/0" }
         guard let selected = selectedPath else { return "0/\(total)" }
         var index = selected.item + 1
         for s in 0..<min(selected.section, sectionCounts.count) { index += sectionCounts[s] }
@@ -416,6 +425,11 @@ extension TerminalListView {
 }
 
 extension TerminalListView {
+    /// Whether `cell` is one of the placeholder rows' default cells.
+    func isPlaceholder(_ cell: AnyObject?) -> Bool {
+        cell is LoadingCell || cell is NoResultsCell || cell is ErrorCell
+    }
+
     /// Whether a row on screen animates (the loading row's spinner): a driver needs
     /// to call ``advanceAnimation()`` only while this is true, and can sleep otherwise.
     public var isAnimating: Bool {

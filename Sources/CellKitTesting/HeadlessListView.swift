@@ -263,7 +263,7 @@ public final class HeadlessListView: ListView {
         visibleCells.map { ($0 as? TextCell)?.text ?? String(describing: type(of: $0)) }
     }
 
-    /// The accessibility labels of the visible ``TextCell``s, top to bottom: what
+    /// The accessibility labels of the visible ``/CellKit/TextCell``s, top to bottom: what
     /// VoiceOver would read on a UIKit list view (other cells show as their type name).
     public var visibleAccessibilityLabels: [String] {
         visibleCells.map { ($0 as? TextCell)?.accessibilityLabel ?? String(describing: type(of: $0)) }

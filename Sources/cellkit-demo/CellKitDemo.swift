@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import CellKit
 import CellKitTerminal
@@ -13,18 +20,36 @@ struct CellKitDemo: ParsableCommand {
         Enter selects (on an error row: retry), / filters (Enter keeps the filter, Esc clears it), \
         r refreshes, q quits (Ctrl-C too). The screen follows resizes.
 
+        Ctrl-Z suspends (fg resumes). Control characters in the text show as visible symbols (␉ ␊ ␛).
+
         When standard input or output is not a terminal (a pipe, CI), the rows are printed \
-        plainly, without escape codes, and the program exits 0. Output is deterministic for a given --seed.
+        plainly, without escape codes: a history in full (every page, with real diffstats), \
+        the endless sample feed one page at a time (--pages N prints N pages; when more remain, \
+        standard error says so). Output is deterministic for a given --seed.
+
+        Exit status: 0 on success; 1 when loading failed (not a repository, a missing or \
+        unreadable path, --fail-rate), with the error on standard error; 2 when standard output \
+        could not be written (a full disk, >/dev/full); 64 for bad options; 130 after Ctrl-C, \
+        128+N after signal N.
 
         Modes:
           cellkit-demo [feed] [--seed N] [--fail-rate P]   the sample feed (the default)
           cellkit-demo git [PATH] [--page-size N]          a repository's history
-        Every mode takes --interactive (fail without a terminal), --plain and --width N. \
+        Every mode takes --interactive (fail without a terminal), --plain, --width N and --pages N. \
         See 'cellkit-demo help feed' and 'cellkit-demo help git'.
         """,
         subcommands: [FeedCommand.self, GitCommand.self],
         defaultSubcommand: FeedCommand.self
     )
+
+    static func main() {
+        switch GitCommand.arguments(Array(CommandLine.arguments.dropFirst())) {
+        case .success(let arguments):
+            main(arguments)
+        case .failure(let error):
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every mode shares: how to show the list.
@@ -35,11 +60,35 @@ struct DisplayOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the rows plainly even in a terminal.")
     var plain = false
 
-    @Option(name: .long, help: "Width of plain output in columns (default: $COLUMNS, else 80).")
+    @Option(name: .long, help: "Width of plain output in columns, \(DisplayOptions.widths.lowerBound)...\(DisplayOptions.widths.upperBound) (default: $COLUMNS, else 80).")
     var width: Int?
+
+    @Option(name: .long, help: "Pages to print when not interactive (default: all of a history, one of the endless feed).")
+    var pages: Int?
+
+    /// The widths plain output accepts.
+    static let widths = 20...1_000
 
     func validate() throws {
         if interactive && plain { throw ValidationError("--interactive and --plain exclude each other") }
-        if let width, width < 20 { throw ValidationError("--width must be at least 20 (got \(width))") }
+        if let width, !Self.widths.contains(width) {
+            throw ValidationError("--width must be between \(Self.widths.lowerBound) and \(Self.widths.upperBound) (got \(width))")
+        }
+        if let pages, pages < 1 { throw ValidationError("--pages must be at least 1 (got \(pages))") }
+    }
+
+    /// Whether the list runs interactively: --interactive, or a terminal on both ends and not --plain.
+    var isInteractive: Bool { interactive || (!plain && Terminal.isInteractive) }
+
+    /// The width of plain output: --width, else $COLUMNS when set, else 80.
+    ///
+    /// - Throws: a ``ValidationError`` naming COLUMNS when it is set but not a width in ``widths``.
+    func plainWidth() throws -> Int {
+        if let width { return width }
+        guard let raw = getenv("COLUMNS").map({ String(cString: $0) }), !raw.isEmpty else { return 80 }
+        guard let value = Int(raw), Self.widths.contains(value) else {
+            throw ValidationError("COLUMNS=\(raw) is not a width between \(Self.widths.lowerBound) and \(Self.widths.upperBound); set --width N or unset COLUMNS")
+        }
+        return value
     }
 }

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import CellKit
 
@@ -7,15 +14,26 @@ struct GitCommand: ParsableCommand {
         commandName: "git",
         abstract: "Browse a git repository's history (bare repositories too).",
         discussion: """
-        Commits, merges and tagged commits are different cell types, in sections by day. Pages are \
-        read lazily from git log as you scroll; each commit's diffstat is computed only once its row \
-        is on screen and arrives as a resource update. A PATH that is not a repository shows the error \
-        row; a filter (/) that matches nothing shows the no-results row.
+        Commits, merges and tagged commits are different cell types, in sections by day (a day that \
+        comes back later in the history gets a section of its own). Pages are read lazily from git \
+        log as you scroll; each commit's diffstat is computed only once its row is on screen and \
+        arrives as a resource update. Piped, every page is printed with its diffstat. A PATH that is \
+        not a repository, does not exist, cannot be read, or that git refuses (dubious ownership, \
+        with git's safe.directory advice) shows the error row, and exits 1 when piped. A filter (/) \
+        searches the loaded pages and says so: its last row (Enter) searches the rest of the \
+        history; one that matches nothing shows the no-results row.
+
+        The path is always the repository: GIT_DIR and GIT_WORK_TREE in the environment are \
+        ignored. A path that starts with '-' goes after '--' or after -C. Messages are read as \
+        UTF-8 (git converts those with an encoding header; others that are not UTF-8 are read as Latin-1).
         """
     )
 
     @Argument(help: "The repository (a work tree or a bare repository).")
     var path: String = "."
+
+    @Option(name: .customShort("C"), parsing: .unconditional, help: "The repository, as with git -C (for a path that starts with '-').")
+    var directory: String?
 
     @Option(name: .long, help: "Commits per page read from git log.")
     var pageSize: Int = 100
@@ -28,10 +46,49 @@ struct GitCommand: ParsableCommand {
 
     func run() throws {
         let display = display
-        let path = path
+        let path = directory ?? path
         let pageSize = pageSize
         try MainActor.assumeIsolated {
-            try ScreenRunner.run(GitScreen(path: path, pageSize: pageSize), options: display)
+            let screen = GitScreen(path: path, pageSize: pageSize, diffstats: !display.isInteractive)
+            try ScreenRunner.run(screen, options: display)
         }
+    }
+
+    /// The options that take a value, and the flags, of `git` (and `help`).
+    static let valueOptions: Set<String> = ["--page-size", "--width", "--pages", "-C"]
+    static let flags: Set<String> = ["--interactive", "--plain", "-h", "--help"]
+
+    /// `arguments` with a `git` mode path that starts with "-" moved after "--", so that it
+    /// is read as the path it is, not as options (`-dashrepo` holds `-h`); an unknown
+    /// option that is not an existing path is an error that says how to pass such a path.
+    static func arguments(_ arguments: [String]) -> Result<[String], ValidationError> {
+        guard arguments.first == "git" else { return .success(arguments) }
+        var kept = ["git"]
+        var paths: [String] = []
+        var index = 1
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                paths += arguments[index...]
+                break
+            }
+            let name = String(argument.prefix { $0 != "=" })
+            if valueOptions.contains(argument) {
+                kept.append(argument)
+                if index < arguments.count {
+                    kept.append(arguments[index])
+                    index += 1
+                }
+            } else if flags.contains(argument) || valueOptions.contains(name) || !argument.hasPrefix("-") || argument == "-" {
+                kept.append(argument)
+            } else if access(argument, F_OK) == 0 {
+                paths.append(argument)
+            } else {
+                return .failure(ValidationError(
+                    "unknown option ‘\(argument)’ (a repository path that starts with '-' goes after '--' or -C: cellkit-demo git -- \(argument))"))
+            }
+        }
+        return .success(paths.isEmpty ? kept : kept + ["--"] + paths)
     }
 }

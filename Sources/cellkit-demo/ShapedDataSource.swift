@@ -17,15 +17,22 @@ final class ShapedDataSource: ListDataSource {
     private(set) var filterPasses = 0
 
     private let inner: any ListDataSource
-    private let shape: (TableModel, String) -> TableModel
+    private let shape: (TableModel, String, Bool) -> TableModel
+    private let nextPage: () -> Task<Void, Never>?
     /// The filter text; "" shows everything.
     var filter = "" {
         didSet { publish(inner.snapshot) }
     }
 
-    /// Wraps `inner`; `shape(model, filter)` makes the published model from the loaded one.
-    init(_ inner: any ListDataSource, shape: @escaping (TableModel, String) -> TableModel) {
+    /// Wraps `pages`; `shape(model, filter, hasMore)` makes the published model from the loaded one.
+    convenience init<Item>(_ pages: PaginatedDataSource<Item>, shape: @escaping (TableModel, String, Bool) -> TableModel) {
+        self.init(pages, nextPage: { [weak pages] in pages?.loadNextPage() }, shape: shape)
+    }
+
+    /// Wraps `inner`; `nextPage` loads the next page; `shape(model, filter, hasMore)` makes the published model.
+    init(_ inner: any ListDataSource, nextPage: @escaping () -> Task<Void, Never>?, shape: @escaping (TableModel, String, Bool) -> TableModel) {
         self.inner = inner
+        self.nextPage = nextPage
         self.shape = shape
         inner.onSnapshot = { [weak self] snapshot in self?.publish(snapshot) }
         snapshot = ListSnapshot(TableModel(), state: inner.snapshot.state)
@@ -34,6 +41,10 @@ final class ShapedDataSource: ListDataSource {
     @discardableResult func load() -> Task<Void, Never> { inner.load() }
     @discardableResult func refresh() -> Task<Void, Never> { inner.refresh() }
     func cancel() { inner.cancel() }
+    /// The wrapped source's snapshot: every loaded row, unfiltered.
+    var innerSnapshot: ListSnapshot { inner.snapshot }
+    /// Loads the next page, if there is one and none is loading; nil when nothing started.
+    @discardableResult func loadNextPage() -> Task<Void, Never>? { nextPage() }
 
     /// The last shaped rows are showing: the wrapped source's last row counts as shown (next page).
     /// Not while filtering: the filter only looks at what is loaded.
@@ -47,7 +58,7 @@ final class ShapedDataSource: ListDataSource {
 
     private func publish(_ source: ListSnapshot) {
         if !filter.isEmpty { filterPasses += 1 }
-        let model = shape(source.model, filter)
+        let model = shape(source.model, filter, source.hasMore)
         var state = source.state
         switch state {
         case .loaded, .empty: state = model.isEmpty ? .empty : .loaded

@@ -10,27 +10,31 @@ import Dispatch
 /// The result of running a program to its end.
 struct ProcessResult: Sendable {
     var status: Int32
-    var output: String
+    /// Standard output as bytes (git prints commit messages in whatever encoding they were written).
+    var outputBytes: [UInt8]
     var errorOutput: String
+    /// Standard output as UTF-8 (invalid bytes become U+FFFD).
+    var output: String { String(decoding: outputBytes, as: UTF8.self) }
 }
 
 /// Runs programs with posix_spawn, standard input from /dev/null (never the terminal in raw mode).
 enum Subprocess {
     private static let queue = DispatchQueue(label: "cellkit-demo.subprocess", attributes: .concurrent)
 
-    /// Runs `arguments` (the first is looked up in PATH) off the main thread.
-    static func run(_ arguments: [String]) async -> ProcessResult {
+    /// Runs `arguments` (the first is looked up in PATH) off the main thread, in this
+    /// process's environment with `set` added (a nil value removes the variable).
+    static func run(_ arguments: [String], environment set: [String: String?] = [:]) async -> ProcessResult {
         await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: runBlocking(arguments)) }
+            queue.async { continuation.resume(returning: runBlocking(arguments, environment: set)) }
         }
     }
 
     /// Runs `arguments` and waits; blocks the calling thread.
-    static func runBlocking(_ arguments: [String]) -> ProcessResult {
+    static func runBlocking(_ arguments: [String], environment set: [String: String?] = [:]) -> ProcessResult {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
         guard pipe(&out) == 0, pipe(&err) == 0 else {
-            return ProcessResult(status: -1, output: "", errorOutput: "pipe failed: \(String(cString: strerror(errno)))")
+            return ProcessResult(status: -1, outputBytes: [], errorOutput: "pipe failed: \(String(cString: strerror(errno)))")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -54,15 +58,19 @@ enum Subprocess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for p in cArguments { free(p) } }
+        var cEnvironment = environment(with: set).map { strdup($0) } + [nil]
+        defer {
+            for p in cArguments { free(p) }
+            for p in cEnvironment { free(p) }
+        }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, environ)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, &cEnvironment)
         close(out[1])
         close(err[1])
         guard spawned == 0 else {
             close(out[0])
             close(err[0])
-            return ProcessResult(status: -1, output: "", errorOutput: "could not start \(arguments[0]): \(String(cString: strerror(spawned)))")
+            return ProcessResult(status: -1, outputBytes: [], errorOutput: "could not start \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
         // Both pipes at once: a child that fills one pipe while we wait on the other would deadlock.
         let (output, errorOutput) = readBoth(out[0], err[0])
@@ -71,11 +79,27 @@ enum Subprocess {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return ProcessResult(status: exitStatus, output: output, errorOutput: errorOutput)
+        return ProcessResult(status: exitStatus, outputBytes: output, errorOutput: String(decoding: errorOutput, as: UTF8.self))
+    }
+
+    /// This process's environment as NAME=value strings, with `set` applied.
+    static func environment(with set: [String: String?]) -> [String] {
+        var entries: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            let name = String(text.prefix { $0 != "=" })
+            if set[name] == nil { entries.append(text) }
+            pointer += 1
+        }
+        for (name, value) in set.sorted(by: { $0.key < $1.key }) {
+            if let value { entries.append(name + "=" + value) }
+        }
+        return entries
     }
 
     /// Reads `first` and `second` to their ends, whichever has data, until both close.
-    private static func readBoth(_ first: Int32, _ second: Int32) -> (String, String) {
+    private static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
         var fds = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
         var data: [[UInt8]] = [[], []]
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -97,6 +121,6 @@ enum Subprocess {
                 }
             }
         }
-        return (String(decoding: data[0], as: UTF8.self), String(decoding: data[1], as: UTF8.self))
+        return (data[0], data[1])
     }
 }

@@ -66,3 +66,96 @@ struct GitTmuxTests {
         #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
 }
+
+/// What a user of `cellkit-demo git` notices: what the filter searched, feedback, counts, odd histories.
+@Suite("cellkit-demo git: filter, feedback and odd histories", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"))
+struct GitUsabilityTmuxTests {
+    @Test("the filter says what it searched and offers the rest; Enter searches the whole history")
+    func filterSearchesTheRest() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-many-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let made = try Spawn.run(["sh", "-c", """
+            set -e; cd "$1"; git init -q -b main .; git config user.name T; git config user.email t@example.com
+            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+              GIT_AUTHOR_DATE="2024-03-01T09:$n:00+0000" GIT_COMMITTER_DATE="2024-03-01T09:$n:00+0000" git commit -q --allow-empty -m "Commit number $n"
+            done
+            """, "sh", root.path])
+        #expect(made.status == 0, "\(made.errorOutput)")
+        // Five commits a page; a short screen loads two pages: "Commit number 01" is on the last.
+        let session = try DemoSession("git-search-rest", ["git", root.path, "--page-size", "5"], columns: 100, rows: 8)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Commit number 30")
+        try tmux.send("/")
+        try tmux.send("number 01", literal: true)
+        try tmux.waitFor(text: "No commits match “number 01” in the")
+        try tmux.waitFor(text: "Enter searches the rest of the history")
+        try tmux.send("Enter")   // ends the filter prompt
+        try tmux.send("Enter")   // on the "search the rest" row
+        try tmux.waitFor(text: "Commit number 01")
+        try tmux.waitFor(text: "1 commit matches “number 01” in all 30 commits")
+        let screen = try tmux.capture()
+        #expect(!screen.contains { $0.contains("Enter searches the rest") })
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("Enter on a commit while a filter is active reports the commit")
+    func enterWhileFiltering() throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let session = try DemoSession("git-filter-enter", ["git", fixture.repository], columns: 100, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Remove the second file")
+        try tmux.send("/")
+        try tmux.send("file", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "(Esc clears)")
+        try tmux.send("Enter")
+        let screen = try tmux.waitFor(text: "Remove the second file — Test Author")
+        #expect(screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.contains("filter: file") == true)
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("a history whose days come back: no developer diagnostic in the status line, the count in words")
+    func outOfOrderDays() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-days-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let made = try Spawn.run(["sh", "-c", """
+            set -e; cd "$1"; git init -q -b main .; git config user.name T; git config user.email t@example.com
+            c() { GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$2" git commit -q --allow-empty -m "$3"; }
+            c 2024-03-01T09:00:00+0000 2024-03-05T09:00:00+0000 "First, on Friday"
+            c 2024-03-02T09:00:00+0000 2024-03-05T10:00:00+0000 "Second, on Saturday"
+            c 2024-03-01T10:00:00+0000 2024-03-05T11:00:00+0000 "Third, on Friday again"
+            """, "sh", root.path])
+        #expect(made.status == 0, "\(made.errorOutput)")
+        let session = try DemoSession("git-days", ["git", root.path], columns: 100, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        let screen = try tmux.waitFor(text: "3 commits")
+        #expect(!screen.contains { $0.contains("duplicate") || $0.contains("CellKit [") }, "\(screen)")
+        #expect(screen.filter { $0.hasPrefix(" 2024-03-01 Fri") }.count == 2)
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        #expect(!session.standardError.contains("duplicate"), "\(session.standardError)")
+    }
+
+    @Test("one commit is “1 commit”")
+    func singular() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-one-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let made = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git init -q -b main .; git -c user.name=T -c user.email=t@example.com commit -q --allow-empty -m Only", "sh", root.path])
+        #expect(made.status == 0)
+        let session = try DemoSession("git-one", ["git", root.path], columns: 80, rows: 24)
+        defer { session.close() }
+        let screen = try session.tmux.waitFor(text: "1 commit ")
+        #expect(!screen.contains { $0.contains("1 commits") })
+        try session.tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The demo without a terminal: rows printed plainly, no escape codes, exit 0.
+/// The demo without a terminal: rows printed plainly, no escape codes, exit 0 (1 when loading failed).
 @Suite("cellkit-demo without a terminal")
 struct PlainModeTests {
     private func demo(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
@@ -30,10 +30,10 @@ struct PlainModeTests {
         #expect(result.output == (try demo(["feed", "--width", "70"])).output)
     }
 
-    @Test("--fail-rate 1 prints the error row, still exit 0")
+    @Test("--fail-rate 1 prints the error row and exits 1")
     func failure() throws {
         let result = try demo(["feed", "--fail-rate", "1"])
-        #expect(result.status == 0)
+        #expect(result.status == 1)
         #expect(result.output.contains("could not load the first page of the feed"))
     }
 
@@ -75,7 +75,7 @@ struct PlainModeTests {
         let bare = try demo(["git", fixture.bare, "--width", "72"])
         #expect(bare.output == history.output)
         let error = try demo(["git", fixture.notARepository])
-        #expect(error.status == 0)
+        #expect(error.status == 1)
         #expect(error.output.contains("plain’ is not a git"))
         let empty = try demo(["git", fixture.empty])
         #expect(empty.output.contains("No commits yet"))

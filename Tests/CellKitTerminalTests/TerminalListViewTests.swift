@@ -206,3 +206,58 @@ struct TerminalListViewAnimationTests {
         #expect(!fixture.list.advanceAnimation())
     }
 }
+
+@Suite("Terminal list view: tiny sizes")
+@MainActor
+struct TerminalListViewTinyTests {
+    /// The lines of the selected row in the frame (marked ">").
+    private func selectedLines(_ fixture: NotesFixture) -> [String] {
+        fixture.markedFrame().filter { $0.hasPrefix(">") }
+    }
+
+    @Test("a list too short for the pinned header and the selected row shows the whole row", arguments: [(3, 3), (3, 2), (1, 2), (1, 1), (2, 2)])
+    func selectedRowVisible(rows: Int, rowHeight: Int) {
+        let fixture = NotesFixture(columns: 20, rows: rows, noteHeight: Double(rowHeight))
+        fixture.controller.apply(NotesFixture.model(sections: 3, rows: 4, body: { "body of \($0) that wraps onto more lines" }))
+        for step in 0..<11 {
+            let shown = selectedLines(fixture)
+            let expected = min(rows, rowHeight)
+            #expect(shown.count == expected, "step \(step): \(fixture.markedFrame())")
+            // The row is shown from its first line (its title).
+            #expect(shown.first?.contains("Note") == true, "step \(step): \(fixture.markedFrame())")
+            fixture.list.handle(.down)
+        }
+        for _ in 0..<11 {
+            fixture.list.handle(.up)
+            #expect(selectedLines(fixture).count == min(rows, rowHeight), "\(fixture.markedFrame())")
+        }
+    }
+
+    @Test("with room for both, the header of the top section is still pinned")
+    func headerStillPinned() {
+        let fixture = NotesFixture(columns: 20, rows: 4, noteHeight: 3)
+        fixture.controller.apply(NotesFixture.model(sections: 2, rows: 4))
+        fixture.list.handle(.down)
+        fixture.list.handle(.down)
+        let frame = fixture.frame()
+        #expect(frame[0].hasPrefix(" Section 0"), "\(frame)")
+        #expect(selectedLines(fixture).count == 3)
+    }
+}
+
+@Suite("Terminal list view: position")
+@MainActor
+struct TerminalListViewPositionTests {
+    @Test("a placeholder row is not counted as position 1/1")
+    func placeholderNotCounted() {
+        let fixture = NotesFixture(columns: 40, rows: 10)
+        for state in [ContentState.loading, .empty, .failed(TestFailure("no network"))] {
+            fixture.controller.apply(TableModel(), state: state)
+            _ = fixture.list.renderFrame()
+            #expect(fixture.list.positionDescription == "0/0", "\(state)")
+        }
+        fixture.controller.apply(NotesFixture.model(sections: 1, rows: 1))
+        _ = fixture.list.renderFrame()
+        #expect(fixture.list.positionDescription == "1/1")
+    }
+}

@@ -8,27 +8,27 @@ import CellKitTerminal
 import Testing
 
 // Sources/CellKitDiff/Changeset+Validation.swift:106
-@MainActor private func docExample1() throws {
+@MainActor private func docExample1() async throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)])
     try batch.validate(oldCounts: [3], newCounts: [2])   // passes
 }
 
 // Sources/CellKitDiff/Changeset+Validation.swift:319
-@MainActor private func docExample2() throws {
+@MainActor private func docExample2() async throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let result = try batch.apply(to: [[1, 2]], reading: [[0, 1, 2]], items: \.self)
     assert(result == [[0, 1, 2]])
 }
 
 // Sources/CellKitDiff/Changeset.swift:25
-@MainActor private func docExample3() throws {
+@MainActor private func docExample3() async throws {
     var batch = Changeset()
     batch.itemInserts = [ItemPath(item: 0, section: 0)]
     assert(batch.changeCount == 1)
 }
 
 // Sources/CellKitDiff/ContentSnapshot.swift:8
-@MainActor private func docExample4() throws {
+@MainActor private func docExample4() async throws {
     final class Tweet: Differentiable {
         let id: Int
         var text: String
@@ -45,13 +45,13 @@ import Testing
 }
 
 // Sources/CellKitDiff/DiffSection.swift:7
-@MainActor private func docExample5() throws {
+@MainActor private func docExample5() async throws {
     let section = DiffSection(id: "today", content: "Today", elements: [1, 2, 3])
     assert(section.elements.count == 3)
 }
 
 // Sources/CellKitDiff/Differentiable.swift:8
-@MainActor private func docExample6() throws {
+@MainActor private func docExample6() async throws {
     struct Item: Differentiable, Equatable {
         let id: Int
         var content: Int
@@ -60,13 +60,13 @@ import Testing
 }
 
 // Sources/CellKitDiff/ItemPath.swift:6
-@MainActor private func docExample7() throws {
+@MainActor private func docExample7() async throws {
     let path = ItemPath(item: 3, section: 1)
     assert(path.row == 3)
 }
 
 // Sources/CellKitDiff/StagedChangeset+Diff.swift:18
-@MainActor private func docExample8() throws {
+@MainActor private func docExample8() async throws {
     struct Item: Differentiable, Equatable {
         let id: Int
         var content: String
@@ -82,7 +82,7 @@ import Testing
 }
 
 // Sources/CellKitDiff/StagedChangeset+SectionedDiff.swift:25
-@MainActor private func docExample9() throws {
+@MainActor private func docExample9() async throws {
     let old = [
         DiffSection(id: "a", content: "A", elements: [1, 2, 3]),
         DiffSection(id: "b", content: "B", elements: [4, 5]),
@@ -98,7 +98,7 @@ import Testing
 }
 
 // Sources/CellKitDiff/CellKitDiff.docc/CellKitDiff.md:20
-@MainActor private func docExample10() throws {
+@MainActor private func docExample10() async throws {
     struct Item: Differentiable, Equatable {
         let id: Int
         var content: String
@@ -116,7 +116,7 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/BackgroundPlaceholder.swift:5
-@MainActor private func docExample11() throws {
+@MainActor private func docExample11() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.showsRows = false
     let background = BackgroundPlaceholder.for(.loading, isEmpty: true, placeholders: placeholders)
@@ -124,7 +124,7 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/BatchPlan.swift:10
-@MainActor private func docExample12() throws {
+@MainActor private func docExample12() async throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)], itemUpdates: [ItemPath(item: 1, section: 0)])
     let plan = BatchPlan.decide(batch, oldCounts: [3], newCounts: [4], hasWindow: true)
     assert(plan == .animate(BatchPlan.Steps(
@@ -134,7 +134,7 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/EditingTable.swift:40
-@MainActor private func docExample13() throws {
+@MainActor private func docExample13() async throws {
     struct Note: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor func wire(_ editing: EditingTable) {
@@ -147,20 +147,20 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/PathMapping.swift:9
-@MainActor private func docExample14() throws {
+@MainActor private func docExample14() async throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [3], newCounts: [5])
     assert(mapping.newPath(of: ItemPath(item: 0, section: 0)) == ItemPath(item: 2, section: 0))
 }
 
 // Sources/CellKit/Adapters/PrefetchRequest.swift:7
-@MainActor private func docExample15() throws {
+@MainActor private func docExample15() async throws {
     let paths = [ItemPath(item: 9, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 2, section: 0)]
     assert(PrefetchRequest.valid(paths, counts: [5]) == [ItemPath(item: 2, section: 0)])
 }
 
 // Sources/CellKit/Adapters/ScrollAnchor.swift:10
-@MainActor private func docExample16() throws {
+@MainActor private func docExample16() async throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [10], newCounts: [11])
     let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], changeset: prepend, mapping: mapping)
@@ -169,7 +169,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:6
-@MainActor private func docExample17() throws {
+@MainActor private func docExample17() async throws {
     final class TweetCell: ListCell { var text = ""; init() {} }
     struct Tweet: CellModel, Identifiable, Sendable {
         let id: Int
@@ -179,7 +179,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:25
-@MainActor private func docExample18() throws {
+@MainActor private func docExample18() async throws {
     final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
         let id = 1
         var count = 0
@@ -188,7 +188,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:42
-@MainActor private func docExample19() throws {
+@MainActor private func docExample19() async throws {
     struct Author: Identifiable, Sendable { let id: Int }
     struct Post: Identifiable, Sendable, ResourceReferencing {
         let id: Int
@@ -198,7 +198,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:14
-@MainActor private func docExample20() throws {
+@MainActor private func docExample20() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -212,7 +212,7 @@ import Testing
 }
 
 // Sources/CellKit/CellSource.swift:7
-@MainActor private func docExample21() throws {
+@MainActor private func docExample21() async throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
@@ -220,13 +220,13 @@ import Testing
 }
 
 // Sources/CellKit/CellStyle.swift:6
-@MainActor private func docExample22() throws {
+@MainActor private func docExample22() async throws {
     let byline: CellStyle = "byline"   // or a `static let` in an extension of CellStyle
     assert(byline != .default)
 }
 
 // Sources/CellKit/DataSources/ListDataSource.swift:11
-@MainActor private func docExample23() throws {
+@MainActor private func docExample23() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let listView = HeadlessListView()
@@ -242,14 +242,14 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/ListSnapshot.swift:24
-@MainActor private func docExample24() throws {
+@MainActor private func docExample24() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     let snapshot = ListSnapshot(TableModel([Song(id: 1, title: "Blue")]), state: .loaded)
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
 // Sources/CellKit/DataSources/MultiDataSource.swift:9
-@MainActor private func docExample25() throws {
+@MainActor private func docExample25() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -264,7 +264,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/PaginatedDataSource.swift:26
-@MainActor private func docExample26() throws {
+@MainActor private func docExample26() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post> { page in
@@ -278,7 +278,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/RemoteDataSource.swift:11
-@MainActor private func docExample27() throws {
+@MainActor private func docExample27() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -291,7 +291,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SectionedDataSource.swift:5
-@MainActor private func docExample28() throws {
+@MainActor private func docExample28() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func contacts() {
@@ -304,7 +304,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:7
-@MainActor private func docExample29() throws {
+@MainActor private func docExample29() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func followers(in listView: any ListView) async {
@@ -319,7 +319,7 @@ import Testing
 }
 
 // Sources/CellKit/Diagnostics.swift:38
-@MainActor private func docExample30() throws {
+@MainActor private func docExample30() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -328,7 +328,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:11
-@MainActor private func docExample31() throws {
+@MainActor private func docExample31() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -343,7 +343,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/HeightCache.swift:9
-@MainActor private func docExample32() throws {
+@MainActor private func docExample32() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
     let row = ListItem(Message(id: 1, text: "hi"))
@@ -354,7 +354,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:20
-@MainActor private func docExample33() throws {
+@MainActor private func docExample33() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -368,7 +368,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowOffsetIndex.swift:9
-@MainActor private func docExample34() throws {
+@MainActor private func docExample34() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -377,7 +377,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
-@MainActor private func docExample35() throws {
+@MainActor private func docExample35() async throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
@@ -385,7 +385,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
-@MainActor private func docExample36() throws {
+@MainActor private func docExample36() async throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -396,14 +396,14 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:6
-@MainActor private func docExample37() throws {
+@MainActor private func docExample37() async throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
 }
 
 // Sources/CellKit/ListAnnouncement.swift:20
-@MainActor private func docExample38() throws {
+@MainActor private func docExample38() async throws {
     let placeholders = ListController.Placeholders()
     let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
     let after = ListAnnouncement.Shown(state: .loaded, isEmpty: false)
@@ -412,7 +412,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample39() throws {
+@MainActor private func docExample39() async throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -420,7 +420,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:23
-@MainActor private func docExample40() throws {
+@MainActor private func docExample40() async throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -434,7 +434,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController+Binding.swift:35
-@MainActor private func docExample41() throws {
+@MainActor private func docExample41() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -448,7 +448,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:10
-@MainActor private func docExample42() throws {
+@MainActor private func docExample42() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -467,7 +467,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:68
-@MainActor private func docExample43() throws {
+@MainActor private func docExample43() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
         controller.placeholders.noResults.message = "No coffee yet"
@@ -477,7 +477,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:9
-@MainActor private func docExample44() throws {
+@MainActor private func docExample44() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -485,7 +485,7 @@ import Testing
 }
 
 // Sources/CellKit/ListState.swift:16
-@MainActor private func docExample45() throws {
+@MainActor private func docExample45() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func watch(_ controller: ListController) -> ListState.Observation {
@@ -503,14 +503,14 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:33
-@MainActor private func docExample46() throws {
+@MainActor private func docExample46() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
 // Sources/CellKit/Placeholders.swift:68
-@MainActor private func docExample47() throws {
+@MainActor private func docExample47() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
     placeholders.unknownErrorMessage = "The feed is offline."
@@ -519,7 +519,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample48() throws {
+@MainActor private func docExample48() async throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -539,7 +539,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:12
-@MainActor private func docExample49() throws {
+@MainActor private func docExample49() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -554,14 +554,14 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample50() throws {
+@MainActor private func docExample50() async throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample51() throws {
+@MainActor private func docExample51() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -571,7 +571,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample52() throws {
+@MainActor private func docExample52() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -587,57 +587,784 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample53() throws {
+@MainActor private func docExample53() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/TextCell.swift:25
-@MainActor private func docExample54() throws {
+@MainActor private func docExample54() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:13
-@MainActor private func docExample55() throws {
-    struct User: Identifiable, Equatable, Sendable {
-        let id: Int
-        var name: String
-        var bio: String
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:30
+@MainActor private func docExample55() async throws {
+    final class ProductCell: ListCell {
+        var title = ""
+        var styled = false
+        init() {}
+    }
+    struct Product: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor final class ProductsScreen {
+        let controller = ListController()
+        let listView = HeadlessListView(viewportHeight: 132, rowHeight: 44)
+
+        // The screen takes its cell factory, as the post suggests.
+        init(cellFactory: CellSource, products: [Product]) {
+            controller.registry.register(cellFactory, for: Product.self) { (cell: ProductCell, product) in
+                cell.title = product.title
+            }
+            controller.attach(to: listView)
+            controller.apply(TableModel(products))
+        }
     }
 
-    final class UserCell: TextCell {}
+    // One factory: what the nib's set-up did happens in the template.
+    let factory = CellSource.template(ProductCell.self) {
+        let cell = ProductCell()
+        cell.styled = true
+        return cell
+    }
+    let catalog = ProductsScreen(cellFactory: factory, products: (0..<10).map { Product(id: $0, title: "item \($0)") })
+    let wishlist = ProductsScreen(cellFactory: factory, products: [Product(id: 42, title: "wish")])
+    assert(catalog.listView.createdCells[factory.reuseIdentifier] == 3)   // the rows on screen
+    assert(wishlist.listView.createdCells[factory.reuseIdentifier] == 1)
+    assert((wishlist.listView.visibleCells.first as? ProductCell)?.styled == true)
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:72
+@MainActor private func docExample56() async throws {
+    let nib = CellSource.nib(TextCell.self, name: "ProductCell")
+    assert(nib.reuseIdentifier.contains("ProductCell"))
+    assert(nib.make == nil)          // the list view builds nib cells, not CellKit
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
+@MainActor private func docExample57() async throws {
+    final class UserCell: TextCell { var image: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
+
+    struct UserPresenter: Presenter {
+        enum Event: Equatable, Sendable { case userCellSelected(User) }
+
+        // + cellForObject:withBaseCell:withCellIdentifier:withDelegate:andPresentationStyle:
+        func present(_ user: User, in cell: UserCell, style: CellStyle, context: PresentationContext<Event>) {
+            cell.image = nil                               // the cell may come from another row
+            cell.text = user.name
+            cell.detailText = style == "byline" ? user.byline : nil
+        }
+
+        // + updatePresentationForCell:ofObject:…withUpdatedObject:andUpdatedKey:
+        func update(_ cell: UserCell, showing user: User, style: CellStyle, resource: ResourceUpdate) {
+            if resource.key == "image" { cell.image = resource.value as? String }
+        }
+
+        // + cellClickedForObject:withBaseCell:withPresentationStyle:withDelegate:
+        func selected(_ user: User, style: CellStyle) -> Event? { .userCellSelected(user) }
+    }
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:62
+@MainActor private func docExample58() async throws {
+    final class UserCell: TextCell { var image: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
+    struct UserPresenter: Presenter {
+        enum Event: Sendable { case userCellSelected(User) }
+        func present(_ user: User, in cell: UserCell, style: CellStyle, context: PresentationContext<Event>) {
+            cell.text = user.name
+            cell.detailText = style == "byline" ? user.byline : nil
+        }
+        func update(_ cell: UserCell, showing user: User, style: CellStyle, resource: ResourceUpdate) {
+            if resource.key == "image" { cell.image = resource.value as? String }
+        }
+        func selected(_ user: User, style: CellStyle) -> Event? { .userCellSelected(user) }
+    }
+
+    let users = (0..<30).map { User(id: $0, name: "user \($0)", byline: "byline \($0)") }
+    let controller = ListController()
+    var opened: [String] = []
+    // [self addModelPresenterForClass:[User class] withStyle:kUserPresenterStyleWithByline withPresenter:[UserPresenter class]];
+    controller.addPresenter(UserPresenter(), style: "byline") { event in
+        switch event {
+        case .userCellSelected(let user): opened.append(user.name)     // - userCellSelected:
+        }
+    }
+    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+    controller.attach(to: listView)
+
+    // self.tableViewDataSource = [[UsersViewDataSource alloc] init]; [… loadUsers];
+    let dataSource = SimpleDataSource(users)
+    controller.bind(to: dataSource)
+    await controller.settle()
+    assert(listView.visibleCells.count == 10)
+
+    // - userImageLoaded: → [self provideResourceToVisibleCells:user updatedKey:@"image"];
+    let updated = controller.provideResource(users[3], key: "image", value: "avatar-3.png")
+    assert(updated == [ItemPath(item: 3, section: 0)])
+    assert((listView.cell(at: ItemPath(item: 3, section: 0)) as? UserCell)?.image == "avatar-3.png")
+
+    listView.selectItem(at: ItemPath(item: 4, section: 0))
+    assert(opened == ["user 4"])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
+@MainActor private func docExample59() async throws {
+    struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+    struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
+
+    let controller = ListController()
+    // case .contact(let contact): …; case .group(let group): …
+    controller.register(TextCell.self, for: Contact.self) { cell, contact in cell.text = contact.name }
+    controller.register(TextCell.self, for: Group.self, style: "group") { cell, group in
+        cell.text = group.id
+        cell.detailText = "\(group.members) members"
+    }
+
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    controller.apply(TableModel(sections: [
+        TableSection(id: "groups", header: "Groups", items: [ListItem(Group(id: "Family", members: 4))]),
+        TableSection(id: "contacts", header: "Contacts", items: [ListItem(Contact(id: 1, name: "Ada"))]),
+    ]))
+    assert(listView.visibleTexts == ["Family", "Ada"])
+
+    // A renamed contact: same id, new content. No reconfigureItems call needed.
+    controller.apply(TableModel(sections: [
+        TableSection(id: "groups", header: "Groups", items: [ListItem(Group(id: "Family", members: 4))]),
+        TableSection(id: "contacts", header: "Contacts", items: [ListItem(Contact(id: 1, name: "Ada L."))]),
+    ]))
+    assert(listView.visibleTexts == ["Family", "Ada L."])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
+@MainActor private func docExample60() async throws {
+    struct Setting: Identifiable, Equatable, Sendable { let id: String; var title: String; var isOn: Bool }
+    final class ToggleCell: TextCell {}
+
+    let controller = ListController()
+    controller.register(ToggleCell.self, for: Setting.self) { cell, setting in
+        cell.text = setting.title
+        cell.accessory = setting.isOn ? "on" : "off"
+    }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+
+    func render(wifi: Bool) -> TableModel {
+        TableModel(sections: [
+            TableSection(id: "network", header: "Network", items: [
+                ListItem(Setting(id: "wifi", title: "Wi-Fi", isOn: wifi)),
+                ListItem(Setting(id: "bluetooth", title: "Bluetooth", isOn: true)),
+            ]),
+        ])
+    }
+    controller.apply(render(wifi: false))
+    listView.clearLog()
+    controller.apply(render(wifi: true))     // one row's content changed: one reconfigure, no reload
+    assert(listView.log.contains(.reconfigured(ItemPath(item: 0, section: 0))))
+    assert(!listView.log.contains(.reloaded))
+    assert((listView.cell(at: ItemPath(item: 0, section: 0)) as? ToggleCell)?.accessory == "on")
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
+@MainActor private func docExample61() async throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String; var likes: Int }
+
+    let controller = ListController()
+    // cellForItem(at:) + didUpdate(to:)
+    controller.register(TextCell.self, for: Post.self) { cell, post in
+        cell.text = post.text
+        cell.detailText = "\(post.likes) likes"
+    }
+    // sizeForItem(at:) and didSelectItem(at:)
+    controller.height(for: Post.self) { _ in 80 }
+    controller.onSelect(Post.self) { post, _ in print("open", post.id) }
+
+    let listView = HeadlessListView(viewportHeight: 240, rowHeight: 44)
+    controller.attach(to: listView)
+    controller.apply(TableModel([Post(id: 1, text: "Hello", likes: 0), Post(id: 2, text: "World", likes: 3)]))
+
+    // A like: same identity, new content. The visible cell is reconfigured in place.
+    listView.clearLog()
+    controller.apply(TableModel([Post(id: 1, text: "Hello", likes: 1), Post(id: 2, text: "World", likes: 3)]))
+    assert(listView.log.contains(.reconfigured(ItemPath(item: 0, section: 0))))
+    assert(listView.visibleCells.count == 2)
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
+@MainActor private func docExample62() async throws {
+    final class SKUserCell: TextCell {}
+    struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
+
+    @MainActor final class SKFollowerListViewController {
+        let controller = ListController()
+        let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+        var pushed: [String] = []
+
+        init(followers: [SKUser]) {
+            // self.dataSource = [[ICSimpleDataSource alloc] initWithObjects:followers];
+            let dataSource = SimpleDataSource(followers)
+            // [self registerCellClass:[SKUserCell class] forModelClass:[SKUser class]];
+            controller.register(SKUserCell.self, for: SKUser.self)
+            // - (void)configureCell:(SKUserCell *)cell withUser:(SKUser *)user
+            controller.dispatch.configure(SKUser.self) { (cell: SKUserCell, user) in
+                cell.text = user.name
+                cell.detailText = user.bio
+            }
+            // - (void)tableView:(UITableView *)tableView didSelectUser:(SKUser *)user
+            controller.onSelect(SKUser.self) { [unowned self] user, _ in pushed.append(user.name) }
+            controller.attach(to: listView)
+            controller.bind(to: dataSource)
+        }
+    }
+
+    let screen = SKFollowerListViewController(followers: [SKUser(id: 1, name: "Ada", bio: "Analyst"),
+                                                          SKUser(id: 2, name: "Grace", bio: "Admiral")])
+    await screen.controller.settle()
+    assert(screen.listView.visibleTexts == ["Ada", "Grace"])
+    screen.listView.selectItem(at: ItemPath(item: 1, section: 0))
+    assert(screen.pushed == ["Grace"])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:78
+@MainActor private func docExample63() async throws {
+    class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
+    final class VerifiedAccount: Account, @unchecked Sendable {}
+    final class Bot: Account, @unchecked Sendable {}
+    struct Place: Identifiable, Sendable { let id: Int }
+
+    let table = DispatchTable()
+    var calls: [String] = []
+    table.configure(VerifiedAccount.self) { (_: TextCell, _) in calls.append("verified") }   // with<ModelName>
+    table.configure(Account.self) { (_: TextCell, _) in calls.append("account") }            // with<ModelClassName>
+    table.configureAny { (_: TextCell, _) in calls.append("object") }                       // withObject:
+
+    let cell = TextCell()
+    let path = ItemPath(item: 0, section: 0)
+    assert(table.configure(cell, with: VerifiedAccount(id: 1), at: path) == .exact)
+    assert(table.configure(cell, with: Bot(id: 2), at: path) == .superclass(distance: 1))
+    assert(table.configure(cell, with: Place(id: 3), at: path) == .catchAll)
+    assert(calls == ["verified", "account", "object"])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:109
+@MainActor private func docExample64() async throws {
+    struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
+    final class SpinnerCell: TextCell { var spinning = false }
+
+    let controller = ListController()
+    // ICLoadingTableViewCell is registered by default; register another, and -configureLoadingCell:
+    controller.register(SpinnerCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
+        cell.spinning = true
+        cell.text = "Fetching followers"
+    }
+    // -configureNoResultsCell:
+    controller.dispatch.configure(NoResultsPlaceholder.self) { (cell: NoResultsCell, _) in cell.text = "Nobody follows you yet" }
+    var retries = 0
+    controller.onRetry = { retries += 1 }
+
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    assert((listView.visibleCells.first as? SpinnerCell)?.spinning == true)
+
+    controller.apply(TableModel(), state: .empty)
+    assert(listView.visibleTexts == ["Nobody follows you yet"])
+
+    // -configureCell:withError:
+    controller.apply(TableModel(), state: .failed(Offline()))
+    assert(listView.visibleTexts == ["The network is offline"])
+    listView.selectItem(at: ItemPath(item: 0, section: 0))
+    assert(retries == 1)
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
+@MainActor private func docExample65() async throws {
+    final class TweetCell: ListCell, UpdatableCell {
+        var text = ""
+        init() {}
+
+        // - (BOOL)shouldUpdateCellWithObject:(id)object
+        func update(with tweet: Tweet) -> Bool {
+            text = tweet.text          // cells are reused: set everything the row shows
+            return true                // "the object changed the cell"
+        }
+    }
+
+    struct Tweet: CellModel, Identifiable, Equatable, Sendable {
+        let id: Int
+        var text: String
+        // - (Class)cellClass { return [TweetCell class]; }
+        static var cellSource: CellSource { .type(TweetCell.self) }
+    }
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
+@MainActor private func docExample66() async throws {
+    final class TweetCell: ListCell, UpdatableCell {
+        var text = ""
+        init() {}
+        func update(with tweet: Tweet) -> Bool { text = tweet.text; return true }
+    }
+    struct Tweet: CellModel, Identifiable, Sendable {
+        let id: Int
+        var text: String
+        static var cellSource: CellSource { .type(TweetCell.self) }
+    }
+
+    @MainActor final class FeedDataSource: ListViewDataSource {
+        let registry = CellRegistry()
+        let tweets = (0..<50).map { Tweet(id: $0, text: "tweet \($0)") }
+
+        func numberOfSections(in listView: any ListView) -> Int { 1 }
+        func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int { tweets.count }
+
+        // - tableView:cellForRowAtIndexPath:
+        func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject {
+            let object = tweets[path.item]                 // [self objectAtIndexPath:indexPath]
+            return registry.cell(for: object, in: listView, at: path)
+        }
+    }
+
+    let dataSource = FeedDataSource()
+    let listView = HeadlessListView(viewportHeight: 132, rowHeight: 44)
+    listView.dataSource = dataSource
+    listView.reloadData()
+    assert(listView.visibleCells.compactMap { ($0 as? TweetCell)?.text } == ["tweet 0", "tweet 1", "tweet 2"])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:99
+@MainActor private func docExample67() async throws {
+    struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
+
+    @MainActor final class FeedController: TableModelCellProvider {
+        let registry = CellRegistry()
+        init() {
+            registry.register(TextCell.self, for: Tweet.self) { cell, tweet in cell.text = tweet.text }
+        }
+        // - tableViewModel:cellForTableView:atIndexPath:withObject:
+        func tableModel(_ model: TableModel, cellFor listView: any ListView, at path: ItemPath, with object: Any) -> AnyObject {
+            registry.cell(for: object, in: listView, at: path)
+        }
+    }
+
+    let controller = FeedController()
+    let dataSource = TableModelDataSource(TableModel([Tweet(id: 1, text: "hello")]))
+    dataSource.delegate = controller
+    let listView = HeadlessListView()
+    listView.dataSource = dataSource
+    listView.reloadData()
+    assert(listView.visibleTexts == ["hello"])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:127
+@MainActor private func docExample68() async throws {
+    struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
+
+    let registry = CellRegistry()
+    registry.register(TextCell.self, for: Tweet.self) { cell, tweet in cell.text = tweet.text }
+    let dataSource = TableModelDataSource(TableModel([Tweet(id: 1, text: "hello")]))
+    dataSource.delegate = registry                      // the data source holds it weakly: keep it
+    let listView = HeadlessListView()
+    listView.dataSource = dataSource
+    listView.reloadData()
+    assert(listView.visibleTexts == ["hello"])
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:36
+@MainActor private func docExample69() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+    struct Offline: Error {}
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+
+    @MainActor final class Server {              // fails once, then answers
+        var attempts = 0
+        func songs() throws -> [Song] {
+            attempts += 1
+            if attempts == 1 { throw Offline() }
+            return [Song(id: 1, title: "Blue")]
+        }
+    }
+    let server = Server()
+    let source = RemoteDataSource { try await server.songs() }
+    controller.bind(to: source)
+    await source.load().value
+    await controller.settle()
+    assert(listView.visibleCells.first is ErrorCell)          // the first load failed
+
+    listView.selectItem(at: ItemPath(item: 0, section: 0))  // the error row retries: load() again
+    for _ in 0..<10_000 where source.isFetching { await Task.yield() }   // the fetch runs (bounded)
+    await controller.settle()
+    assert(listView.visibleTexts == ["Blue"])
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:78
+@MainActor private func docExample70() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
+    let server = Server()
+    let source = RemoteDataSource { await server.songs }
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    controller.bind(to: source)
+    await source.load().value
+
+    server.songs.insert(Song(id: 2, title: "Red"), at: 0)
+    listView.clearLog()
+    await source.refresh().value
+    await controller.settle()
+    assert(listView.visibleTexts == ["Red", "Blue"])
+    assert(!listView.log.contains(.reloaded))                  // one insert, animated
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:108
+@MainActor private func docExample71() async throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int }
+
+    let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
+        Page((page * 10..<page * 10 + 10).map { Post(id: $0) }, hasMore: page < 2)
+    }
+    let controller = ListController()
+    controller.register(TextCell.self, for: Post.self) { cell, post in cell.text = "post \(post.id)" }
+    let listView = HeadlessListView(viewportHeight: 220, rowHeight: 44)   // five rows fit
+    controller.attach(to: listView)
+    controller.bind(to: source)
+    await source.load().value
+    await controller.settle()
+    assert(source.items.count == 10 && source.hasMore)
+
+    listView.scroll(to: 44 * 5)                          // the last rows come on screen
+    for _ in 0..<10_000 where source.isFetching { await Task.yield() }   // the fetch runs (bounded)
+    await controller.settle()
+    assert(source.items.count == 20)
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:134
+@MainActor private func docExample72() async throws {
+    struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+    struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
+
+    let contacts = SectionedDataSource.alphabetical(
+        [Contact(id: 1, name: "bob"), Contact(id: 2, name: "Alice")], name: \.name)
+    assert(contacts.model.sections.map(\.header) == ["A", "B"])
+
+    let screen = MultiDataSource([
+        contacts,
+        RemoteDataSource { [Suggestion(id: 1)] },
+    ])
+    await screen.load().value
+    assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
+}
+
+// Sources/CellKit/Documentation.docc/GettingStarted.md:24
+@MainActor private func docExample73() async throws {
+    struct Book: Identifiable, Equatable, Sendable {
+        let id: Int
+        var title: String
+        var author: String
+    }
+
+    final class BookCell: TextCell {}
+}
+
+// Sources/CellKit/Documentation.docc/GettingStarted.md:40
+@MainActor private func docExample74() async throws {
+    struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
+    final class BookCell: TextCell {}
+
+    let controller = ListController()
+    controller.register(BookCell.self, for: Book.self) { cell, book in
+        cell.text = book.title
+        cell.detailText = book.author
+    }
+    controller.onSelect(Book.self) { book, path in print("open", book.title, "at", path) }
+}
+
+// Sources/CellKit/Documentation.docc/GettingStarted.md:59
+@MainActor private func docExample75() async throws {
+    struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Book.self) { cell, book in cell.text = book.title }
+
+    let listView = HeadlessListView(viewportHeight: 132, rowHeight: 44)   // three rows fit
+    controller.attach(to: listView)                 // the loading row shows until content arrives
+    assert(listView.visibleCells.first is LoadingCell)
+
+    let books = (1...100).map { Book(id: $0, title: "Book \($0)", author: "Author \($0)") }
+    controller.apply(TableModel(books))
+    assert(listView.visibleTexts == ["Book 1", "Book 2", "Book 3"])
+    assert(listView.createdCellCount <= 4)          // cells for the rows on screen, not for 100
+
+    // A new book at the top: the diff sends one insert; the other rows are not touched.
+    listView.clearLog()
+    controller.apply(TableModel([Book(id: 0, title: "Book 0", author: "New")] + books))
+    assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
+}
+
+// Sources/CellKit/Documentation.docc/GettingStarted.md:88
+@MainActor private func docExample76() async throws {
+    struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let model = TableModel(sections: [
+        TableSection(id: "reading", header: "Reading", items: [ListItem(Book(id: 1, title: "Dune"))]),
+        TableSection(id: "done", header: "Done", items: [ListItem(Book(id: 2, title: "Emma"))]),
+    ])
+    assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
+}
+
+// Sources/CellKit/Documentation.docc/GettingStarted.md:103
+@MainActor private func docExample77() async throws {
+    struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Book.self) { cell, book in cell.text = book.title }
+    let listView = HeadlessListView(viewportHeight: 132, rowHeight: 44)
+    controller.attach(to: listView)
+
+    let source = RemoteDataSource { [Book(id: 1, title: "Dune"), Book(id: 2, title: "Emma")] }
+    controller.bind(to: source)
+    await source.load().value
+    await controller.settle()
+    assert(listView.visibleTexts == ["Dune", "Emma"])
+}
+
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
+@MainActor private func docExample78() async throws {
+    struct Header: Identifiable, Equatable, Sendable { let id: Int }
+    struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+    let controller = ListController()
+    controller.rowHeights.width = 320
+    controller.rowHeights.set(Header.self, .fixed(28))
+    controller.rowHeights.set(Message.self, .measured { message, width in
+        // Lines of 40 characters at this width, 20 points each, plus padding.
+        16 + 20 * Double((message.text.count + 39) / 40)
+    })
+    let listView = HeadlessListView(viewportHeight: 600)
+    controller.attach(to: listView)
+    controller.apply(TableModel(sections: [TableSection(id: 0, items: [
+        ListItem(Header(id: 0)),
+        ListItem(Message(id: 1, text: "short")),
+        ListItem(Message(id: 2, text: String(repeating: "long ", count: 20))),
+    ])]))
+    assert(listView.offset(ofItemAt: ItemPath(item: 2, section: 0)) == 28 + 36)
+    assert(listView.contentHeight == 28 + 36 + 76)
+    let measured = controller.rowHeights.measurements
+
+    // The same content again: the heights come from the cache, nothing is measured.
+    listView.reloadData()
+    assert(controller.rowHeights.measurements == measured)
+}
+
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:63
+@MainActor private func docExample79() async throws {
+    struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+    let controller = ListController()
+    controller.rowHeights.set(Comment.self, .estimated(60))
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    controller.apply(TableModel([Comment(id: 1, text: "First!")]))
+    let path = ItemPath(item: 0, section: 0)
+    assert(controller.listView(listView, heightForItemAt: path) == 60)
+    assert(controller.listView(listView, needsMeasuringItemAt: path))
+
+    controller.listView(listView, didMeasureHeight: 44, forItemAt: path)     // what a UIKit adapter does
+    assert(controller.listView(listView, heightForItemAt: path) == 44)
+    assert(!controller.listView(listView, needsMeasuringItemAt: path))
+}
+
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:88
+@MainActor private func docExample80() async throws {
+    var index = RowOffsetIndex(heights: [44, 88, 44, 120])
+    assert(index.offset(ofRow: 3) == 176)
+    assert(index.row(atOffset: 100) == 1)
+    index.setHeight(44, ofRow: 1)
+    assert(index.offset(ofRow: 3) == 132 && index.totalHeight == 252)
+}
+
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
+@MainActor private func docExample81() async throws {
+    final class UserCell: TextCell { var avatar: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     let controller = ListController()
     controller.register(UserCell.self, for: User.self) { cell, user in
         cell.text = user.name
-        cell.detailText = user.bio
+        cell.avatar = nil                       // until the resource arrives
+    }
+    controller.dispatch.onResource(User.self) { (cell: UserCell, user, update) in
+        if update.key == "avatar" { cell.avatar = update.value as? String }
+    }
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)    // two rows on screen
+    controller.attach(to: listView)
+    let users = (1...20).map { User(id: $0, name: "user \($0)") }
+    controller.apply(TableModel(users))
+
+    listView.clearLog()
+    let updated = controller.provideResource(users[1], key: "avatar", value: "avatar-2.png")
+    assert(updated == [ItemPath(item: 1, section: 0)])
+    assert(listView.log == [.resourceUpdated(ItemPath(item: 1, section: 0), key: "avatar")])
+
+    // A user off screen: nothing is touched. The row presents the resource when it shows.
+    assert(controller.provideResource(users[15], key: "avatar", value: "avatar-16.png").isEmpty)
+}
+
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:56
+@MainActor private func docExample82() async throws {
+    final class UserCell: TextCell { var avatar: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    let controller = ListController()
+    controller.register(UserCell.self, for: User.self) { cell, user in cell.text = user.name }
+    controller.dispatch.onResource(User.self) { (cell: UserCell, _, update) in cell.avatar = update.value as? String }
+    let loader = ResourceLoader<User, String>(key: "avatar") { user in
+        "avatar-\(user.id).png"                 // in an app: try await the download
+    }
+    controller.addResourceLoader(loader)
+
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+    controller.attach(to: listView)
+    controller.apply(TableModel((1...1000).map { User(id: $0, name: "user \($0)") }))
+    for _ in 0..<10_000 where !loader.loadingIDs.isEmpty { await Task.yield() }   // the loads run (bounded)
+
+    assert(listView.visibleCells.map { ($0 as? UserCell)?.avatar } == ["avatar-1.png", "avatar-2.png"])
+    assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
+}
+
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:85
+@MainActor private func docExample83() async throws {
+    struct Photo: Identifiable, Equatable, Sendable { let id: Int }
+
+    let controller = ListController()
+    var warmed: [ItemID] = []
+    controller.onPrefetch { items in warmed += items.map(\.id) }
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44, prefetchDistance: 3)
+    controller.attach(to: listView)
+    controller.apply(TableModel((0..<50).map { Photo(id: $0) }))
+    assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
+@MainActor private func docExample84() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)      // two rows fit
+    controller.attach(to: listView)
+    controller.apply(TableModel((0..<100).map { Song(id: $0, title: "Song \($0)") }))
+
+    assert(listView.visibleTexts == ["Song 0", "Song 1"])
+    listView.scroll(to: 44 * 50)
+    assert(listView.visibleTexts == ["Song 50", "Song 51"])
+    assert(listView.createdCellCount <= 4)     // cells were reused, not built per row
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
+@MainActor private func docExample85() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView(viewportHeight: 132, rowHeight: 44)
+    controller.attach(to: listView)
+    let songs = (0..<10).map { Song(id: $0, title: "Song \($0)") }
+    controller.apply(TableModel(songs))
+
+    listView.clearLog()
+    var edited = songs
+    edited[1].title = "Song 1 (live)"
+    controller.apply(TableModel(edited))
+    // One visible cell reconfigured in place; nothing created, dequeued or reloaded.
+    let reconfigured = listView.log.filter { if case .reconfigured = $0 { true } else { false } }
+    assert(reconfigured == [.reconfigured(ItemPath(item: 1, section: 0))])
+    assert(!listView.log.contains(.reloaded))
+    assert(!listView.log.contains { if case .created = $0 { true } else { false } })
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:75
+@MainActor private func docExample86() async throws {
+    let listView = HeadlessListView()
+    let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
+    listView.dataSource = dataSource
+    listView.reloadData()
+
+    // Claims one insert, but the data does not change: the counts disagree.
+    do {
+        try listView.performBatchUpdates(Changeset(itemInserts: [ItemPath(item: 0, section: 0)])) {}
+        assertionFailure("the batch should have been refused")
+    } catch {
+        print(error)                          // names the rule, the section and the counts
+        assert((error as? BatchUpdateError)?.rule == .itemCountMismatch)
     }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample56() throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:102
+@MainActor private func docExample87() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
     let controller = ListController()
-    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
-    controller.attach(to: listView)                 // the loading row shows
-    controller.apply(TableModel(), state: .loaded)   // the no-results row shows
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
+    controller.bind(to: source)
+    assert(listView.visibleCells.first is LoadingCell)
+
+    await source.load().value
+    await controller.settle()
+    assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:48
-@MainActor private func docExample57() throws {
-    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:127
+@MainActor private func docExample88() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
     let controller = ListController()
-    controller.dispatch.configure(User.self) { (cell: TextCell, user) in cell.text = user.name }
-    controller.dispatch.configureAny { (cell: TextCell, object) in cell.text = "\(object)" }
-    controller.onSelect(User.self) { user, path in print("selected", user.name, "at", path) }
-    controller.height(for: User.self) { _ in 60 }
+    var played: [Int] = []
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    controller.onSelect(Song.self) { song, _ in played.append(song.id) }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    controller.apply(TableModel([Song(id: 7, title: "Blue")]))
+    listView.selectItem(at: ItemPath(item: 0, section: 0))
+    assert(played == [7])
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:146
+@MainActor private func docExample89() async throws {
+    struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
+
+    let seed: UInt64 = 2026
+    print("seed", seed)
+    var random = SplitMix64(seed: seed)
+    let controller = ListController()
+    let listView = HeadlessListView(viewportHeight: 220, rowHeight: 44)
+    controller.attach(to: listView)
+    var rows = (0..<50).map { Row(id: $0, value: 0) }
+    for _ in 0..<20 {
+        rows.shuffle(using: &random)
+        rows[Int.random(in: 0..<rows.count, using: &random)].value += 1
+        controller.apply(TableModel(rows))
+        try listView.checkConsistency()                // what it shows agrees with the data
+    }
+    assert(!listView.log.contains { if case .rejected = $0 { true } else { false } })
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:151
-@MainActor private func docExample58() throws {
+@MainActor private func docExample90() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -652,7 +1379,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:190
-@MainActor private func docExample59() throws {
+@MainActor private func docExample91() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -669,7 +1396,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:212
-@MainActor private func docExample60() throws {
+@MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -683,7 +1410,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample61() throws {
+@MainActor private func docExample93() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -698,14 +1425,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample62() throws {
+@MainActor private func docExample94() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample63() throws {
+@MainActor private func docExample95() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -722,14 +1449,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample64() throws {
+@MainActor private func docExample96() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample65() throws {
+@MainActor private func docExample97() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -738,7 +1465,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample66() throws {
+@MainActor private func docExample98() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -747,7 +1474,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample67() throws {
+@MainActor private func docExample99() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -755,14 +1482,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:135
-@MainActor private func docExample68() throws {
+@MainActor private func docExample100() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
 }
 
 // Sources/CellKitTerminal/StyledText.swift:141
-@MainActor private func docExample69() throws {
+@MainActor private func docExample101() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -770,7 +1497,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample70() throws {
+@MainActor private func docExample102() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -782,7 +1509,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample71() throws {
+@MainActor private func docExample103() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -793,7 +1520,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample72() throws {
+@MainActor private func docExample104() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -805,7 +1532,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample73() throws {
+@MainActor private func docExample105() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -821,8 +1548,72 @@ import Testing
     }
 }
 
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
+@MainActor private func docExample106() async throws {
+    struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String; var done: Bool }
+
+    let list = TerminalListView(columns: 24, rows: 3)
+    let controller = ListController()
+    controller.register(TextCell.self, for: Todo.self) { cell, task in
+        cell.text = task.title
+        cell.accessory = task.done ? "✓" : nil
+    }
+    controller.attach(to: list)
+    controller.apply(TableModel([Todo(id: 1, title: "Buy milk", done: true),
+                                 Todo(id: 2, title: "Call Ada", done: false)]))
+
+    let frame = list.renderFrame().map(\.plainText)
+    assert(frame.count == 3)                          // always the full height
+    assert(frame[0].contains("Buy milk") && frame[0].contains("✓"))
+    assert(frame[1].contains("Call Ada"))
+}
+
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:51
+@MainActor private func docExample107() async throws {
+    final class CommitCell: ListCell, TerminalRenderable {
+        var hash = ""
+        var subject = ""
+        init() {}
+        func terminalLines(width: Int) -> [StyledLine] {
+            [StyledLine([StyledSpan(hash, style: TextStyle(foreground: .yellow)),
+                         StyledSpan(" " + subject)])]
+        }
+    }
+    struct Commit: Identifiable, Equatable, Sendable { let id: String; var subject: String }
+
+    let list = TerminalListView(columns: 30, rows: 2)
+    let controller = ListController()
+    controller.register(CommitCell.self, for: Commit.self) { cell, commit in
+        cell.hash = String(commit.id.prefix(7))
+        cell.subject = commit.subject
+    }
+    controller.attach(to: list)
+    controller.apply(TableModel([Commit(id: "4f1c2d9e", subject: "Fix the footer")]))
+    assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
+}
+
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:83
+@MainActor private func docExample108() async throws {
+    struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let list = TerminalListView(columns: 20, rows: 5)
+    let controller = ListController()
+    var opened: [Int] = []
+    controller.register(TextCell.self, for: Todo.self) { cell, task in cell.text = task.title }
+    controller.onSelect(Todo.self) { task, _ in opened.append(task.id) }
+    controller.attach(to: list)
+    controller.apply(TableModel((1...10).map { Todo(id: $0, title: "task \($0)") }))
+
+    list.handle(.home)                                // the first row is selected
+    list.handle(.down)
+    list.handle(.down)
+    list.handle(.enter)
+    assert(list.selectedPath == ItemPath(item: 2, section: 0))
+    assert(opened == [3])
+}
+
 // README.md:28
-@MainActor private func docExample74() throws {
+@MainActor private func docExample109() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable {
         let id: Int
@@ -856,80 +1647,115 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 74 examples compile and run") @MainActor func run() throws {
-        try docExample1()
-        try docExample2()
-        try docExample3()
-        try docExample4()
-        try docExample5()
-        try docExample6()
-        try docExample7()
-        try docExample8()
-        try docExample9()
-        try docExample10()
-        try docExample11()
-        try docExample12()
-        try docExample13()
-        try docExample14()
-        try docExample15()
-        try docExample16()
-        try docExample17()
-        try docExample18()
-        try docExample19()
-        try docExample20()
-        try docExample21()
-        try docExample22()
-        try docExample23()
-        try docExample24()
-        try docExample25()
-        try docExample26()
-        try docExample27()
-        try docExample28()
-        try docExample29()
-        try docExample30()
-        try docExample31()
-        try docExample32()
-        try docExample33()
-        try docExample34()
-        try docExample35()
-        try docExample36()
-        try docExample37()
-        try docExample38()
-        try docExample39()
-        try docExample40()
-        try docExample41()
-        try docExample42()
-        try docExample43()
-        try docExample44()
-        try docExample45()
-        try docExample46()
-        try docExample47()
-        try docExample48()
-        try docExample49()
-        try docExample50()
-        try docExample51()
-        try docExample52()
-        try docExample53()
-        try docExample54()
-        try docExample55()
-        try docExample56()
-        try docExample57()
-        try docExample58()
-        try docExample59()
-        try docExample60()
-        try docExample61()
-        try docExample62()
-        try docExample63()
-        try docExample64()
-        try docExample65()
-        try docExample66()
-        try docExample67()
-        try docExample68()
-        try docExample69()
-        try docExample70()
-        try docExample71()
-        try docExample72()
-        try docExample73()
-        try docExample74()
+    @Test("all 109 examples compile and run") @MainActor func run() async throws {
+        try await docExample1()
+        try await docExample2()
+        try await docExample3()
+        try await docExample4()
+        try await docExample5()
+        try await docExample6()
+        try await docExample7()
+        try await docExample8()
+        try await docExample9()
+        try await docExample10()
+        try await docExample11()
+        try await docExample12()
+        try await docExample13()
+        try await docExample14()
+        try await docExample15()
+        try await docExample16()
+        try await docExample17()
+        try await docExample18()
+        try await docExample19()
+        try await docExample20()
+        try await docExample21()
+        try await docExample22()
+        try await docExample23()
+        try await docExample24()
+        try await docExample25()
+        try await docExample26()
+        try await docExample27()
+        try await docExample28()
+        try await docExample29()
+        try await docExample30()
+        try await docExample31()
+        try await docExample32()
+        try await docExample33()
+        try await docExample34()
+        try await docExample35()
+        try await docExample36()
+        try await docExample37()
+        try await docExample38()
+        try await docExample39()
+        try await docExample40()
+        try await docExample41()
+        try await docExample42()
+        try await docExample43()
+        try await docExample44()
+        try await docExample45()
+        try await docExample46()
+        try await docExample47()
+        try await docExample48()
+        try await docExample49()
+        try await docExample50()
+        try await docExample51()
+        try await docExample52()
+        try await docExample53()
+        try await docExample54()
+        try await docExample55()
+        try await docExample56()
+        try await docExample57()
+        try await docExample58()
+        try await docExample59()
+        try await docExample60()
+        try await docExample61()
+        try await docExample62()
+        try await docExample63()
+        try await docExample64()
+        try await docExample65()
+        try await docExample66()
+        try await docExample67()
+        try await docExample68()
+        try await docExample69()
+        try await docExample70()
+        try await docExample71()
+        try await docExample72()
+        try await docExample73()
+        try await docExample74()
+        try await docExample75()
+        try await docExample76()
+        try await docExample77()
+        try await docExample78()
+        try await docExample79()
+        try await docExample80()
+        try await docExample81()
+        try await docExample82()
+        try await docExample83()
+        try await docExample84()
+        try await docExample85()
+        try await docExample86()
+        try await docExample87()
+        try await docExample88()
+        try await docExample89()
+        try await docExample90()
+        try await docExample91()
+        try await docExample92()
+        try await docExample93()
+        try await docExample94()
+        try await docExample95()
+        try await docExample96()
+        try await docExample97()
+        try await docExample98()
+        try await docExample99()
+        try await docExample100()
+        try await docExample101()
+        try await docExample102()
+        try await docExample103()
+        try await docExample104()
+        try await docExample105()
+        try await docExample106()
+        try await docExample107()
+        try await docExample108()
+        try await docExample109()
     }
 }

@@ -9,7 +9,7 @@ import UIKit
 import CellKitSwiftUI
 
 // Sources/CellKitSwiftUI/CellKitList.swift:39
-@MainActor func iosDocExample1() throws {
+@MainActor func iosDocExample1() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor struct SongsScreen: View {   // @MainActor: the iOS 16 SDK does not isolate View yet
@@ -32,7 +32,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKitSwiftUI/CellKitList.swift:85
-@MainActor func iosDocExample2() throws {
+@MainActor func iosDocExample2() async throws {
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
     @MainActor func users(_ controller: ListController, unfollow: @escaping @MainActor @Sendable (User) -> Void) -> some View {
@@ -45,7 +45,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKitSwiftUI/ListController+SwiftUI.swift:18
-@MainActor func iosDocExample3() throws {
+@MainActor func iosDocExample3() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     struct TweetRow: View {
         let tweet: Tweet
@@ -58,7 +58,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKitSwiftUI/ListController+SwiftUI.swift:46
-@MainActor func iosDocExample4() throws {
+@MainActor func iosDocExample4() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func wire(_ controller: ListController) {
@@ -69,7 +69,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKitSwiftUI/ListController+SwiftUI.swift:68
-@MainActor func iosDocExample5() throws {
+@MainActor func iosDocExample5() async throws {
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func wire(_ controller: ListController) {
@@ -80,7 +80,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKitSwiftUI/ObservableListState.swift:14
-@MainActor func iosDocExample6() throws {
+@MainActor func iosDocExample6() async throws {
     struct Toolbar: View {
         @ObservedObject var list: ObservableListState
         var body: some View {
@@ -91,7 +91,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKitSwiftUI/SwiftUICell.swift:30
-@MainActor func iosDocExample7() throws {
+@MainActor func iosDocExample7() async throws {
     struct UserRow: View { let name: String; var body: some View { Text(name) } }
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -103,7 +103,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKitSwiftUI/Documentation.docc/CellKitSwiftUI.md:13
-@MainActor func iosDocExample8() throws {
+@MainActor func iosDocExample8() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func wire(_ controller: ListController) {
@@ -114,7 +114,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:41
-@MainActor func iosDocExample9() throws {
+@MainActor func iosDocExample9() async throws {
     // iOS only: type-checked against the iOS SDK
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String; var likes: Int }
 
@@ -136,7 +136,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:71
-@MainActor func iosDocExample10() throws {
+@MainActor func iosDocExample10() async throws {
     // iOS only: type-checked against the iOS SDK
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -151,7 +151,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:90
-@MainActor func iosDocExample11() throws {
+@MainActor func iosDocExample11() async throws {
     // iOS only: type-checked against the iOS SDK
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -186,7 +186,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:168
-@MainActor func iosDocExample12() throws {
+@MainActor func iosDocExample12() async throws {
     // iOS only: type-checked against the iOS SDK
     struct ListStatus: View {
         @ObservedObject var list: ObservableListState

@@ -12,6 +12,10 @@ final class FeedScreen: DemoScreen {
     let title = "CellKit · feed"
     var showStatus: (String?) -> Void = { _ in }
     var filterPasses: Int { source.filterPasses }
+    var loadedSnapshot: ListSnapshot { source.innerSnapshot }
+    func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
+    let rowName = "tweet"
+    let defaultPlainPages: Int? = 1
 
     private let server: FeedServer
     private let feed: SampleFeed
@@ -32,7 +36,7 @@ final class FeedScreen: DemoScreen {
         self.avatarDelay = avatarDelay
         let pages = PaginatedDataSource<Tweet>(prefetchDistance: 1) { page in try await server.page(page) }
         let feed = server.feed
-        source = ShapedDataSource(pages) { loaded, filter in FeedScreen.shape(loaded, filter: filter, feed: feed) }
+        source = ShapedDataSource(pages) { loaded, filter, _ in FeedScreen.shape(loaded, filter: filter, feed: feed) }
 
         controller.register(TweetCell.self, for: Tweet.self) { [unowned self] cell, tweet in
             cell.tweet = tweet

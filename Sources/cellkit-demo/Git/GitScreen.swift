@@ -12,6 +12,10 @@ final class GitScreen: DemoScreen {
     var title: String { "CellKit · git · " + repository.path }
     var showStatus: (String?) -> Void = { _ in }
     var filterPasses: Int { source.filterPasses }
+    var loadedSnapshot: ListSnapshot { source.innerSnapshot }
+    func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
+    let rowName = "commit"
+    let defaultPlainPages: Int? = nil
 
     private let repository: GitRepository
     private let source: ShapedDataSource
@@ -20,14 +24,17 @@ final class GitScreen: DemoScreen {
     private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastCount = 0
     private var lastActivity = ListActivity.idle
+    private var searchingRest = false
 
-    init(path: String, pageSize: Int) {
+    /// A screen on the repository at `path`; with `diffstats`, pages are read with their diffstats
+    /// (for piped output, which shows every row at once) instead of per visible row.
+    init(path: String, pageSize: Int, diffstats withDiffstats: Bool = false) {
         let repository = GitRepository(path: path)
         self.repository = repository
         let pages = PaginatedDataSource<CommitInfo>(prefetchDistance: 1) { page in
             if page == 0 { try await repository.check() }
             do throws(GitError) {
-                let commits = try await repository.page(skip: page * pageSize, count: pageSize)
+                let commits = try await repository.page(skip: page * pageSize, count: pageSize, diffstats: withDiffstats)
                 return Page(commits, hasMore: commits.count == pageSize)
             } catch .noCommits {
                 return Page([], hasMore: false)
@@ -35,7 +42,7 @@ final class GitScreen: DemoScreen {
                 throw error
             }
         }
-        source = ShapedDataSource(pages) { loaded, filter in GitScreen.shape(loaded, filter: filter) }
+        source = ShapedDataSource(pages) { loaded, filter, hasMore in GitScreen.shape(loaded, filter: filter, hasMore: hasMore) }
         diffstats = ResourceLoader(key: "diffstat", cacheLimit: 1_000) { row in
             await repository.diffstat(row.info.hash) ?? "diffstat unavailable"
         }
@@ -44,13 +51,15 @@ final class GitScreen: DemoScreen {
         register(CommitCell.self, for: Commit.self, height: 2)
         register(MergeCell.self, for: Merge.self, height: 2)
         register(TagCell.self, for: TaggedCommit.self, height: 3)
+        controller.register(SearchRestCell.self, for: SearchRest.self) { cell, row in cell.row = row }
+        controller.onSelect(SearchRest.self) { [unowned self] _, _ in searchRest() }
         source.onPublish = { [unowned self] snapshot in published(snapshot) }
     }
 
     private func register<Model: CommitRow & Identifiable, Cell: CommitCellBase>(_ cell: Cell.Type, for model: Model.Type, height: Double) where Model.ID: Sendable {
         controller.register(cell, for: model) { [unowned self] cell, row in
             cell.info = row.info
-            cell.diffstat = diffstats.cachedValue(for: ItemID(row))
+            cell.diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row))
         }
         controller.height(for: model) { _ in height }
         controller.dispatch.onResource(model) { (cell: Cell, _, update) in
@@ -74,9 +83,42 @@ final class GitScreen: DemoScreen {
     func refresh() { source.refresh() }
 
     func filter(_ text: String) {
+        searchingRest = false
         controller.placeholders.noResults = NoResultsPlaceholder(
-            message: text.isEmpty ? "No commits yet in ‘\(repository.path)’" : "No commits match “\(text)”")
+            message: text.isEmpty ? "No commits yet in ‘\(repository.path)’" : "No commits match “\(text)” in all \(Self.commits(loadedCount))")
         source.filter = text
+    }
+
+    var loadedCount: Int { source.innerSnapshot.model.itemCount }
+
+    /// The commit rows of `model` (not the "search the rest" row).
+    static func commitCount(_ model: TableModel) -> Int {
+        model.sections.reduce(0) { $0 + $1.items.count { $0.model is any CommitRow } }
+    }
+
+    /// "matches" for one, "match" for other counts.
+    static func match(_ count: Int) -> String { count == 1 ? "matches" : "match" }
+
+    /// "1 commit", "3,046 commits".
+    static func commits(_ count: Int) -> String { "\(count) commit\(count == 1 ? "" : "s")" }
+
+    /// Loads the pages not loaded yet, so the filter searches the whole history (Enter on the "search the rest" row).
+    private func searchRest() {
+        guard !searchingRest, !source.filter.isEmpty else { return }
+        searchingRest = true
+        let query = source.filter
+        Task { [weak self] in
+            while let self, self.searchingRest, self.source.filter == query, let page = self.source.loadNextPage() {
+                self.showStatus("Searching the history for “\(query)”… \(Self.commits(self.loadedCount)) read")
+                await page.value
+                if case .failed = self.source.innerSnapshot.state { break }
+            }
+            guard let self, self.source.filter == query else { return }
+            self.searchingRest = false
+            let matches = Self.commitCount(self.source.snapshot.model)
+            let all = self.source.innerSnapshot.hasMore ? "the \(Self.commits(self.loadedCount)) read" : "all \(Self.commits(self.loadedCount))"
+            self.showStatus("\(Self.commits(matches)) \(Self.match(matches)) “\(query)” in \(all)")
+        }
     }
 
     private func published(_ snapshot: ListSnapshot) {
@@ -95,7 +137,12 @@ final class GitScreen: DemoScreen {
                 let fresh = count - lastCount
                 showStatus(fresh <= 0 ? "Up to date" : "\(fresh) new commit\(fresh == 1 ? "" : "s")")
             } else if source.filter.isEmpty {
-                showStatus("\(count)\(snapshot.hasMore ? "+" : "") commits")
+                showStatus("\(count)\(snapshot.hasMore ? "+" : "") commit\(count == 1 && !snapshot.hasMore ? "" : "s")")
+            } else if !searchingRest {
+                // Say what the filter searched.
+                let matches = Self.commitCount(snapshot.model)
+                let loaded = loadedCount
+                showStatus("\(Self.commits(matches)) \(Self.match(matches)) in \(snapshot.hasMore ? "the \(loaded) loaded" : "all \(Self.commits(loaded))")")
             }
         }
         if !snapshot.state.isLoading && !firstLoadDone {
@@ -104,22 +151,33 @@ final class GitScreen: DemoScreen {
             firstLoadWaiters.removeAll()
         }
         if source.filter.isEmpty { lastCount = count }
+        if source.filter.isEmpty { searchingRest = false }
         lastActivity = snapshot.activity
     }
 
     /// Commits in sections by day; tagged commits, merges and plain commits as their own row types.
-    static func shape(_ loaded: TableModel, filter: String) -> TableModel {
+    ///
+    /// A section is a run of commits of one day: histories are not in date order, so a
+    /// day can come back later; its second run gets the id "DAY #2" (the header stays the day),
+    /// and section ids are unique on any history. While filtering with pages left to load,
+    /// a last row says what was searched and offers to search the rest.
+    static func shape(_ loaded: TableModel, filter: String, hasMore: Bool = false) -> TableModel {
         var model = TableModel()
         let query = filter.lowercased()
         var currentDay: String?
+        var runs: [String: Int] = [:]
+        var loadedCount = 0
         for item in loaded.sections.flatMap(\.items) {
             guard let info = item.model(as: CommitInfo.self) else { continue }
+            loadedCount += 1
             if !query.isEmpty {
                 let haystack = [info.subject, info.author, info.shortHash] + info.refs
                 guard haystack.contains(where: { $0.lowercased().contains(query) }) else { continue }
             }
             if info.day != currentDay {
-                model.appendSection(id: SectionID(info.day), header: info.day)
+                let run = runs[info.day, default: 0] + 1
+                runs[info.day] = run
+                model.appendSection(id: SectionID(run == 1 ? info.day : "\(info.day) #\(run)"), header: info.day)
                 currentDay = info.day
             }
             let row: ListItem
@@ -132,6 +190,33 @@ final class GitScreen: DemoScreen {
             }
             model.append([row])
         }
+        if !query.isEmpty && hasMore {
+            let matches = model.itemCount
+            model.appendSection(id: SectionID("search-rest"))
+            model.append([ListItem(SearchRest(query: filter, matches: matches, loaded: loadedCount))])
+        }
         return model
+    }
+}
+
+/// The last row while filtering a history with pages left: what was searched, and the offer to search the rest.
+struct SearchRest: Identifiable, Hashable, Sendable {
+    var query: String
+    var matches: Int
+    var loaded: Int
+    var id: String { "search-rest" }
+}
+
+/// Draws ``SearchRest``: "No commits match “x” in the 200 loaded — Enter searches the rest of the history".
+final class SearchRestCell: ListCell, TerminalRenderable {
+    var row: SearchRest?
+    required init() {}
+
+    func terminalLines(width: Int) -> [StyledLine] {
+        guard let row else { return [] }
+        let found = row.matches == 0 ? "No commits match “\(row.query)”" : "\(GitScreen.commits(row.matches)) above \(GitScreen.match(row.matches)) “\(row.query)”"
+        var line = StyledLine("  ⌕ " + found + " in the \(row.loaded) loaded", style: .dim)
+        line.append(" — Enter searches the rest of the history", style: TextStyle(foreground: .cyan))
+        return [line]
     }
 }

@@ -7,17 +7,25 @@ final class DemoSession {
     let tmux: TmuxSession
     let directory: URL
 
-    /// Starts `cellkit-demo arguments…` in a `columns` × `rows` pane, with `environment` added.
-    init(_ name: String, _ arguments: [String], columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) throws {
+    /// Starts `cellkit-demo arguments…` in a `columns` × `rows` pane, with `environment` added;
+    /// everything ends with ``close()`` or, at the latest, soon after process `owner` ends.
+    init(_ name: String, _ arguments: [String], columns: Int = 80, rows: Int = 24, environment: [String: String] = [:], owner: pid_t = getpid()) throws {
         let binary = try DemoBinary.path
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let quoted = ((variables.isEmpty ? [] : ["env"] + variables) + [binary] + arguments).map(Self.quote).joined(separator: " ")
         let d = Self.quote(directory.path)
-        let script = "stty -g > \(d)/before; \(quoted) 2> \(d)/stderr; echo \"exit=$?\"; stty -g > \(d)/after"
-        tmux = try TmuxSession(name, columns: columns, rows: rows, command: "sh -c " + Self.quote(script))
+        // After the demo, the shell waits (on a tmux channel) until the test has read the
+        // terminal's state: once the pane is dead, tmux writes its own "Pane is dead" line,
+        // which scrolls the screen and hides the cursor.
+        let script = "stty -g > \(d)/before; \(quoted) 2> \(d)/stderr; echo \"exit=$?\"; stty -g > \(d)/after; "
+            + "tmux wait-for \(Self.checkedChannel)"
+        tmux = try TmuxSession(name, columns: columns, rows: rows, command: "sh -c " + Self.quote(script), owner: owner)
     }
+
+    /// The tmux channel the pane's shell waits on after the demo ended.
+    static let checkedChannel = "cellkit-checked"
 
     static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
@@ -40,12 +48,13 @@ final class DemoSession {
         let screen = try tmux.waitFor("the program to exit", timeout: 10) { $0.contains { $0.hasPrefix("exit=") } }
         let line = screen.first { $0.hasPrefix("exit=") } ?? ""
         let status = Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) ?? -1
+        #expect(try tmux.display("#{alternate_on}") == "0", "still on the alternate screen", sourceLocation: sourceLocation)
+        #expect(try tmux.display("#{cursor_flag}") == "1", "the cursor is still hidden", sourceLocation: sourceLocation)
+        try tmux.tmux(["wait-for", "-S", Self.checkedChannel])
         _ = try tmux.waitForExit()
         let before = try String(contentsOf: directory.appendingPathComponent("before"), encoding: .utf8)
         let after = try String(contentsOf: directory.appendingPathComponent("after"), encoding: .utf8)
         #expect(before == after, "terminal settings differ after the demo: \(before) vs \(after)", sourceLocation: sourceLocation)
-        #expect(try tmux.display("#{alternate_on}") == "0", "still on the alternate screen", sourceLocation: sourceLocation)
-        #expect(try tmux.display("#{cursor_flag}") == "1", "the cursor is still hidden", sourceLocation: sourceLocation)
         return status
     }
 

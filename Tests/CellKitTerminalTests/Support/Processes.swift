@@ -58,8 +58,10 @@ enum Spawn {
             for p in cEnvironment { free(p) }
             for p in cArguments { free(p) }
         }
+        var attributes = try ChildSignals.attributes()
+        defer { posix_spawnattr_destroy(&attributes) }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &cArguments, &cEnvironment)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, &cEnvironment)
         guard spawned == 0 else { throw TestFailure("could not start \(arguments[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -74,17 +76,87 @@ enum Spawn {
     static func isAvailable(_ program: String) -> Bool {
         (try? run(["sh", "-c", "command -v \(program)"]).status) == 0
     }
+
+    /// Starts `arguments` in the background (output discarded) and returns its pid;
+    /// the caller ends it and reaps it with `waitpid`.
+    static func start(_ arguments: [String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        var attributes = try ChildSignals.attributes()
+        defer { posix_spawnattr_destroy(&attributes) }
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { for p in cArguments { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, environ)
+        guard spawned == 0 else { throw TestFailure("could not start \(arguments[0]): \(String(cString: strerror(spawned)))") }
+        return pid
+    }
+}
+
+/// The signal state every child of the tests starts with.
+///
+/// The test runner blocks most signals in its threads, and a spawned child
+/// inherits that mask: a tmux server started with it never receives the SIGTERM
+/// that its own `kill-server` sends itself, nor its panes the SIGHUP, so they
+/// outlived the run. Children start with nothing blocked and every signal at
+/// its default action.
+enum ChildSignals {
+    static func attributes() throws -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal: Int32 in 1..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        guard posix_spawnattr_setflags(&attributes, flags) == 0 else {
+            posix_spawnattr_destroy(&attributes)
+            throw TestFailure("posix_spawnattr_setflags failed")
+        }
+        return attributes
+    }
+}
+
+/// Whether process `pid` is gone (or a zombie nobody reaped yet).
+func processIsGone(_ pid: pid_t) -> Bool {
+    if kill(pid, 0) != 0 && errno == ESRCH { return true }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return true }
+    return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+}
+
+/// Polls until every process of `pids` is gone; false if some remains after `timeout` seconds.
+func waitUntilGone(_ pids: [pid_t], timeout: Double = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if pids.allSatisfy(processIsGone) { return true }
+        usleep(20_000)
+    }
+    return pids.allSatisfy(processIsGone)
 }
 
 /// A tmux server of its own (`tmux -L name`) running one command in one pane.
+///
+/// Nothing it starts outlives the test: ``kill()`` (called by the tests in a
+/// `defer`, and on deinit) ends the server, whose panes then get SIGHUP; and a
+/// watchdog in a second, hidden window ends the server when the process that
+/// owns it (the test runner) is gone, so a killed runner leaves nothing behind.
 final class TmuxSession {
     let socket: String
     private let configPath: String
 
     static var isAvailable: Bool { Spawn.isAvailable("tmux") }
 
-    /// Starts `command` (a shell command line) in a detached session of `columns` × `rows`.
-    init(_ name: String, columns: Int = 80, rows: Int = 24, command: String) throws {
+    /// Starts `command` (a shell command line) in a detached session of `columns` × `rows`;
+    /// the server ends at the latest about a second after process `owner` ends.
+    init(_ name: String, columns: Int = 80, rows: Int = 24, command: String, owner: pid_t = getpid()) throws {
         socket = "cellkit-\(name)-\(getpid())"
         configPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf").path
         // No status bar (the pane is the whole window); keep the pane after the program exits.
@@ -92,6 +164,14 @@ final class TmuxSession {
         let started = try tmux(["new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", command])
         guard started.status == 0 else {
             throw TestFailure("tmux new-session failed (\(started.status)): \(started.errorOutput)")
+        }
+        // The watchdog: a window that is never shown (the tests address the session's
+        // current window), polling the owner once a second.
+        let watchdog = "while kill -0 \(owner) 2>/dev/null; do sleep 1; done; tmux -L \(socket) kill-server"
+        let watched = try tmux(["new-window", "-d", "-t", "main", "sh", "-c", watchdog])
+        guard watched.status == 0 else {
+            kill()
+            throw TestFailure("tmux new-window (the watchdog) failed (\(watched.status)): \(watched.errorOutput)")
         }
     }
 
@@ -152,6 +232,9 @@ final class TmuxSession {
 
     /// The pid of the pane's first process.
     func panePID() throws -> pid_t { pid_t(try display("#{pane_pid}")) ?? -1 }
+
+    /// The pid of the tmux server.
+    func serverPID() throws -> pid_t { pid_t(try display("#{pid}")) ?? -1 }
 
     func kill() {
         _ = try? tmux(["kill-server"])
