@@ -33,7 +33,7 @@ enum LocalizedStrings {
     /// (a language code such as `"de"`) when given; English when that language
     /// has no table or lacks the key.
     static func string(_ key: Key, localization: String? = nil) -> String {
-        var bundle = tableBundle
+        guard var bundle = tableURL.flatMap(Bundle.init(url:)) else { return key.english }
         if let localization {
             guard let path = bundle.path(forResource: localization, ofType: "lproj"), let lproj = Bundle(path: path) else {
                 return key.english
@@ -44,17 +44,34 @@ enum LocalizedStrings {
     }
 
     /// Language codes CellKit has strings for.
-    static var localizations: [String] { tableBundle.localizations.filter { $0 != "Base" }.sorted() }
-
-    /// The bundle holding the strings table: SwiftPM's resource bundle, or the
-    /// framework's own bundle when CellKit is built another way.
-    private static var tableBundle: Bundle {
-        #if SWIFT_PACKAGE
-        Bundle.module
-        #else
-        Bundle(for: BundleToken.self)
-        #endif
+    static var localizations: [String] {
+        guard let bundle = tableURL.flatMap(Bundle.init(url:)) else { return ["en"] }
+        return bundle.localizations.filter { $0 != "Base" }.sorted()
     }
+
+    /// Where the strings table is: SwiftPM's resource bundle, or the framework's own
+    /// bundle when CellKit is built another way; `nil` (English) when it is missing.
+    ///
+    /// SwiftPM's `Bundle.module` stops the program when its bundle is missing (a
+    /// binary copied without `CellKit_CellKit.resources`); this looks in the same
+    /// places — beside the main executable or bundle, beside CellKit's own code —
+    /// and falls back to the English texts instead.
+    static let tableURL: URL? = {
+        let own = Bundle(for: BundleToken.self)
+        #if SWIFT_PACKAGE
+        let directories = [Bundle.main.resourceURL, Bundle.main.bundleURL, own.resourceURL, own.bundleURL,
+                           own.bundleURL.deletingLastPathComponent()]
+        for directory in directories.compactMap({ $0 }) {
+            for suffix in ["bundle", "resources"] {
+                let url = directory.appendingPathComponent("CellKit_CellKit.\(suffix)")
+                if Bundle(url: url) != nil { return url }
+            }
+        }
+        return nil
+        #else
+        return own.bundleURL
+        #endif
+    }()
 
     private final class BundleToken {}
 
