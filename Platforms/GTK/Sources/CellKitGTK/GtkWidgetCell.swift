@@ -132,10 +132,12 @@ final class GtkTextRow {
         gtk_widget_set_visible(accessory, accessoryText == nil ? 0 : 1)
     }
 
-    /// Shows what `cell` holds: a text cell's lines, or the cell's description.
+    /// Shows what `cell` holds: a text cell's lines and its accessibility label (what a
+    /// screen reader reads for the row), or the cell's description.
     func show(_ cell: AnyObject) {
         if let cell = cell as? TextCell {
             show(cell.text, detail: cell.detailText, accessory: cell.accessory)
+            ck_accessible_set_label(widget, cell.accessibilityLabel)
         } else {
             show(String(describing: cell))
         }
