@@ -3,19 +3,23 @@
 into one Swift test file, so that `swift build --build-tests` proves they compile.
 
     Scripts/doc-examples.py           rewrite Tests/DocExamplesTests/DocExamples.generated.swift
-    Scripts/doc-examples.py --check   exit 1 if that file is out of date
+                                      and Platforms/GTK/Tests/CellKitGTKTests/DocExamples.generated.swift
+    Scripts/doc-examples.py --check   exit 1 if one of them is out of date
+
+The GTK package's examples (Platforms/GTK) are only compiled, not run: running them
+needs a display.
 
 Each example becomes the body of its own `async throws` function on the main actor
-(declarations in it become local types), so examples may reuse names and may `await`. Examples whose first line is `// no-compile`
-are skipped; when that line names a Swift file (`// no-compile: UIKit; type-checked as
-Examples/iOS/.../File.swift`), the rest of the example must appear in that file
-verbatim, so the snippet cannot drift from the code that ios-typecheck compiles (for
-excerpts of the example app).
+(declarations in it become local types), so examples may reuse names and may `await`.
+Examples whose first line is `// no-compile` are skipped; when that line names a Swift
+file (`// no-compile: UIKit; type-checked as Examples/iOS/.../File.swift`), the rest of
+the example must appear in that file verbatim, so the snippet cannot drift from the code
+that the iOS type check compiles (for excerpts of the example app).
 
-Self-contained examples that need SwiftUI or UIKit — those of CellKitSwiftUI, and
-those whose first line starts with `// iOS only` — go to
-Examples/iOS/DocExamples/DocExamples.generated.swift instead, which the iOS type
-check proves (type-checked, never run):
+Self-contained examples that need SwiftUI or UIKit — those of CellKitSwiftUI, and those
+whose first line starts with `// iOS only` — go to
+Examples/iOS/DocExamples/DocExamples.generated.swift instead, which the iOS type check
+proves (type-checked, never run):
 
     ios-typecheck Sources/CellKitDiff Sources/CellKit Sources/CellKitUIKit \
         Sources/CellKitSwiftUI Examples/iOS/DocExamples
@@ -23,10 +27,23 @@ check proves (type-checked, never run):
 import pathlib, re, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-out = root / "Tests/DocExamplesTests/DocExamples.generated.swift"
-modules = ["CellKitDiff", "CellKit", "CellKitTesting", "CellKitTerminal"]
+
+class Package:
+    def __init__(self, folder, modules, out, imports, run, readme=True):
+        self.folder, self.modules, self.out, self.imports, self.run, self.readme = folder, modules, out, imports, run, readme
+
+packages = [
+    Package(root, ["CellKitDiff", "CellKit", "CellKitTesting", "CellKitTerminal"],
+            root / "Tests/DocExamplesTests/DocExamples.generated.swift",
+            ["@testable import CellKit", "import CellKitDiff", "import CellKitTesting", "import CellKitTerminal", "import Testing"],
+            run=True),
+    Package(root / "Platforms/GTK", ["CellKitGTK"],
+            root / "Platforms/GTK/Tests/CellKitGTKTests/DocExamples.generated.swift",
+            ["import CGtk", "import CellKit", "import CellKitGTK", "import Testing"],
+            run=False, readme=False),
+]
 ios_out = root / "Examples/iOS/DocExamples/DocExamples.generated.swift"
-ios_modules = ["CellKitSwiftUI"]
+ios_package = Package(root, ["CellKitSwiftUI"], ios_out, [], run=False, readme=False)
 
 def blocks_from_doc_comments(path):
     lines = path.read_text().splitlines()
@@ -48,14 +65,14 @@ def blocks_from_markdown(path):
     for m in re.finditer(r"```swift\n(.*?)```", text, re.S):
         yield text[: m.start()].count("\n") + 2, m.group(1)
 
-def sources(module_names=modules, readme=True):
-    for module in module_names:
-        for p in sorted((root / "Sources" / module).rglob("*.swift")):
+def sources(package):
+    for module in package.modules:
+        for p in sorted((package.folder / "Sources" / module).rglob("*.swift")):
             yield p, blocks_from_doc_comments(p)
-        for p in sorted((root / "Sources" / module).rglob("*.md")):
+        for p in sorted((package.folder / "Sources" / module).rglob("*.md")):
             yield p, blocks_from_markdown(p)
-    if readme:
-        yield root / "README.md", blocks_from_markdown(root / "README.md")
+    if package.readme:
+        yield package.folder / "README.md", blocks_from_markdown(package.folder / "README.md")
 
 def is_ios_only(body):
     return body.lstrip().startswith("// iOS only")
@@ -70,8 +87,8 @@ def generate_ios():
              "#if canImport(SwiftUI) && canImport(UIKit)",
              "import SwiftUI", "import UIKit", "import CellKitSwiftUI", ""]
     n = 0
-    collected = [(p, b, True) for p, b in sources(ios_modules, readme=False)]
-    collected += [(p, b, False) for p, b in sources()]
+    collected = [(p, b, True) for p, b in sources(ios_package)]
+    collected += [(p, b, False) for p, b in sources(packages[0])]
     for path, blocks, whole_module in collected:
         if not path.exists():
             continue
@@ -90,7 +107,7 @@ def generate_ios():
     parts.append("#endif")
     return "\n".join(parts) + "\n"
 
-mirrored = []  # (doc path, line, file named): no-compile examples that live in a type-checked file
+mirrored = []  # (doc path, line, body): no-compile examples that live in a type-checked file
 
 def check_mirrored():
     errors = []
@@ -106,13 +123,12 @@ def check_mirrored():
             errors.append(f"{rel}:{line}: the example is not in {m.group(1)} verbatim")
     return errors
 
-def generate():
+def generate(package):
     parts = ["// Generated by Scripts/doc-examples.py: do not edit. Every ```swift example",
              "// in the docs, each compiled as a function body.",
-             "// swiftlint:disable all",
-             "@testable import CellKit", "import CellKitDiff", "import CellKitTesting", "import CellKitTerminal", "import Testing", ""]
+             "// swiftlint:disable all"] + package.imports + [""]
     n = 0
-    for path, blocks in sources():
+    for path, blocks in sources(package):
         if not path.exists():
             continue
         rel = path.relative_to(root)
@@ -133,28 +149,35 @@ def generate():
             parts.append("")
     parts.append("@Suite(\"Documentation examples\")")
     parts.append("struct DocExamples {")
-    parts.append(f"    @Test(\"all {n} examples compile and run\") @MainActor func run() async throws {{")
-    for k in range(1, n + 1):
-        parts.append(f"        try await docExample{k}()")
+    if package.run:
+        parts.append(f"    @Test(\"all {n} examples compile and run\") @MainActor func run() async throws {{")
+        for k in range(1, n + 1):
+            parts.append(f"        try await docExample{k}()")
+    else:
+        parts.append(f"    @Test(\"all {n} examples compile\") @MainActor func compile() {{")
+        parts.append("        let examples: [@MainActor () async throws -> Void] = [" + ", ".join(f"docExample{k}" for k in range(1, n + 1)) + "]")
+        parts.append(f"        #expect(examples.count == {n})")
     parts.append("    }")
     parts.append("}")
     return "\n".join(parts) + "\n"
 
-outputs = [(out, generate()), (ios_out, generate_ios())]
+stale = False
+outputs = [(p.out, generate(p)) for p in packages if p.folder.exists()] + [(ios_out, generate_ios())]
+for out, text in outputs:
+    if "--check" in sys.argv:
+        if not out.exists() or out.read_text() != text:
+            print(f"{out.relative_to(root)} is out of date: run Scripts/doc-examples.py", file=sys.stderr)
+            stale = True
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+        print(f"wrote {out.relative_to(root)}")
 errors = check_mirrored()
 for e in errors:
     print(e, file=sys.stderr)
 if errors:
     sys.exit(1)
 if "--check" in sys.argv:
-    stale = [o for o, text in outputs if not o.exists() or o.read_text() != text]
-    for o in stale:
-        print(f"{o.relative_to(root)} is out of date: run Scripts/doc-examples.py", file=sys.stderr)
     if stale:
         sys.exit(1)
     print("documentation examples are up to date")
-else:
-    for o, text in outputs:
-        o.parent.mkdir(parents=True, exist_ok=True)
-        o.write_text(text)
-        print(f"wrote {o.relative_to(root)}")

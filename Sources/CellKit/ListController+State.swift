@@ -1,8 +1,4 @@
 extension ListController {
-    /// The observable state and activity of what this controller shows (see
-    /// ``ListState``); updated after every apply.
-    public var listState: ListState { companions.listState }
-
     /// After every apply: announces a change of category to the list view (see
     /// ``ListAnnouncement``) and updates ``listState``.
     func didShow() {

@@ -7,6 +7,12 @@
 /// the changes as batches the list view accepts, and hands resources to the
 /// visible cells that show them.
 ///
+/// It is a façade over three parts with one job each: the snapshot queue
+/// (submitted snapshots, diffed off the main actor and shown one at a time), the
+/// row binding (presenters, registry, dispatch table and heights: how one row
+/// becomes a cell) and the resource fan-out (which visible cells a resource
+/// reaches, and the resource loaders).
+///
 /// ```swift
 /// final class SKUserCell: TextCell {}
 /// struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
@@ -27,19 +33,39 @@
 @MainActor
 public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Model type → cell.
-    public let registry: CellRegistry
+    public var registry: CellRegistry { rows.registry }
     /// Model type → configure / select / height / resource handlers.
-    public let dispatch: DispatchTable
-    var presenters = TypeTable<PresenterBinding>()
-    /// Data-source binding, display hooks, resources and heights (`ListController+*.swift`).
-    let companions = ListControllerCompanions()
+    public var dispatch: DispatchTable { rows.dispatch }
+    /// Row heights per model type (fixed, estimated, measured), asked before
+    /// presenters and the dispatch table's height handlers.
+    public var rowHeights: RowHeights { rows.heights }
+
+    /// How a row becomes a cell: presenters, registry, dispatch table, heights.
+    let rows: RowBinding
+    /// Resources to the visible cells that show their object; resource loaders.
+    let resources: ResourceFanOut
+    /// Snapshots from the bound data source (or ``submit(_:)``), diffed and shown one at a time.
+    let snapshots = SnapshotQueue()
+    /// The bound data source, if any (``bind(to:)``).
+    public internal(set) var dataSource: (any ListDataSource)?
+    /// Observers of rows about to show (``onWillDisplay(_:)``, ``onPrefetch(_:)``).
+    var displayHooks: [DisplayHook] = []
 
     /// The content last applied (without placeholder rows).
     public private(set) var model = TableModel()
     /// The state last applied.
     public private(set) var state: ContentState = .loading
     /// What the list view shows now: the content, or placeholder rows.
-    public private(set) var displayed = TableModel()
+    public private(set) var displayed = TableModel() {
+        didSet { snapshots.displayDidChange() }
+    }
+    /// What the bound data source was doing in the snapshot shown last.
+    public internal(set) var activity: ListActivity = .idle
+    /// Whether more pages exist, as of the snapshot shown last.
+    public internal(set) var hasMore = false
+    /// The observable state and activity of what this controller shows (see
+    /// ``ListState``); updated after every apply.
+    public let listState = ListState()
 
     /// The list view driven, if attached.
     public private(set) weak var listView: (any ListView)?
@@ -54,10 +80,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public var reloadThreshold: Int?
     /// Where duplicate ids, invalid batches and other slips are reported.
     public var diagnostics: DiagnosticHandler {
-        didSet {
-            registry.diagnostics = diagnostics
-            dispatch.diagnostics = diagnostics
-        }
+        didSet { rows.diagnostics = diagnostics }
     }
 
     /// The placeholder rows' models and every text CellKit shows or announces.
@@ -108,10 +131,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Creates a controller with its own dispatch table.
     public init(registry: CellRegistry = CellRegistry(), diagnostics: DiagnosticHandler = .standardError) {
-        self.registry = registry
-        self.dispatch = DispatchTable(diagnostics: diagnostics)
+        self.rows = RowBinding(registry: registry, diagnostics: diagnostics)
+        self.resources = ResourceFanOut(rows: rows)
         self.diagnostics = diagnostics
-        registry.diagnostics = diagnostics
         self.displayed = Self.displayedModel(model, state: state, placeholders: placeholders)
     }
 
@@ -150,7 +172,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         _ presenter: P, style: CellStyle = .default,
         onEvent: @escaping @MainActor (P.Event) -> Void = { _ in }
     ) {
-        presenters.set(PresenterBinding(presenter, style: style, onEvent: onEvent), for: P.Model.self)
+        rows.addPresenter(presenter, style: style, onEvent: onEvent)
         listView?.reloadData()
     }
 
@@ -185,7 +207,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         case .loaded, .empty: row = ListItem(placeholders.noResults)
         case .failed(let error): row = ListItem(ErrorPlaceholder(error: error, canRetry: placeholders.errorCanRetry, placeholders: placeholders))
         }
-        return TableModel(sections: [TableSection(id: "cellkit.placeholder", items: [row])], sectionIndexStyle: model.sectionIndexStyle)
+        return TableModel(sections: [TableSection(id: .placeholder, items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
 
     /// Replaces what is shown with `target`, through the diff.
@@ -195,7 +217,6 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
     func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
-        companions.displayGeneration &+= 1
         defer {
             listView?.contentStateDidChange(state)
             didShow()
@@ -233,34 +254,23 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Hands a resource of `object` to the visible cells that show it or refer to
     /// it (Coffee's `provideResourceToVisibleCells:updatedKey:`). No other cell
     /// is touched and nothing is reloaded. Returns the paths updated.
+    ///
+    /// A row shows `object` when its identity (``ItemID``) is the one `object`
+    /// has on its own (so an equal fresh copy finds the row too, and a subclass
+    /// instance finds its row however its array was typed), when it holds that
+    /// very object (classes; also for rows made with an explicit id), or when its
+    /// model adopts ``ResourceReferencing`` and refers to `object`.
     @discardableResult
     public func provideResource(_ object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) -> [ItemPath] {
-        guard let listView else { return [] }
-        let update = ResourceUpdate(object: object, key: key, value: value)
-        let objectID = ItemID(anyModel: object)
-        var updated: [ItemPath] = []
-        for path in listView.visibleItemPaths {
-            guard let item = displayed.item(at: path), let cell = listView.cell(at: path),
-                  Self.item(item, concerns: object, id: objectID) else { continue }
-            let handled: Bool
-            if let (presenter, _) = presenters.resolve(item.model) {
-                handled = presenter.update(cell, item.model, update)
-            } else {
-                handled = dispatch.resource(update, cell: cell, model: item.model)
-            }
-            if handled {
-                updated.append(path)
-                listView.cellDidChange(at: path, reason: .resource(key))
-            }
-        }
-        return updated
+        deliverResource(of: object, rowID: ItemID(anyModel: object), key: key, value: value)
     }
 
-    static func item(_ item: ListItem, concerns object: Any, id: ItemID?) -> Bool {
-        if let id, item.id == id { return true }
-        if type(of: object) is AnyClass, type(of: item.model) is AnyClass, (object as AnyObject) === (item.model as AnyObject) { return true }
-        if let referencing = item.model as? any ResourceReferencing { return referencing.refers(to: object) }
-        return false
+    /// Hands a resource of `object` to the visible rows with identity `rowID` (and the
+    /// rows that hold or refer to `object`); a ``ResourceLoader`` knows the row's id.
+    @discardableResult
+    func deliverResource(of object: any Sendable, rowID: ItemID?, key: ResourceKey, value: (any Sendable)?) -> [ItemPath] {
+        guard let listView else { return [] }
+        return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: rowID, displayed: displayed, listView: listView)
     }
 
     // MARK: ListViewDataSource
@@ -274,25 +284,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject {
         guard let item = displayed.item(at: path) else {
             diagnostics(Diagnostic(.other, "list view asked for the cell at section \(path.section), row \(path.item), but the list has \(displayed.sections.count) sections\(displayed.sections.indices.contains(path.section) ? " and \(displayed.sections[path.section].items.count) rows in that section" : ""); showing an empty default cell"))
-            return registry.dequeue(registry.defaultCell, from: listView, at: path)
+            return rows.defaultCell(in: listView, at: path)
         }
-        return configuredCell(for: item.model, in: listView, at: path)
-    }
-
-    /// A dequeued cell for `model`, configured by its presenter or by the registry and dispatch table.
-    func configuredCell(for model: Any, in listView: any ListView, at path: ItemPath) -> AnyObject {
-        if let (presenter, _) = presenters.resolve(model) {
-            let cell = registry.dequeue(presenter.source, from: listView, at: path)
-            if !presenter.present(cell, model, path) {
-                diagnostics(Diagnostic(.cellTypeMismatch, "presenter for \(type(of: model)) got a \(type(of: cell)) cell from source \(presenter.source) at section \(path.section), row \(path.item)"))
-            }
-            return cell
-        }
-        let binding = registry.binding(for: model)
-        let cell = registry.dequeue(binding.source, from: listView, at: path)
-        registry.configure(cell, with: model, binding: binding)
-        dispatch.configure(cell, with: model, at: path)
-        return cell
+        return rows.cell(for: item.model, in: listView, at: path)
     }
 
     public func listView(_ listView: any ListView, titleForHeaderInSection section: Int) -> String? {
@@ -313,10 +307,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
         guard let item = displayed.item(at: path) else { return nil }
-        if let height = rowHeights.height(for: item) { return height }
-        let model = item.model
-        if let (presenter, _) = presenters.resolve(model), let height = presenter.height(model) { return height }
-        return dispatch.height(for: model, at: path)
+        return rows.height(of: item, at: path)
     }
 
     public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {
@@ -330,28 +321,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {
         guard let model = displayed.item(at: path)?.model else { return }
-        if let (presenter, _) = presenters.resolve(model) {
-            presenter.select(model)
-            return
-        }
-        if dispatch.select(model, at: path) == nil, let error = model as? ErrorPlaceholder, error.canRetry {
+        if !rows.select(model, at: path), let error = model as? ErrorPlaceholder, error.canRetry {
             onRetry?()
         }
-    }
-}
-
-extension ItemID {
-    /// The identity `object` would have as a row, if it is `Identifiable`.
-    init?(anyModel object: Any) {
-        guard let identifiable = object as? any Identifiable else { return nil }
-        self.init(opening: identifiable)
-    }
-
-    private init<Model: Identifiable>(opening model: Model) {
-        // The object handed to `provideResource` is `Sendable`, so its stored
-        // identifier is too; `Sendable` is a marker with no runtime layout.
-        let id = unsafeBitCast(model.id as any Hashable, to: (any Hashable & Sendable).self)
-        self.init(type: Model.self, erasedID: id)
     }
 }
 

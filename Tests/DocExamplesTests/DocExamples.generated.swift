@@ -211,12 +211,18 @@ import Testing
     }
 }
 
-// Sources/CellKit/CellSource.swift:7
+// Sources/CellKit/CellSource.swift:16
 @MainActor private func docExample21() async throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
     assert(plain.reuseIdentifier != byline.reuseIdentifier)
+
+    let bold = CellSource.template(TweetCell.self) { TweetCell() }
+    let light = CellSource.template(TweetCell.self) { TweetCell() }
+    assert(bold != light)        // two templates: two pools
+    let shared = bold
+    assert(shared == bold)       // one template, shared by two screens: one pool
 }
 
 // Sources/CellKit/CellStyle.swift:6
@@ -395,11 +401,22 @@ import Testing
     assert(offset == 572)
 }
 
-// Sources/CellKit/ItemID.swift:6
+// Sources/CellKit/ItemID.swift:28
 @MainActor private func docExample37() async throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
+
+    struct Draft: Identifiable, Sendable { let id: Int? }
+    assert(ItemID(Draft(id: 7)) == ItemID(type: Draft.self, id: 7))
+
+    class Animal: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
+    final class Dog: Animal, @unchecked Sendable {}
+    let pets: [Animal] = [Dog(id: 1)]
+    assert(ItemID(pets[0]) == ItemID(Dog(id: 1)))
+
+    struct Tag: Hashable, Sendable { let name: String }
+    assert(ItemID(Tag(name: "swift")) == ItemID(type: Tag.self, id: Tag(name: "swift")))
 }
 
 // Sources/CellKit/ListAnnouncement.swift:20
@@ -433,7 +450,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:35
+// Sources/CellKit/ListController+Binding.swift:14
 @MainActor private func docExample41() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -447,7 +464,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:10
+// Sources/CellKit/ListController.swift:16
 @MainActor private func docExample42() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
@@ -466,7 +483,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:68
+// Sources/CellKit/ListController.swift:91
 @MainActor private func docExample43() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -476,7 +493,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListItem.swift:9
+// Sources/CellKit/ListItem.swift:10
 @MainActor private func docExample44() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
@@ -538,7 +555,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:12
+// Sources/CellKit/Resources/ResourceLoader.swift:13
 @MainActor private func docExample49() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -560,8 +577,15 @@ import Testing
     assert(a != b)
 }
 
-// Sources/CellKit/TableModel.swift:42
+// Sources/CellKit/SectionID.swift:24
 @MainActor private func docExample51() async throws {
+    @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
+        controller.displayed.sections.first?.id == .placeholder
+    }
+}
+
+// Sources/CellKit/TableModel.swift:42
+@MainActor private func docExample52() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -571,7 +595,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample52() async throws {
+@MainActor private func docExample53() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -587,14 +611,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample53() async throws {
+@MainActor private func docExample54() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/TextCell.swift:25
-@MainActor private func docExample54() async throws {
+@MainActor private func docExample55() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
@@ -602,7 +626,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:30
-@MainActor private func docExample55() async throws {
+@MainActor private func docExample56() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -638,14 +662,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:72
-@MainActor private func docExample56() async throws {
+@MainActor private func docExample57() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
-@MainActor private func docExample57() async throws {
+@MainActor private func docExample58() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
 
@@ -670,7 +694,8 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:62
-@MainActor private func docExample58() async throws {
+@MainActor private func docExample59() async throws {
+    // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
     struct UserPresenter: Presenter {
@@ -713,7 +738,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample59() async throws {
+@MainActor private func docExample60() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -742,7 +767,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample60() async throws {
+@MainActor private func docExample61() async throws {
     struct Setting: Identifiable, Equatable, Sendable { let id: String; var title: String; var isOn: Bool }
     final class ToggleCell: TextCell {}
 
@@ -771,7 +796,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample61() async throws {
+@MainActor private func docExample62() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String; var likes: Int }
 
     let controller = ListController()
@@ -796,7 +821,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample62() async throws {
+@MainActor private func docExample63() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -831,7 +856,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:78
-@MainActor private func docExample63() async throws {
+@MainActor private func docExample64() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -852,7 +877,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:109
-@MainActor private func docExample64() async throws {
+@MainActor private func docExample65() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: TextCell { var spinning = false }
 
@@ -874,7 +899,11 @@ import Testing
     controller.apply(TableModel(), state: .empty)
     assert(listView.visibleTexts == ["Nobody follows you yet"])
 
-    // -configureCell:withError:
+    // -configureCell:withError: (by default the row shows the error's user-facing
+    // description, `LocalizedError.errorDescription`, else "Couldn't load the content.")
+    controller.dispatch.configure(ErrorPlaceholder.self) { (cell: ErrorCell, row) in
+        cell.text = (row.error as? Offline)?.description ?? row.message
+    }
     controller.apply(TableModel(), state: .failed(Offline()))
     assert(listView.visibleTexts == ["The network is offline"])
     listView.selectItem(at: ItemPath(item: 0, section: 0))
@@ -882,7 +911,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample65() async throws {
+@MainActor private func docExample66() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -903,7 +932,8 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample66() async throws {
+@MainActor private func docExample67() async throws {
+    // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -936,8 +966,8 @@ import Testing
     assert(listView.visibleCells.compactMap { ($0 as? TweetCell)?.text } == ["tweet 0", "tweet 1", "tweet 2"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:99
-@MainActor private func docExample67() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
+@MainActor private func docExample68() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -960,8 +990,8 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:127
-@MainActor private func docExample68() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
+@MainActor private func docExample69() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -975,7 +1005,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:36
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample70() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1006,7 +1036,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:78
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample71() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1028,7 +1058,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:108
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample72() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1050,7 +1080,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:134
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample73() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1067,7 +1097,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:24
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample74() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1078,7 +1108,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:40
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample75() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
     final class BookCell: TextCell {}
 
@@ -1091,7 +1121,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:59
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample76() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
 
     let controller = ListController()
@@ -1113,7 +1143,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:88
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample77() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1124,7 +1154,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:103
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample78() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1140,7 +1170,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample79() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1168,7 +1198,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:63
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample80() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1186,7 +1216,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:88
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample81() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1195,7 +1225,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample82() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1222,7 +1252,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:56
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample83() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1244,7 +1274,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:85
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample84() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1256,8 +1286,21 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
+// Sources/CellKit/Documentation.docc/RowIdentity.md:37
+@MainActor private func docExample85() async throws {
+    struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
+    struct Tag: Hashable, Sendable { let name: String }
+
+    var model = TableModel([Draft(id: 7, title: "Hello")])
+    assert(model.indexPath(of: Draft(id: 7, title: "Hello, edited")) == ItemPath(item: 0, section: 0))
+    assert(model.indexPath(of: ItemID(type: Draft.self, id: 7)) == ItemPath(item: 0, section: 0))
+
+    model.append([ListItem(Tag(name: "swift"))])
+    assert(model.indexPath(of: Tag(name: "swift")) == ItemPath(item: 1, section: 0))
+}
+
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample86() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1273,7 +1316,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample87() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1295,7 +1338,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:75
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample88() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1312,7 +1355,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:102
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample89() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1329,7 +1372,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:127
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample90() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1344,7 +1387,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:146
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample91() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1364,7 +1407,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:151
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1379,7 +1422,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:190
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample93() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1396,7 +1439,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:212
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample94() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1410,7 +1453,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:11
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample95() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1425,14 +1468,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample96() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample97() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1449,14 +1492,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample98() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample99() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1465,7 +1508,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample100() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1474,7 +1517,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample101() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1482,14 +1525,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:135
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample102() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
 }
 
 // Sources/CellKitTerminal/StyledText.swift:141
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample103() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1497,7 +1540,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample104() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1509,7 +1552,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample105() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1520,7 +1563,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample106() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1532,7 +1575,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample107() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1549,7 +1592,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample108() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String; var done: Bool }
 
     let list = TerminalListView(columns: 24, rows: 3)
@@ -1569,7 +1612,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:51
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample109() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1593,7 +1636,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:83
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample110() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -1612,42 +1655,27 @@ import Testing
     assert(opened == [3])
 }
 
-// README.md:28
-@MainActor private func docExample109() async throws {
+// README.md:22
+@MainActor private func docExample111() async throws {
 
-    struct Tweet: Identifiable, Equatable, Sendable {
-        let id: Int
-        var text: String
-        var author: String
-    }
+    struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
-    final class TweetCell: TextCell {}
+    let controller = ListController()
+    controller.register(TextCell.self, for: Tweet.self) { cell, tweet in cell.text = tweet.text }
+    controller.onSelect(Tweet.self) { tweet, _ in print("open", tweet.id) }
 
-    @MainActor func makeFeed(on listView: any ListView) -> ListController {
-        let controller = ListController()
-        controller.register(TweetCell.self, for: Tweet.self) { cell, tweet in
-            cell.text = tweet.text
-            cell.detailText = "@" + tweet.author
-        }
-        controller.onSelect(Tweet.self) { tweet, _ in print("open tweet", tweet.id) }
-        controller.attach(to: listView)      // shows the loading row until content arrives
-        controller.apply(TableModel([Tweet(id: 1, text: "Hello, lists", author: "ada")]))
-        return controller
-    }
-
-    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
-    let feed = makeFeed(on: listView)
+    let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)   // or TableViewAdapter(tableView:)
+    controller.attach(to: listView)                                        // the loading row shows
+    controller.apply(TableModel([Tweet(id: 1, text: "Hello, lists")]))
     assert(listView.visibleTexts == ["Hello, lists"])
 
-    // A new tweet at the top: the diff sends one insert, the rest stays put.
-    feed.apply(TableModel([Tweet(id: 2, text: "Newer", author: "grace"),
-                           Tweet(id: 1, text: "Hello, lists", author: "ada")]))
-    assert(listView.visibleTexts == ["Newer", "Hello, lists"])
+    controller.apply(TableModel([Tweet(id: 2, text: "Newer"), Tweet(id: 1, text: "Hello, lists")]))
+    assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 109 examples compile and run") @MainActor func run() async throws {
+    @Test("all 111 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -1757,5 +1785,7 @@ struct DocExamples {
         try await docExample107()
         try await docExample108()
         try await docExample109()
+        try await docExample110()
+        try await docExample111()
     }
 }

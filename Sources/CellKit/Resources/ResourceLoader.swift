@@ -4,8 +4,9 @@
 ///
 /// A load starts when a row of `Model` is about to show or is prefetched, is
 /// cancelled when the row leaves (or stops being prefetched) before it finishes,
-/// and its result is cached by the row's id (least recently used results go
-/// first past ``cacheLimit``). A cached resource reaches a row that shows again
+/// and its result is cached by the row's identity, ``ItemID`` (least recently
+/// used results go first past ``cacheLimit``); a finished resource reaches the
+/// cells of that row by the same identity, whatever the model's id looks like. A cached resource reaches a row that shows again
 /// at once, without a load. Nothing but the visible cells of that row is
 /// touched, and nothing is reloaded.
 ///
@@ -82,7 +83,7 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         visible[ObjectIdentifier(cell)] = item.id
         visibleCount[item.id, default: 0] += 1
         if let value = cachedValue(for: item.id) {
-            controller?.provideResource(model, key: key, value: value)
+            controller?.deliverResource(of: model, rowID: item.id, key: key, value: value)
         } else {
             start(item.id, model)
         }
@@ -138,7 +139,7 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         cache[id] = (value, tick)
         trimCache()
         if visibleCount[id] != nil {
-            controller?.provideResource(model, key: key, value: value)
+            controller?.deliverResource(of: model, rowID: id, key: key, value: value)
         }
     }
 
@@ -171,6 +172,6 @@ extension ListController {
     /// The controller keeps the loader alive.
     public func addResourceLoader<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         loader.controller = self
-        companions.resourceLoaders.append(AnyResourceLoader(loader))
+        resources.add(AnyResourceLoader(loader))
     }
 }
