@@ -118,6 +118,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
         /// Creates the defaults in the user's language, or in `localization` (a
         /// language code such as `"de"`); English where CellKit has no strings for it.
+        /// On Linux, Foundation reports English as the user's language whatever `LANG`
+        /// says: pass `localization` there to show another language.
         public init(localization: String? = nil) {
             loading = LoadingPlaceholder(message: LocalizedStrings.string(.loading, localization: localization))
             noResults = NoResultsPlaceholder(message: LocalizedStrings.string(.noResults, localization: localization))

@@ -32,6 +32,9 @@ import CellKitUIKit
 /// - section headers (with `sectionHeaders: true`) and the section index from the
 ///   table model.
 ///
+/// One list view per controller: a controller shown by a second `CellKitList` (or
+/// attached to another list view) leaves the first.
+///
 /// Type-checked against the iOS 16.4 SDK; it has never run (see the DocC article
 /// "Using CellKit from SwiftUI"). It works on iOS 15 (``SwiftUICell`` falls back
 /// to an embedded `UIHostingController` there).

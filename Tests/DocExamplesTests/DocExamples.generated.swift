@@ -1421,7 +1421,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:190
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:191
 @MainActor private func docExample93() async throws {
     struct Offline: Error {}
 
@@ -1438,7 +1438,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:212
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:213
 @MainActor private func docExample94() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 

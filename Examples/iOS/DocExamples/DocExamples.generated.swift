@@ -8,7 +8,7 @@ import SwiftUI
 import UIKit
 import CellKitSwiftUI
 
-// Sources/CellKitSwiftUI/CellKitList.swift:39
+// Sources/CellKitSwiftUI/CellKitList.swift:42
 @MainActor func iosDocExample1() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -31,7 +31,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKitSwiftUI/CellKitList.swift:85
+// Sources/CellKitSwiftUI/CellKitList.swift:88
 @MainActor func iosDocExample2() async throws {
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
