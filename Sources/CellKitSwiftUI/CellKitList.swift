@@ -108,6 +108,8 @@ public struct CellKitList: UIViewRepresentable {
     public final class Coordinator {
         /// The adapter driving the collection view.
         public fileprivate(set) var adapter: CollectionViewAdapter?
+        /// The controller attached last by this view.
+        fileprivate weak var controller: ListController?
         fileprivate init() {}
     }
 
@@ -121,6 +123,7 @@ public struct CellKitList: UIViewRepresentable {
         )
         for configure in configurations { configure(adapter) }
         context.coordinator.adapter = adapter
+        context.coordinator.controller = controller
         installRefresh(context.environment.refresh, on: adapter)
         controller.attach(to: adapter)
         return collectionView
@@ -130,7 +133,10 @@ public struct CellKitList: UIViewRepresentable {
         guard let adapter = context.coordinator.adapter else { return }
         installRefresh(context.environment.refresh, on: adapter)
         // Another controller for the same view (SwiftUI kept the view, the screen swapped models).
-        if controller.listView !== adapter { controller.attach(to: adapter) }
+        if context.coordinator.controller !== controller {
+            context.coordinator.controller = controller
+            controller.attach(to: adapter)
+        }
     }
 
     /// Pull to refresh runs SwiftUI's `.refreshable` action; none without one.
