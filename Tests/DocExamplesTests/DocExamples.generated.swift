@@ -1096,7 +1096,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:24
+// Sources/CellKit/Documentation.docc/GettingStarted.md:25
 @MainActor private func docExample74() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1107,7 +1107,7 @@ import Testing
     final class BookCell: TextCell {}
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:40
+// Sources/CellKit/Documentation.docc/GettingStarted.md:41
 @MainActor private func docExample75() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
     final class BookCell: TextCell {}
@@ -1120,7 +1120,7 @@ import Testing
     controller.onSelect(Book.self) { book, path in print("open", book.title, "at", path) }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:59
+// Sources/CellKit/Documentation.docc/GettingStarted.md:60
 @MainActor private func docExample76() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
 
@@ -1142,7 +1142,7 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:88
+// Sources/CellKit/Documentation.docc/GettingStarted.md:89
 @MainActor private func docExample77() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1153,7 +1153,7 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:103
+// Sources/CellKit/Documentation.docc/GettingStarted.md:104
 @MainActor private func docExample78() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
