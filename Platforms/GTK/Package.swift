@@ -41,7 +41,10 @@ let package = Package(
         // do not run on the process main thread on Linux, and GTK must.
         .testTarget(
             name: "CellKitGTKTests",
-            dependencies: ["CellKitGTK", "cellkit-gtk-demo", .product(name: "CellKit", package: "CellKit")]
+            dependencies: [
+                "CellKitGTK", "cellkit-gtk-demo",
+                .product(name: "CellKit", package: "CellKit"), .product(name: "CellKitTesting", package: "CellKit"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -4,11 +4,26 @@
 /// style (Carbon Five's factory, without the hand-typed identifier), so one
 /// source can be shared by several screens and never collides with another.
 ///
+/// Sources built from a type or a nib are equal when their derivation is: build
+/// them anywhere. A template is a closure, and two closures cannot be compared, so
+/// each call to ``template(_:style:make:)`` makes a source of its own, with its own
+/// reuse identifier and pool: two templates of one cell type and style (a "bold"
+/// and a "light" factory) never get each other's cells. Copies of one template
+/// value (the factory a screen keeps in a property and hands to another) are equal
+/// and share their pool. A template's identifier is unique among the sources alive
+/// (registries and list views keep the sources they were given).
+///
 /// ```swift
 /// final class TweetCell: ListCell { init() {} }
 /// let plain = CellSource.type(TweetCell.self)
 /// let byline = CellSource.type(TweetCell.self, style: "byline")
 /// assert(plain.reuseIdentifier != byline.reuseIdentifier)
+///
+/// let bold = CellSource.template(TweetCell.self) { TweetCell() }
+/// let light = CellSource.template(TweetCell.self) { TweetCell() }
+/// assert(bold != light)        // two templates: two pools
+/// let shared = bold
+/// assert(shared == bold)       // one template, shared by two screens: one pool
 /// ```
 public struct CellSource: Hashable, Sendable, CustomStringConvertible {
     /// How cells of this source are built.
@@ -27,12 +42,18 @@ public struct CellSource: Hashable, Sendable, CustomStringConvertible {
     public let style: CellStyle
     /// How the cell is built.
     public let kind: Kind
-    /// The derived reuse identifier: cell type, then style and nib if any.
+    /// The derived reuse identifier: cell type, then style, then nib or template
+    /// identity if any.
     public let reuseIdentifier: String
     /// Builds a new cell, for list views that build cells themselves; `nil` for nibs.
     public let make: (@MainActor @Sendable () -> AnyObject)?
+    /// What makes a template source distinct from every other (nil for types and nibs);
+    /// kept alive by the source so that its identity cannot be reused.
+    private let templateIdentity: TemplateIdentity?
 
     /// Creates a source; prefer ``type(_:style:)``, ``template(_:style:make:)`` or ``nib(_:name:bundleIdentifier:style:)``.
+    ///
+    /// Each call with kind ``Kind/template`` creates a distinct source (see ``CellSource``).
     public init(
         cellType: any AnyObject.Type, style: CellStyle, kind: Kind,
         make: (@MainActor @Sendable () -> AnyObject)?
@@ -44,9 +65,15 @@ public struct CellSource: Hashable, Sendable, CustomStringConvertible {
         var id = String(reflecting: cellType)
         if style != .default { id += "." + style.name }
         switch kind {
-        case .type: break
-        case .template: id += "#template"
-        case .nib(let name, let bundle): id += "#nib(\(bundle.map { $0 + "/" } ?? "")\(name))"
+        case .type:
+            templateIdentity = nil
+        case .template:
+            let identity = TemplateIdentity()
+            templateIdentity = identity
+            id += "#template(\(identity.name))"
+        case .nib(let name, let bundle):
+            templateIdentity = nil
+            id += "#nib(\(bundle.map { $0 + "/" } ?? "")\(name))"
         }
         self.reuseIdentifier = id
     }
@@ -78,4 +105,10 @@ public struct CellSource: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(reuseIdentifier) }
 
     public var description: String { reuseIdentifier }
+}
+
+/// The identity of one template source: an object, so that no two live templates
+/// share it; its address, in hexadecimal, goes into the reuse identifier.
+private final class TemplateIdentity: Sendable {
+    var name: String { String(UInt(bitPattern: ObjectIdentifier(self)), radix: 16) }
 }

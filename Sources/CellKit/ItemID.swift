@@ -1,5 +1,27 @@
 /// The identity of a row: the model's type plus the model's own identifier.
 ///
+/// This is the one definition of "which row is this?" in CellKit. The diff matches
+/// rows by it, ``ListController/provideResource(_:key:value:)`` finds the visible
+/// rows of an object by it, `TableModel.indexPath(of:)` looks rows up by
+/// it, and ``ResourceLoader`` caches and delivers by it. It is built the same way
+/// wherever the model comes from, so the same object, or an equal fresh copy,
+/// always finds its row:
+///
+/// - **The identifier** is the model's `id` when it is `Identifiable` (also when it
+///   is `Hashable` too), the model itself when it is only `Hashable`, or the id you
+///   pass to ``ListItem/init(_:id:)``.
+/// - **An `Optional` identifier counts as its value**: a model with `let id: Int?`
+///   holding `7` has the same identity as `ItemID(type: Model.self, id: 7)`. Every
+///   `nil` id of one model type is the same identity, so two unsaved records with
+///   `nil` ids are duplicates (the first one shows; see the duplicate policy):
+///   give them an explicit id (``ListItem/init(_:id:)``) until they have one.
+/// - **The type** is the model's own runtime type: for a class instance, its
+///   class, however the array or variable that carried it was typed. A `Dog` in an
+///   `[Animal]` array has the identity of a `Dog`, and a `Dog` and a `Cat` with
+///   equal ids are two rows. (A row whose object is replaced by an instance of
+///   another class with the same id is therefore a delete and an insert, not an
+///   update.)
+///
 /// Two models of different types never share an `ItemID`, even when their raw
 /// identifiers are equal (a `User` 7 and a `Tweet` 7 are different rows).
 ///
@@ -7,6 +29,17 @@
 /// struct User: Identifiable, Sendable { let id: Int }
 /// let a = ItemID(User(id: 7))
 /// assert(a == ItemID(type: User.self, id: 7))
+///
+/// struct Draft: Identifiable, Sendable { let id: Int? }
+/// assert(ItemID(Draft(id: 7)) == ItemID(type: Draft.self, id: 7))
+///
+/// class Animal: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
+/// final class Dog: Animal, @unchecked Sendable {}
+/// let pets: [Animal] = [Dog(id: 1)]
+/// assert(ItemID(pets[0]) == ItemID(Dog(id: 1)))
+///
+/// struct Tag: Hashable, Sendable { let name: String }
+/// assert(ItemID(Tag(name: "swift")) == ItemID(type: Tag.self, id: Tag(name: "swift")))
 /// ```
 public struct ItemID: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline let modelType: any Any.Type
@@ -16,16 +49,20 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline let hash: Int
 
     /// Creates the identity of a row showing a model of `type` with identifier `id`.
+    ///
+    /// `type` is taken as given: for a row of a subclass instance, pass the
+    /// subclass (or make the identity from the object: `ItemID(object)`).
     public init<Model, ID: Hashable & Sendable>(type: Model.Type, id: ID) {
         self.init(type: type, raw: RawID(id))
     }
 
-    /// The identity of a row of `Model` whose identifier was already erased.
-    init<Model>(type: Model.Type, erasedID: any Hashable & Sendable) {
-        self.init(type: type, raw: RawID(erased: erasedID))
+    /// The identity of a row showing `model` with identifier `id`: the type is
+    /// `model`'s runtime type. Every initialiser that starts from a model ends here.
+    init<Model, ID: Hashable>(model: Model, id: ID) {
+        self.init(type: type(of: model), raw: RawID(unchecked: id))
     }
 
-    private init<Model>(type: Model.Type, raw: RawID) {
+    private init(type: any Any.Type, raw: RawID) {
         self.modelType = type
         self.raw = raw
         var hasher = Hasher()
@@ -34,12 +71,44 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
         self.hash = hasher.finalize()
     }
 
-    /// The identity of an `Identifiable` model.
+    /// The identity of an `Identifiable` model: its type and its `id`.
     public init<Model: Identifiable>(_ model: Model) where Model.ID: Sendable {
-        self.init(type: Model.self, id: model.id)
+        self.init(model: model, id: model.id)
     }
 
-    /// The raw identifier, as the model gave it.
+    /// The identity of a `Hashable` model that is its own identity: its type and its value.
+    public init<Model: Hashable & Sendable>(_ model: Model) {
+        self.init(model: model, id: model)
+    }
+
+    /// The identity of a model that is both `Identifiable` and `Hashable`: its type and its `id`.
+    public init<Model: Identifiable & Hashable & Sendable>(_ model: Model) where Model.ID: Sendable {
+        self.init(model: model, id: model.id)
+    }
+
+    /// The identity `object` has as a row when the row was made from the model
+    /// alone (`Identifiable`: its `id`; else `Hashable`: its value); `nil` for
+    /// other models, whose rows carry an explicit id.
+    init?(anyModel object: Any) {
+        if let identifiable = object as? any Identifiable {
+            self.init(identifiable: identifiable)
+        } else if let hashable = object as? any Hashable {
+            self.init(hashable: hashable)
+        } else {
+            return nil
+        }
+    }
+
+    private init<Model: Identifiable>(identifiable model: Model) {
+        self.init(model: model, id: model.id)
+    }
+
+    private init<Model: Hashable>(hashable model: Model) {
+        self.init(model: model, id: model)
+    }
+
+    /// The raw identifier, as the model gave it (an `Optional` id that holds a
+    /// value gives the value).
     public var rawValue: any Hashable & Sendable { raw.value }
 
     public static func == (lhs: ItemID, rhs: ItemID) -> Bool {
@@ -54,7 +123,8 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A raw identifier, stored inline for the common `Int` and `String` ids (no
-/// existential box, no dynamic cast to compare), boxed otherwise.
+/// existential box, no dynamic cast to compare), boxed otherwise. An `Optional`
+/// identifier is stored as its value, so `Int?.some(7)` and `7` are one id.
 @usableFromInline
 enum RawID: Hashable, Sendable {
     case int(Int)
@@ -62,22 +132,20 @@ enum RawID: Hashable, Sendable {
     case other(OtherID)
 
     init<ID: Hashable & Sendable>(_ id: ID) {
-        if ID.self == Int.self {
-            self = .int(id as! Int)
-        } else if ID.self == String.self {
-            self = .string(id as! String)
-        } else {
-            self = .other(OtherID(id))
-        }
+        self.init(unchecked: id)
     }
 
-    init(erased id: any Hashable & Sendable) {
-        if let int = id as? Int {
-            self = .int(int)
-        } else if let string = id as? String {
-            self = .string(string)
+    /// `id` must be `Sendable`. Models reach CellKit as `Sendable` values, so their
+    /// stored identifiers are too, even where a generic signature cannot say so.
+    init<ID: Hashable>(unchecked id: ID) {
+        if ID.self == Int.self {
+            self = .int(unsafeBitCast(id, to: Int.self))
+        } else if ID.self == String.self {
+            self = .string(unsafeBitCast(id, to: String.self))
+        } else if let optional = id as? any OptionalIdentifier {
+            self = optional.rawID
         } else {
-            self = .other(OtherID(id))
+            self = .other(OtherID(unsafeBitCast(id as any Hashable, to: (any Hashable & Sendable).self)))
         }
     }
 
@@ -86,6 +154,21 @@ enum RawID: Hashable, Sendable {
         case .int(let int): int
         case .string(let string): string
         case .other(let other): other.value
+        }
+    }
+}
+
+/// An `Optional` identifier, which ``RawID`` stores as its wrapped value.
+protocol OptionalIdentifier {
+    var rawID: RawID { get }
+}
+
+extension Optional: OptionalIdentifier where Wrapped: Hashable {
+    var rawID: RawID {
+        switch self {
+        case .some(let wrapped): RawID(unchecked: wrapped)
+        // One `nil` per wrapped type; the model type in the ItemID tells the rest.
+        case .none: .other(OtherID(unsafeBitCast(self as any Hashable, to: (any Hashable & Sendable).self)))
         }
     }
 }

@@ -1,26 +1,3 @@
-/// The controller's state that lives outside `ListController.swift`: the bound
-/// data source and its apply queue, display hooks, resources and heights.
-@MainActor
-final class ListControllerCompanions {
-    /// Bumped by every apply, so an off-main diff can tell that what it started from is gone.
-    var displayGeneration = 0
-    /// Whether a new model is being shown (rows that come on screen now came with the content, not by scrolling).
-    var isShowing = false
-    var dataSource: (any ListDataSource)?
-    var pending: ListSnapshot?
-    var draining = false
-    var settleWaiters: [CheckedContinuation<Void, Never>] = []
-    var appliedSnapshots = 0
-    var activity: ListActivity = .idle
-    var hasMore = false
-    var nextPageError: (any Error)?
-    var displayHooks: [DisplayHook] = []
-    let rowHeights = RowHeights()
-    var resourceLoaders: [AnyResourceLoader] = []
-
-    init() {}
-}
-
 extension ListController {
     // MARK: Binding a data source
 
@@ -49,96 +26,43 @@ extension ListController {
     /// }
     /// ```
     public func bind(to dataSource: any ListDataSource) {
-        companions.dataSource?.onSnapshot = nil
-        companions.dataSource = dataSource
+        self.dataSource?.onSnapshot = nil
+        self.dataSource = dataSource
         dataSource.onSnapshot = { [weak self] snapshot in self?.submit(snapshot) }
         if onRetry == nil {
-            onRetry = { [weak self] in self?.companions.dataSource?.load() }
+            onRetry = { [weak self] in self?.dataSource?.load() }
         }
         submit(dataSource.snapshot)
     }
 
-    /// The bound data source, if any.
-    public var dataSource: (any ListDataSource)? { companions.dataSource }
-
-    /// What the bound data source was doing in the snapshot shown last.
-    public var activity: ListActivity { companions.activity }
-
-    /// Whether more pages exist, as of the snapshot shown last.
-    public var hasMore: Bool { companions.hasMore }
-
-    /// Why the last next-page load failed, as of the snapshot shown last (see ``ListSnapshot/nextPageError``).
-    public var nextPageError: (any Error)? { companions.nextPageError }
-
     /// How many snapshots were diffed and applied (coalesced ones are not counted).
-    public var appliedSnapshotCount: Int { companions.appliedSnapshots }
+    public var appliedSnapshotCount: Int { snapshots.appliedCount }
 
     /// Whether a snapshot is waiting or being diffed and applied.
-    public var isApplying: Bool { companions.draining || companions.pending != nil }
+    public var isApplying: Bool { snapshots.isApplying }
 
     /// Queues `snapshot` to be shown: diffed off the main actor, then applied.
     /// Replaces a snapshot queued before that has not started yet.
     public func submit(_ snapshot: ListSnapshot) {
-        companions.pending = snapshot
-        guard !companions.draining else { return }
-        companions.draining = true
-        Task { await self.drain() }
+        snapshots.submit(snapshot, to: self)
     }
 
     /// Returns once every submitted snapshot is shown.
     public func settle() async {
-        guard isApplying else { return }
-        await withCheckedContinuation { companions.settleWaiters.append($0) }
+        await snapshots.settle()
     }
-
-    private func drain() async {
-        while let snapshot = companions.pending {
-            companions.pending = nil
-            let target = Self.displayedModel(
-                snapshot.model, state: snapshot.state, placeholders: placeholders,
-                activity: snapshot.activity, nextPageError: snapshot.nextPageError)
-            let generation = companions.displayGeneration
-            var staged = await Self.stagedChangesOffMain(from: displayed, to: target, reloadThreshold: reloadThreshold)
-            if companions.displayGeneration != generation {
-                // Something was applied while diffing: start again from what is shown now.
-                staged = stagedChanges(from: displayed, to: target)
-            }
-            record(snapshot.model, state: snapshot.state, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows)
-            companions.activity = snapshot.activity
-            companions.hasMore = snapshot.hasMore
-            companions.nextPageError = snapshot.nextPageError
-            show(target, staged: staged)
-            companions.appliedSnapshots += 1
-        }
-        companions.draining = false
-        let waiters = companions.settleWaiters
-        companions.settleWaiters.removeAll()
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// The staged changes from `old` to `new`, computed off the main actor.
-    @concurrent
-    nonisolated static func stagedChangesOffMain(
-        from old: TableModel, to new: TableModel, reloadThreshold: Int?
-    ) async -> StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]> {
-        stagedChanges(from: old, to: new, reloadThreshold: reloadThreshold)
-    }
-
-    /// Row heights per model type (fixed, estimated, measured), asked before
-    /// presenters and the dispatch table's height handlers.
-    public var rowHeights: RowHeights { companions.rowHeights }
 
     // MARK: Display hooks (ListViewDelegate)
 
     /// Calls `handler` whenever a content row is about to show, with its path and item.
     public func onWillDisplay(_ handler: @escaping @MainActor (ItemPath, ListItem) -> Void) {
-        companions.displayHooks.append(DisplayHook(willDisplay: handler))
+        displayHooks.append(DisplayHook(willDisplay: handler))
     }
 
     /// Calls `handler` with the content rows near the visible window that will
     /// probably show soon (the list view's prefetch: a working range).
     public func onPrefetch(_ handler: @escaping @MainActor ([ListItem]) -> Void) {
-        companions.displayHooks.append(DisplayHook(prefetch: handler))
+        displayHooks.append(DisplayHook(prefetch: handler))
     }
 
     public func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {
@@ -146,41 +70,57 @@ extension ListController {
             // The end of the list is reached again after a failed page: retry it. Not when
             // the row shows because the content changed (a list view that reloads updated
             // rows would otherwise retry a failing page forever).
-            if more.isFailed, !companions.isShowing { companions.dataSource?.loadNextPage() }
+            if more.isFailed, !isShowing { dataSource?.loadNextPage() }
             return
         }
         guard let item = contentItem(at: path) else { return }
-        if let dataSource = companions.dataSource {
+        if let dataSource {
             var content = displayed
             if content.sections.last?.id == Self.loadMoreSection { content.sections.removeLast() }
             dataSource.willDisplayItem(at: path, in: content)
         }
-        for hook in companions.displayHooks { hook.willDisplay?(path, item) }
-        for loader in companions.resourceLoaders { loader.willDisplay(item, cell) }
+        for hook in displayHooks { hook.willDisplay?(path, item) }
+        resources.willDisplay(item, cell: cell)
     }
 
     public func listView(_ listView: any ListView, didEndDisplaying cell: AnyObject, at path: ItemPath) {
         // The row may be gone from `displayed` already (a delete): loaders go by id.
-        for loader in companions.resourceLoaders { loader.didEndDisplaying(cell) }
+        resources.didEndDisplaying(cell: cell)
     }
 
     public func listView(_ listView: any ListView, prefetchItemsAt paths: [ItemPath]) {
         let items = paths.compactMap { contentItem(at: $0) }
         guard !items.isEmpty else { return }
-        for hook in companions.displayHooks { hook.prefetch?(items) }
-        for loader in companions.resourceLoaders { loader.prefetch(items) }
+        for hook in displayHooks { hook.prefetch?(items) }
+        resources.prefetch(items)
     }
 
     public func listView(_ listView: any ListView, cancelPrefetchingItemsAt paths: [ItemPath]) {
         let items = paths.compactMap { contentItem(at: $0) }
-        for loader in companions.resourceLoaders { loader.cancelPrefetch(items) }
+        resources.cancelPrefetch(items)
     }
 
     /// The content row shown at `path` (not a placeholder row).
     func contentItem(at path: ItemPath) -> ListItem? {
-        guard let item = displayed.item(at: path), displayed.sections[path.section].id != "cellkit.placeholder",
+        guard let item = displayed.item(at: path), displayed.sections[path.section].id != .placeholder,
               displayed.sections[path.section].id != Self.loadMoreSection else { return nil }
         return item
+    }
+}
+
+extension ListController: SnapshotQueueOwner {
+    func target(for snapshot: ListSnapshot) -> TableModel {
+        Self.displayedModel(
+            snapshot.model, state: snapshot.state, placeholders: placeholders,
+            activity: snapshot.activity, nextPageError: snapshot.nextPageError)
+    }
+
+    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset) {
+        record(snapshot.model, state: snapshot.state, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows)
+        activity = snapshot.activity
+        hasMore = snapshot.hasMore
+        nextPageError = snapshot.nextPageError
+        show(target, staged: staged)
     }
 }
 

@@ -7,6 +7,12 @@
 /// the changes as batches the list view accepts, and hands resources to the
 /// visible cells that show them.
 ///
+/// It is a façade over three parts with one job each: the snapshot queue
+/// (submitted snapshots, diffed off the main actor and shown one at a time), the
+/// row binding (presenters, registry, dispatch table and heights: how one row
+/// becomes a cell) and the resource fan-out (which visible cells a resource
+/// reaches, and the resource loaders).
+///
 /// ```swift
 /// final class SKUserCell: TextCell {}
 /// struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
@@ -27,19 +33,44 @@
 @MainActor
 public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Model type → cell.
-    public let registry: CellRegistry
+    public var registry: CellRegistry { rows.registry }
     /// Model type → configure / select / height / resource handlers.
-    public let dispatch: DispatchTable
-    var presenters = TypeTable<PresenterBinding>()
-    /// Data-source binding, display hooks, resources and heights (`ListController+*.swift`).
-    let companions = ListControllerCompanions()
+    public var dispatch: DispatchTable { rows.dispatch }
+    /// Row heights per model type (fixed, estimated, measured), asked before
+    /// presenters and the dispatch table's height handlers.
+    public var rowHeights: RowHeights { rows.heights }
+
+    /// How a row becomes a cell: presenters, registry, dispatch table, heights.
+    let rows: RowBinding
+    /// Resources to the visible cells that show their object; resource loaders.
+    let resources: ResourceFanOut
+    /// Snapshots from the bound data source (or ``submit(_:)``), diffed and shown one at a time.
+    let snapshots = SnapshotQueue()
+    /// The bound data source, if any (``bind(to:)``).
+    public internal(set) var dataSource: (any ListDataSource)?
+    /// Observers of rows about to show (``onWillDisplay(_:)``, ``onPrefetch(_:)``).
+    var displayHooks: [DisplayHook] = []
+    /// Whether an apply is being shown (re-entrant applies wait in `deferredTarget`).
+    var isShowing = false
+    var deferredTarget: TableModel?
 
     /// The content last applied (without placeholder rows).
     public private(set) var model = TableModel()
     /// The state last applied.
     public private(set) var state: ContentState = .loading
     /// What the list view shows now: the content, or placeholder rows.
-    public private(set) var displayed = TableModel()
+    public private(set) var displayed = TableModel() {
+        didSet { snapshots.displayDidChange() }
+    }
+    /// What the bound data source was doing in the snapshot shown last.
+    public internal(set) var activity: ListActivity = .idle
+    /// Whether more pages exist, as of the snapshot shown last.
+    public internal(set) var hasMore = false
+    /// Why the last next-page load failed, as of the snapshot shown last (see ``ListSnapshot/nextPageError``).
+    public internal(set) var nextPageError: (any Error)?
+    /// The observable state and activity of what this controller shows (see
+    /// ``ListState``); updated after every apply.
+    public let listState = ListState()
 
     /// The list view driven, if attached.
     public private(set) weak var listView: (any ListView)?
@@ -54,34 +85,64 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public var reloadThreshold: Int?
     /// Where duplicate ids, invalid batches and other slips are reported.
     public var diagnostics: DiagnosticHandler {
-        didSet {
-            registry.diagnostics = diagnostics
-            dispatch.diagnostics = diagnostics
-        }
+        didSet { rows.diagnostics = diagnostics }
     }
 
-    /// The models of the placeholder rows.
+    /// The placeholder rows' models and every text CellKit shows or announces.
+    ///
+    /// The defaults come from CellKit's strings table (English the base, German
+    /// too), in the user's language; set any of them to use your own text:
+    ///
+    /// ```swift
+    /// @MainActor func brand(_ controller: ListController) {
+    ///     controller.placeholders.loading.message = "Brewing…"
+    ///     controller.placeholders.noResults.message = "No coffee yet"
+    ///     controller.placeholders.retryHint = "Tap to try again"
+    ///     controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+    /// }
+    /// ```
     public struct Placeholders: Sendable {
-        /// Shown while the first load runs.
-        public var loading = LoadingPlaceholder()
-        /// Shown when a load returned nothing.
-        public var noResults = NoResultsPlaceholder()
-        /// Shown after the content while the next page loads, or when it failed (its texts).
+        /// Shown while the first load runs ("Loading…").
+        public var loading: LoadingPlaceholder
+        /// Shown when a load returned nothing ("No results").
+        public var noResults: NoResultsPlaceholder
+        /// Shown after the content while the next page loads, or when it failed (its texts; English).
         public var loadMore = LoadMorePlaceholder()
         /// Whether placeholder rows are shown at all (a UIKit screen may use background views instead).
         public var showsRows = true
         /// Whether the error row offers a retry.
         public var errorCanRetry = true
-        /// Creates the defaults.
-        public init() {}
+        /// The error row's second line when it offers a retry ("Select to retry").
+        public var retryHint: String
+        /// The title of the retry button of an error background ("Retry").
+        public var retryTitle: String
+        /// The error text when the error has no user-facing description ("Couldn't load the content.").
+        public var unknownErrorMessage: String
+        /// The error text when the load was cancelled ("Loading was cancelled.").
+        public var cancelledMessage: String
+        /// Announced when content replaces a placeholder ("Content loaded"); see ``ListAnnouncement``.
+        public var loadedAnnouncement: String
+
+        /// Creates the defaults in the user's language, or in `localization` (a
+        /// language code such as `"de"`); English where CellKit has no strings for it.
+        /// On Linux, Foundation reports English as the user's language whatever `LANG`
+        /// says: pass `localization` there to show another language.
+        public init(localization: String? = nil) {
+            loading = LoadingPlaceholder(message: LocalizedStrings.string(.loading, localization: localization))
+            noResults = NoResultsPlaceholder(message: LocalizedStrings.string(.noResults, localization: localization))
+            retryHint = LocalizedStrings.string(.retryHint, localization: localization)
+            retryTitle = LocalizedStrings.string(.retry, localization: localization)
+            unknownErrorMessage = LocalizedStrings.string(.unknownError, localization: localization)
+            cancelledMessage = LocalizedStrings.string(.cancelled, localization: localization)
+            loadedAnnouncement = LocalizedStrings.string(.loadedAnnouncement, localization: localization)
+        }
     }
 
     /// Creates a controller with its own dispatch table.
     public init(registry: CellRegistry = CellRegistry(), diagnostics: DiagnosticHandler = .standardError) {
-        self.registry = registry
-        self.dispatch = DispatchTable(diagnostics: diagnostics)
+        self.rows = RowBinding(registry: registry, diagnostics: diagnostics)
+        self.resources = ResourceFanOut(rows: rows)
         self.diagnostics = diagnostics
-        registry.diagnostics = diagnostics
         self.displayed = Self.displayedModel(model, state: state, placeholders: placeholders)
     }
 
@@ -120,7 +181,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         _ presenter: P, style: CellStyle = .default,
         onEvent: @escaping @MainActor (P.Event) -> Void = { _ in }
     ) {
-        presenters.set(PresenterBinding(presenter, style: style, onEvent: onEvent), for: P.Model.self)
+        rows.addPresenter(presenter, style: style, onEvent: onEvent)
         listView?.reloadData()
     }
 
@@ -174,26 +235,49 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         switch state {
         case .loading: row = ListItem(placeholders.loading)
         case .loaded, .empty: row = ListItem(placeholders.noResults)
-        case .failed(let error): row = ListItem(ErrorPlaceholder(error: error, canRetry: placeholders.errorCanRetry))
+        case .failed(let error): row = ListItem(ErrorPlaceholder(error: error, canRetry: placeholders.errorCanRetry, placeholders: placeholders))
         }
-        return TableModel(sections: [TableSection(id: "cellkit.placeholder", items: [row])], sectionIndexStyle: model.sectionIndexStyle)
+        return TableModel(sections: [TableSection(id: .placeholder, items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
 
     /// The section of the ``LoadMorePlaceholder`` row.
     static let loadMoreSection: SectionID = "cellkit.load-more"
 
-    /// Replaces what is shown with `target`, through the diff.
+    /// Replaces what is shown with `target`, through the diff. Called while an
+    /// apply is under way (a display hook or a configure handler that applies),
+    /// it runs once that apply is over: the list view is never asked for a
+    /// batch inside another one.
     func show(_ target: TableModel) {
+        guard !isShowing else {
+            deferredTarget = target
+            return
+        }
         show(target, staged: stagedChanges(from: displayed, to: target))
     }
 
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
+    ///
+    /// The list view validates each stage once, against the counts it cached;
+    /// ``displayed`` only ever holds what the list view was handed.
     func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
-        companions.displayGeneration &+= 1
-        companions.isShowing = true
+        guard !isShowing else {
+            deferredTarget = target
+            return
+        }
+        isShowing = true
+        showNow(target, staged: staged)
+        // Applies asked for while this one ran: the newest wins, diffed from what is shown now.
+        while let next = deferredTarget {
+            deferredTarget = nil
+            showNow(next, staged: stagedChanges(from: displayed, to: next))
+        }
+        isShowing = false
+    }
+
+    private func showNow(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
         defer {
-            companions.isShowing = false
             listView?.contentStateDidChange(state)
+            didShow()
         }
         guard let listView else {
             displayed = target
@@ -207,18 +291,26 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             listView.reloadData()
             return
         }
-        for stage in staged.stages {
-            let before = displayed
+        for (index, stage) in staged.stages.enumerated() {
             let after = TableModel(stage.data, index: target.sectionIndexStyle)
-            do {
-                try validate(stage.changeset, from: before, to: after)
-                try listView.performBatchUpdates(stage.changeset) { self.displayed = after }
-            } catch {
-                diagnostics(Diagnostic(.invalidBatchUpdate, "\(error); reloading instead"))
-                displayed = target
-                listView.reloadData()
-                return
+            let outcome = listView.performBatchUpdates(stage.changeset) { self.displayed = after }
+            switch outcome {
+            case .animated:
+                continue
+            case .reloaded(let reason):
+                switch reason {
+                case .invalid, .dataChangedOutsideBatch:
+                    diagnostics(Diagnostic(.invalidBatchUpdate, "\(reason); reloading instead"))
+                default: break
+                }
+            case .refused(let message):
+                diagnostics(Diagnostic(.other, "\(message); reloading instead"))
             }
+            // Not animated: show the target at once. A reload on the last stage already shows it.
+            displayed = target
+            if case .reloaded = outcome, index == staged.stages.count - 1 { return }
+            listView.reloadData()
+            return
         }
         displayed = target
     }
@@ -228,34 +320,23 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Hands a resource of `object` to the visible cells that show it or refer to
     /// it (Coffee's `provideResourceToVisibleCells:updatedKey:`). No other cell
     /// is touched and nothing is reloaded. Returns the paths updated.
+    ///
+    /// A row shows `object` when its identity (``ItemID``) is the one `object`
+    /// has on its own (so an equal fresh copy finds the row too, and a subclass
+    /// instance finds its row however its array was typed), when it holds that
+    /// very object (classes; also for rows made with an explicit id), or when its
+    /// model adopts ``ResourceReferencing`` and refers to `object`.
     @discardableResult
     public func provideResource(_ object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) -> [ItemPath] {
-        guard let listView else { return [] }
-        let update = ResourceUpdate(object: object, key: key, value: value)
-        let objectID = ItemID(anyModel: object)
-        var updated: [ItemPath] = []
-        for path in listView.visibleItemPaths {
-            guard let item = displayed.item(at: path), let cell = listView.cell(at: path),
-                  Self.item(item, concerns: object, id: objectID) else { continue }
-            let handled: Bool
-            if let (presenter, _) = presenters.resolve(item.model) {
-                handled = presenter.update(cell, item.model, update)
-            } else {
-                handled = dispatch.resource(update, cell: cell, model: item.model)
-            }
-            if handled {
-                updated.append(path)
-                listView.cellDidChange(at: path, reason: .resource(key))
-            }
-        }
-        return updated
+        deliverResource(of: object, rowID: ItemID(anyModel: object), key: key, value: value)
     }
 
-    static func item(_ item: ListItem, concerns object: Any, id: ItemID?) -> Bool {
-        if let id, item.id == id { return true }
-        if type(of: object) is AnyClass, type(of: item.model) is AnyClass, (object as AnyObject) === (item.model as AnyObject) { return true }
-        if let referencing = item.model as? any ResourceReferencing { return referencing.refers(to: object) }
-        return false
+    /// Hands a resource of `object` to the visible rows with identity `rowID` (and the
+    /// rows that hold or refer to `object`); a ``ResourceLoader`` knows the row's id.
+    @discardableResult
+    func deliverResource(of object: any Sendable, rowID: ItemID?, key: ResourceKey, value: (any Sendable)?) -> [ItemPath] {
+        guard let listView else { return [] }
+        return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: rowID, displayed: displayed, listView: listView)
     }
 
     // MARK: ListViewDataSource
@@ -269,24 +350,15 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject {
         guard let item = displayed.item(at: path) else {
             diagnostics(Diagnostic(.other, "list view asked for the cell at section \(path.section), row \(path.item), but the list has \(displayed.sections.count) sections\(displayed.sections.indices.contains(path.section) ? " and \(displayed.sections[path.section].items.count) rows in that section" : ""); showing an empty default cell"))
-            return registry.dequeue(registry.defaultCell, from: listView, at: path)
+            return rows.defaultCell(in: listView, at: path)
         }
-        return configuredCell(for: item.model, in: listView, at: path)
-    }
-
-    /// A dequeued cell for `model`, configured by its presenter or by the registry and dispatch table.
-    func configuredCell(for model: Any, in listView: any ListView, at path: ItemPath) -> AnyObject {
-        if let (presenter, _) = presenters.resolve(model) {
-            let cell = registry.dequeue(presenter.source, from: listView, at: path)
-            if !presenter.present(cell, model, path) {
-                diagnostics(Diagnostic(.cellTypeMismatch, "presenter for \(type(of: model)) got a \(type(of: cell)) cell from source \(presenter.source) at section \(path.section), row \(path.item)"))
-            }
-            return cell
+        // A row already on screen is being reconfigured: its configure reset the cell, so
+        // the resources cached for it are handed to it again (UIKit contract 4).
+        let isReconfigure = listView.cell(at: path) != nil
+        let cell = rows.cell(for: item.model, in: listView, at: path)
+        if isReconfigure, resources.hasLoaders, let content = contentItem(at: path) {
+            resources.reconfigured(content)
         }
-        let binding = registry.binding(for: model)
-        let cell = registry.dequeue(binding.source, from: listView, at: path)
-        registry.configure(cell, with: model, binding: binding)
-        dispatch.configure(cell, with: model, at: path)
         return cell
     }
 
@@ -308,10 +380,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
         guard let item = displayed.item(at: path) else { return nil }
-        if let height = rowHeights.height(for: item) { return height }
-        let model = item.model
-        if let (presenter, _) = presenters.resolve(model), let height = presenter.height(model) { return height }
-        return dispatch.height(for: model, at: path)
+        return rows.height(of: item, at: path)
     }
 
     public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {
@@ -325,32 +394,13 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {
         guard let model = displayed.item(at: path)?.model else { return }
-        if let (presenter, _) = presenters.resolve(model) {
-            presenter.select(model)
-            return
-        }
-        if dispatch.select(model, at: path) == nil {
+        if !rows.select(model, at: path) {
             if let error = model as? ErrorPlaceholder, error.canRetry {
                 onRetry?()
             } else if let more = model as? LoadMorePlaceholder, more.isFailed {
-                companions.dataSource?.loadNextPage()
+                dataSource?.loadNextPage()
             }
         }
-    }
-}
-
-extension ItemID {
-    /// The identity `object` would have as a row, if it is `Identifiable`.
-    init?(anyModel object: Any) {
-        guard let identifiable = object as? any Identifiable else { return nil }
-        self.init(opening: identifiable)
-    }
-
-    private init<Model: Identifiable>(opening model: Model) {
-        // The object handed to `provideResource` is `Sendable`, so its stored
-        // identifier is too; `Sendable` is a marker with no runtime layout.
-        let id = unsafeBitCast(model.id as any Hashable, to: (any Hashable & Sendable).self)
-        self.init(type: Model.self, erasedID: id)
     }
 }
 

@@ -1,7 +1,8 @@
 /// One row of a snapshot: a model, its identity, and its content as captured when it entered the snapshot.
 ///
 /// Identity comes from `Identifiable` (or the value itself, for `Hashable`
-/// models, or an explicit id). Content equality comes from
+/// models, or an explicit id), together with the model's runtime type: see
+/// ``ItemID`` for the full definition. Content equality comes from
 /// ``ContentFingerprinting`` if the model adopts it, else from `==` for
 /// `Equatable` models, else from object identity for classes; other models
 /// count as unchanged while their identity stays.
@@ -36,7 +37,7 @@ public struct ListItem: Sendable, Differentiable, CustomStringConvertible {
 
     /// A row for a model with an explicit identifier.
     public init<Model: Sendable, ID: Hashable & Sendable>(_ model: Model, id: ID) {
-        self.id = ItemID(type: Model.self, id: id)
+        self.id = ItemID(model: model, id: id)
         self.model = model
         self.content = Self.captureContent(model)
     }

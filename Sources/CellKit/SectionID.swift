@@ -15,10 +15,28 @@ public struct SectionID: Hashable, Sendable, ExpressibleByStringLiteral, Express
     /// Creates a section identity from an integer literal.
     public init(integerLiteral value: Int) { self.raw = value }
 
+    /// The section of the single placeholder row a ``ListController`` shows while
+    /// there is no content (loading, no results, failed).
+    ///
+    /// Its own type, so no section of yours can be mistaken for it, whatever its id:
+    /// a section whose id is `"placeholder"` is an ordinary section.
+    ///
+    /// ```swift
+    /// @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
+    ///     controller.displayed.sections.first?.id == .placeholder
+    /// }
+    /// ```
+    public static let placeholder = SectionID(PlaceholderSection())
+
     /// The raw value.
     public var rawValue: any Hashable & Sendable { raw }
 
     public static func == (lhs: SectionID, rhs: SectionID) -> Bool { _isEqual(lhs.raw, rhs.raw) }
     public func hash(into hasher: inout Hasher) { raw.hash(into: &hasher) }
     public var description: String { "\(raw)" }
+}
+
+/// The identity of ``SectionID/placeholder``: a type of its own, equal only to itself.
+private struct PlaceholderSection: Hashable, Sendable, CustomStringConvertible {
+    var description: String { "placeholder" }
 }

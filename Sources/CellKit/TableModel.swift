@@ -106,8 +106,21 @@ public struct TableModel: Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// The path of the row showing `model` (matched by identity). - Complexity: O(n).
+    /// The path of the row showing `model`, matched by its identity (``ItemID``):
+    /// an equal fresh copy finds the row too. - Complexity: O(n).
     public func indexPath<Model: Identifiable & Sendable>(of model: Model) -> ItemPath? where Model.ID: Sendable {
+        indexPath(of: ItemID(model))
+    }
+
+    /// The path of the row showing `model`, a `Hashable` model that is its own
+    /// identity (``ItemID``). - Complexity: O(n).
+    public func indexPath<Model: Hashable & Sendable>(of model: Model) -> ItemPath? {
+        indexPath(of: ItemID(model))
+    }
+
+    /// The path of the row showing `model`, which is `Identifiable` and `Hashable`:
+    /// matched by its `id` (``ItemID``). - Complexity: O(n).
+    public func indexPath<Model: Identifiable & Hashable & Sendable>(of model: Model) -> ItemPath? where Model.ID: Sendable {
         indexPath(of: ItemID(model))
     }
 

@@ -2,6 +2,12 @@
 import UIKit
 import CellKit
 
+/// The reuse identifier of a table-cell template, written once before the source is
+/// returned and only read afterwards (by the template, on the main actor).
+private final class ReuseIdentifierBox: @unchecked Sendable {
+    var value = ""
+}
+
 extension CellSource {
     /// A source of `UITableViewCell` subclass `Cell`, built by the table view.
     ///
@@ -32,8 +38,12 @@ extension CellSource {
         _ cellType: Cell.Type, style: CellStyle = .default,
         make: @escaping @MainActor @Sendable (_ reuseIdentifier: String) -> Cell
     ) -> CellSource {
-        let identifier = CellSource(cellType: cellType, style: style, kind: .template, make: nil).reuseIdentifier
-        return CellSource(cellType: cellType, style: style, kind: .template, make: { make(identifier) })
+        // Each template has its own identifier (see `CellSource`), known only once the
+        // source exists: the closure reads it from a box filled right after.
+        let identifier = ReuseIdentifierBox()
+        let source = CellSource(cellType: cellType, style: style, kind: .template, make: { make(identifier.value) })
+        identifier.value = source.reuseIdentifier
+        return source
     }
 
     /// A source of `UICollectionViewCell` subclass `Cell`, built by the collection view from its class.

@@ -45,6 +45,15 @@ struct DemoScriptingTests {
         #expect(fine.errorOutput.isEmpty, "\(fine.errorOutput)")
     }
 
+    @Test("--help describes the exit statuses and piped output")
+    func helpDescribesScripting() throws {
+        // The help is wrapped to the terminal's width: compare with the lines joined.
+        let help = try demo(["--help"], environment: ["COLUMNS": "80"]).output.replacing(/\s+/, with: " ")
+        for phrase in ["Exit status", "1 when loading failed", "2 when standard output", "every page", "--pages N"] {
+            #expect(help.contains(phrase), "--help does not mention \(phrase)")
+        }
+    }
+
     @Test("an unreadable directory is reported as permission denied, exit 1",
           .enabled(if: isRoot && Spawn.isAvailable("setpriv") && GitFixture.isAvailable, "needs root and setpriv to run as another user"))
     func unreadableDirectory() throws {
@@ -147,8 +156,10 @@ struct DemoScriptingTests {
         let root = try repository("""
         printf 'Caf\\351 with a header\\n' > message
         git -c i18n.commitEncoding=ISO-8859-1 commit -q --allow-empty -F message
-        printf 'Na\\357ve without a header\\n' > message
-        git commit -q --allow-empty -F message 2>/dev/null
+        # git commit would convert the bytes to UTF-8: write the raw commit object, as old tools did.
+        parent=$(git rev-parse HEAD)
+        printf 'tree %s\\nparent %s\\nauthor T <t@example.com> 1709283600 +0000\\ncommitter T <t@example.com> 1709283600 +0000\\n\\nNa\\357ve without a header\\n' "$(git write-tree)" "$parent" > raw
+        git update-ref refs/heads/main "$(git hash-object -t commit -w raw)"
         """)
         defer { try? FileManager.default.removeItem(at: root) }
         let result = try demo(["git", root.path])

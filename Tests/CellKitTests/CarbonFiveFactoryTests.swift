@@ -9,10 +9,13 @@ import Testing
 private final class ProductCell: ListCell {
     var title = ""
     var builtByTemplate = false
+    /// Which template built the cell ("bold", "light"), as a nib's set-up would differ.
+    var builtBy = ""
     init() {}
 }
 
 private struct Product: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+private struct Review: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
 /// A screen that takes its cell factory as a property, as the post suggests.
 @MainActor
@@ -62,5 +65,36 @@ struct CarbonFiveFactoryTests {
         #expect(nib.make == nil)
         // Equal sources (same derivation) are interchangeable, so a factory can be rebuilt anywhere.
         #expect(plain == CellSource.type(ProductCell.self))
+    }
+
+    @Test func twoTemplatesOfOneCellTypeAndStyleNeverShareAPool() {
+        func factory(_ flavor: String) -> CellSource {
+            CellSource.template(ProductCell.self) {
+                let cell = ProductCell()
+                cell.builtBy = flavor
+                return cell
+            }
+        }
+        let bold = factory("bold")
+        let light = factory("light")
+        #expect(bold != light)
+        #expect(bold.reuseIdentifier != light.reuseIdentifier)
+        let shared = bold  // one factory, kept by two screens
+        #expect(shared == bold && shared.reuseIdentifier == bold.reuseIdentifier)
+        #expect(Set([bold, shared, light]).count == 2)
+
+        // One list: products shown with the bold factory, then reviews with the light
+        // one. The products' cells go back to a pool; a review must never get one.
+        let controller = ListController(diagnostics: .ignore)
+        let listView = HeadlessListView(viewportHeight: 132, rowHeight: 44)
+        controller.registry.register(bold, for: Product.self) { (cell: ProductCell, product) in cell.title = product.title }
+        controller.registry.register(light, for: Review.self) { (cell: ProductCell, review) in cell.title = review.title }
+        controller.attach(to: listView)
+        controller.apply(TableModel((0..<5).map { Product(id: $0, title: "product \($0)") }))
+        #expect(listView.visibleCells.compactMap { ($0 as? ProductCell)?.builtBy } == ["bold", "bold", "bold"])
+        controller.apply(TableModel((0..<5).map { Review(id: $0, title: "review \($0)") }))
+        let cells = listView.visibleCells.compactMap { $0 as? ProductCell }
+        #expect(cells.map(\.title) == ["review 0", "review 1", "review 2"])
+        #expect(cells.map(\.builtBy) == ["light", "light", "light"])
     }
 }

@@ -79,7 +79,7 @@ final class PostScreen {
 
     /// The single placeholder row shown, if any.
     var placeholder: Any? {
-        guard controller.displayed.sections.count == 1, controller.displayed.sections[0].id == "cellkit.placeholder" else { return nil }
+        guard controller.displayed.sections.count == 1, controller.displayed.sections[0].id == .placeholder else { return nil }
         return controller.displayed.sections[0].items.first?.model
     }
 

@@ -4,8 +4,9 @@
 ///
 /// A load starts when a row of `Model` is about to show or is prefetched, is
 /// cancelled when the row leaves (or stops being prefetched) before it finishes,
-/// and its result is cached by the row's id (least recently used results go
-/// first past ``cacheLimit``). A cached resource reaches a row that shows again
+/// and its result is cached by the row's identity, ``ItemID`` (least recently
+/// used results go first past ``cacheLimit``); a finished resource reaches the
+/// cells of that row by the same identity, whatever the model's id looks like. A cached resource reaches a row that shows again
 /// at once, without a load. Nothing but the visible cells of that row is
 /// touched, and nothing is reloaded.
 ///
@@ -82,10 +83,16 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         visible[ObjectIdentifier(cell)] = item.id
         visibleCount[item.id, default: 0] += 1
         if let value = cachedValue(for: item.id) {
-            controller?.provideResource(model, key: key, value: value)
+            controller?.deliverResource(of: model, rowID: item.id, key: key, value: value)
         } else {
             start(item.id, model)
         }
+    }
+
+    /// A visible row was configured again (a reconfigure reset its cell): hand it the cached resource.
+    func reconfigured(_ item: ListItem) {
+        guard let model = item.model as? Model, let value = cachedValue(for: item.id) else { return }
+        controller?.deliverResource(of: model, rowID: item.id, key: key, value: value)
     }
 
     func didEndDisplaying(cell: AnyObject) {
@@ -138,7 +145,7 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         cache[id] = (value, tick)
         trimCache()
         if visibleCount[id] != nil {
-            controller?.provideResource(model, key: key, value: value)
+            controller?.deliverResource(of: model, rowID: id, key: key, value: value)
         }
     }
 
@@ -154,12 +161,14 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
 struct AnyResourceLoader {
     let willDisplay: @MainActor (ListItem, AnyObject) -> Void
     let didEndDisplaying: @MainActor (AnyObject) -> Void
+    let reconfigured: @MainActor (ListItem) -> Void
     let prefetch: @MainActor ([ListItem]) -> Void
     let cancelPrefetch: @MainActor ([ListItem]) -> Void
 
     init<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         willDisplay = { loader.willDisplay($0, cell: $1) }
         didEndDisplaying = { loader.didEndDisplaying(cell: $0) }
+        reconfigured = { loader.reconfigured($0) }
         prefetch = { loader.prefetch($0) }
         cancelPrefetch = { loader.cancelPrefetch($0) }
     }
@@ -171,6 +180,6 @@ extension ListController {
     /// The controller keeps the loader alive.
     public func addResourceLoader<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         loader.controller = self
-        companions.resourceLoaders.append(AnyResourceLoader(loader))
+        resources.add(AnyResourceLoader(loader))
     }
 }

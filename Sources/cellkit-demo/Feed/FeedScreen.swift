@@ -110,7 +110,7 @@ final class FeedScreen: DemoScreen {
             if lastActivity == .refreshing, let fresh = pages.lastRefreshNewItemCount, fresh > 0 {
                 showStatus("\(fresh) new tweet\(fresh == 1 ? "" : "s") at the top")
             } else if source.filter.isEmpty {
-                showStatus("\(count) tweets")
+                showStatus("\(count) tweet\(count == 1 ? "" : "s")")
             }
         }
         if !snapshot.state.isLoading && !firstLoadDone {

@@ -2,7 +2,7 @@ import CGtk
 import CellKit
 
 /// A CellKit list view on GTK 4: a `GtkListView` whose rows are bound lazily,
-/// as GTK scrolls them into view, to cells that a ``CellKit/ListController`` configures.
+/// as GTK scrolls them into view, to cells that a `ListController` configures.
 ///
 /// Section headers are rows of their own (GTK 4.8 has none). Batches reach GTK
 /// as `items-changed` ranges of its model (rows removed, inserted, replaced),
@@ -15,13 +15,16 @@ import CellKit
 /// import CellKit
 /// import CellKitGTK
 ///
-/// @MainActor func showNames(_ names: [String]) -> GtkListWindow {
-///     let window = GtkListWindow(title: "Names")
+/// struct Person: Identifiable, Sendable { let id: Int; var name: String }
+///
+/// @MainActor func showPeople(_ people: [Person]) -> (GtkListWindow, ListController) {
+///     let window = GtkListWindow(title: "People")
 ///     let controller = ListController()
+///     controller.register(TextCell.self, for: Person.self) { cell, person in cell.text = person.name }
 ///     controller.attach(to: window.list)
-///     controller.apply(TableModel(names))
+///     controller.apply(TableModel(people))
 ///     window.present()
-///     return window
+///     return (window, controller) // the list holds the controller weakly
 /// }
 /// ```
 @MainActor
@@ -43,7 +46,7 @@ public final class GtkListBackend: ListView {
     /// How many times GTK bound a row, since creation.
     public var bindCount: Int { rows.bindCount }
 
-    let rows = GtkRowList()
+    let rows: GtkRowList
     private(set) var layout = FlatLayout()
     private var headerTitles: [String?] = []
     private var registered: [String: CellSource] = [:]
@@ -53,16 +56,29 @@ public final class GtkListBackend: ListView {
     private var headerPool: [GtkTextRow] = []
     private var bound: [OpaquePointer: Bound] = [:]
     private var pendingBinds: [OpaquePointer] = []
+    private var detached: [Bound] = []
+    /// The `items-changed` splices of animated batches, for tests; they empty it.
+    var spliceLog: [FlatLayout.Splice] = []
     private var isSplicing = false
 
     /// What a bound GTK list item shows.
     private enum Bound {
         case header(section: Int, row: GtkTextRow)
         case row(ItemPath, cell: AnyObject)
+
+        var entry: FlatLayout.Entry {
+            switch self {
+            case .header(let section, _): .header(section: section)
+            case .row(let path, _): .row(path)
+            }
+        }
     }
 
-    /// Creates an empty list (initializes GTK if needed).
+    /// Creates an empty list; initializes GTK first if needed (``GtkMainLoop/start()``),
+    /// and stops the program with a message if GTK cannot open a display.
     public init() {
+        precondition(GtkMainLoop.start(), "GtkListBackend: GTK could not open a display; set DISPLAY or WAYLAND_DISPLAY (or run under xvfb-run)")
+        rows = GtkRowList()
         rows.onBind = { [unowned self] item in
             if isSplicing { pendingBinds.append(item) } else { bind(item) }
         }
@@ -83,7 +99,7 @@ public final class GtkListBackend: ListView {
         let id = source.reuseIdentifier
         if registered[id] == nil { register(source) }
         if let cell = reusePool[id]?.popLast() {
-            (cell as? TextCell)?.prepareForReuse()
+            (cell as? any ListCell)?.prepareForReuse()
             return cell
         }
         let cell: AnyObject = source.make?() ?? TextCell()
@@ -108,7 +124,8 @@ public final class GtkListBackend: ListView {
         splicing { rows.splice(at: 0, removing: oldTotal, adding: layout.total) }
     }
 
-    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) throws {
+    @discardableResult
+    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         let old = layout
         updateData()
         readLayout()
@@ -117,21 +134,21 @@ public final class GtkListBackend: ListView {
         guard case .animate(let steps) = plan,
               let splices = FlatLayout.splices(steps, from: old, to: layout, newSections: mapping.newSections) else {
             splicing { rows.splice(at: 0, removing: old.total, adding: layout.total) }
-            if case .reload(.invalid(let error)) = plan { throw error }
-            return
+            if case .reload(let reason) = plan { return .reloaded(reason) }
+            return .reloaded(.invalid(BatchUpdateError(.sectionCountMismatch, detail: "the batch does not map onto the list's rows")))
         }
         let selected = selectedPath.flatMap { mapping.newPath(of: $0) }
-        splicing {
-            for splice in splices { rows.splice(at: splice.position, removing: splice.removed, adding: splice.added) }
-            // Rows GTK kept bound moved with their items: follow them.
-            for (item, shown) in bound {
-                switch shown {
-                case .row(let path, let cell): bound[item] = mapping.newPath(of: path).map { .row($0, cell: cell) }
-                case .header(let section, let row): bound[item] = mapping.newSections[section].map { .header(section: $0, row: row) }
-                }
+        spliceLog += splices
+        splicing(reconfigured: Set(steps.reconfigure), remap: { shown in
+            switch shown {
+            case .row(let path, let cell): mapping.newPath(of: path).map { .row($0, cell: cell) }
+            case .header(let section, let row): mapping.newSections[section].map { .header(section: $0, row: row) }
             }
+        }) {
+            for splice in splices { rows.splice(at: splice.position, removing: splice.removed, adding: splice.added) }
         }
         if let selected, selectedPath != selected { selectedPath = selected }
+        return .animated
     }
 
     public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {
@@ -171,14 +188,45 @@ public final class GtkListBackend: ListView {
         )
     }
 
-    /// Runs `splices` with binds deferred: mid-batch, positions mean neither the old nor the new data.
-    private func splicing(_ splices: () -> Void) {
+    /// Runs `splices` with binds deferred: mid-batch, positions mean neither the old
+    /// nor the new data. GTK 4.8 rebinds every row whose position changed; a row that
+    /// comes back showing what it showed (after `remap`) gets its cell back, unconfigured
+    /// again, unless it is in `reconfigured`. Without `remap` (a reload), nothing comes back.
+    private func splicing(reconfigured: Set<ItemPath> = [], remap: ((Bound) -> Bound?)? = nil, _ splices: () -> Void) {
         isSplicing = true
         splices()
         isSplicing = false
+        let remap = remap ?? { _ in nil }
+        // Rows GTK kept bound moved with their items: follow them.
+        for (item, shown) in bound {
+            if let moved = remap(shown) { bound[item] = moved } else { bound[item] = nil; release(shown) }
+        }
+        var spare: [FlatLayout.Entry: Bound] = [:]
+        for shown in detached {
+            guard let moved = remap(shown) else { release(shown); continue }
+            if case .row(let path, _) = moved, reconfigured.contains(path) { release(moved); continue }
+            spare[moved.entry] = moved
+        }
+        detached.removeAll()
         let pending = pendingBinds
         pendingBinds.removeAll()
-        for item in pending where bound[item] == nil && rows.position(of: item) != nil { bind(item) }
+        for item in pending where bound[item] == nil {
+            guard let position = rows.position(of: item) else { continue }
+            if let entry = layout.entry(at: position), let shown = spare.removeValue(forKey: entry) {
+                attach(shown, to: item)
+            } else {
+                bind(item)
+            }
+        }
+        for shown in spare.values { release(shown) }
+    }
+
+    private func attach(_ shown: Bound, to item: OpaquePointer) {
+        switch shown {
+        case .header(_, let row): rows.setChild(row.widget, of: item, selectable: false)
+        case .row(_, let cell): rows.setChild(widget(showing: cell), of: item, selectable: true)
+        }
+        bound[item] = shown
     }
 
     private func bind(_ item: OpaquePointer) {
@@ -203,7 +251,7 @@ public final class GtkListBackend: ListView {
         pendingBinds.removeAll { $0 == item }
         guard let shown = bound.removeValue(forKey: item) else { return }
         rows.setChild(nil, of: item, selectable: false)
-        release(shown)
+        if isSplicing { detached.append(shown) } else { release(shown) }
     }
 
     private func release(_ shown: Bound) {

@@ -18,7 +18,7 @@ import CellKit
 /// ```
 @MainActor
 public final class GtkListWindow {
-    /// The list shown; attach a ``CellKit/ListController`` to it.
+    /// The list shown; attach a `ListController` to it.
     public let list: GtkListBackend
     /// The `GtkWindow`.
     public let window: GtkWidgetPointer
@@ -31,6 +31,8 @@ public final class GtkListWindow {
 
     private let refreshButton: GtkWidgetPointer
     private let statusLabel: GtkWidgetPointer
+    private var refreshHandler: gulong = 0
+    private var closeHandler: gulong = 0
 
     /// A window titled `title`, `width` × `height` points, holding `list`; call ``present()`` to show it.
     public init(title: String, list: GtkListBackend = GtkListBackend(), width: Int = 480, height: Int = 640) {
@@ -59,13 +61,21 @@ public final class GtkListWindow {
         gtk_window_set_child(ck_window(window), column)
 
         let me = Unmanaged.passUnretained(self).toOpaque()
-        ck_connect_clicked(ck_button(refreshButton), { _, data in
+        refreshHandler = ck_connect_clicked(ck_button(refreshButton), { _, data in
             MainActor.assumeIsolated { Unmanaged<GtkListWindow>.fromOpaque(data!).takeUnretainedValue().onRefresh?() }
         }, me)
-        ck_connect_close_request(ck_window(window), { _, data in
+        closeHandler = ck_connect_close_request(ck_window(window), { _, data in
             MainActor.assumeIsolated { Unmanaged<GtkListWindow>.fromOpaque(data!).takeUnretainedValue().isClosed = true }
             return 0 // let GTK close it
         }, me)
+    }
+
+    /// Closes the window if it is open: GTK's signals must not reach a freed window object.
+    isolated deinit {
+        ck_disconnect(refreshButton, refreshHandler)
+        ck_disconnect(window, closeHandler)
+        if !isClosed { gtk_window_destroy(ck_window(window)) }
+        g_object_unref(window)
     }
 
     /// The status line's text; `nil` hides it.

@@ -26,13 +26,16 @@ final class GtkRowList {
     /// The selected position changed.
     var onSelectionChange: () -> Void = {}
 
+    /// The signal handlers to disconnect when the list goes away: (instance, handler id).
+    private var handlers: [(gpointer, gulong)] = []
+
     /// How many list item widgets GTK asked for (`setup`), since creation.
     private(set) var setupCount = 0
     /// How many times GTK bound a list item to a row, since creation.
     private(set) var bindCount = 0
 
+    /// GTK must be initialized (``GtkMainLoop/start()``).
     init() {
-        gtk_init()
         model = ck_row_model_new()
         // Both take ownership of the reference they are given.
         selection = gtk_single_selection_new(ck_row_model_as_list_model(model))
@@ -44,29 +47,34 @@ final class GtkRowList {
         gtk_scrolled_window_set_child(ck_scrolled_window(scrolledWindow), listView)
         gtk_widget_set_vexpand(scrolledWindow, 1)
         g_object_ref_sink(scrolledWindow)
-        // The list outlives nothing it points to: the signals are disconnected in deinit… but
-        // deinit cannot run on the main actor, so the list is kept alive by its owner instead.
+        // The signal handlers point at `self` unretained: the backend that owns this list
+        // owns the widgets too, and they do not outlive it.
         let me = Unmanaged.passUnretained(self).toOpaque()
         let signalFactory = factory
-        ck_connect_list_item(signalFactory, "setup", { _, _, data in
+        handlers.append((UnsafeMutableRawPointer(signalFactory), ck_connect_list_item(signalFactory, "setup", { _, _, data in
             MainActor.assumeIsolated { GtkRowList.from(data).setupCount += 1 }
-        }, me)
-        ck_connect_list_item(signalFactory, "bind", { _, item, data in
+        }, me)))
+        handlers.append((UnsafeMutableRawPointer(signalFactory), ck_connect_list_item(signalFactory, "bind", { _, item, data in
             MainActor.assumeIsolated {
                 let list = GtkRowList.from(data)
                 list.bindCount += 1
                 list.onBind(item!)
             }
-        }, me)
-        ck_connect_list_item(signalFactory, "unbind", { _, item, data in
+        }, me)))
+        handlers.append((UnsafeMutableRawPointer(signalFactory), ck_connect_list_item(signalFactory, "unbind", { _, item, data in
             MainActor.assumeIsolated { GtkRowList.from(data).onUnbind(item!) }
-        }, me)
-        ck_connect_activate(OpaquePointer(listView), { _, position, data in
+        }, me)))
+        handlers.append((UnsafeMutableRawPointer(listView), ck_connect_activate(OpaquePointer(listView), { _, position, data in
             MainActor.assumeIsolated { GtkRowList.from(data).onActivate(Int(position)) }
-        }, me)
-        ck_connect_selection_changed(ck_selection_model(UnsafeMutableRawPointer(selection)), { _, _, _, data in
+        }, me)))
+        handlers.append((UnsafeMutableRawPointer(selection), ck_connect_selection_changed(ck_selection_model(UnsafeMutableRawPointer(selection)), { _, _, _, data in
             MainActor.assumeIsolated { GtkRowList.from(data).onSelectionChange() }
-        }, me)
+        }, me)))
+    }
+
+    isolated deinit {
+        for (instance, handler) in handlers { ck_disconnect(instance, handler) }
+        g_object_unref(scrolledWindow)
     }
 
     private static func from(_ data: gpointer?) -> GtkRowList {

@@ -4,8 +4,8 @@ import CellKit
 /// Builds and updates the GTK widget of rows showing a `Model`: the Carbon Five
 /// factory idea, one builder shared by every window that shows a `Model`.
 ///
-/// Register it with ``CellKit/ListController/register(_:for:)``. Rows without a
-/// builder show their cell as text (``CellKit/TextCell`` and the placeholder
+/// Register it with `ListController.register(_:for:)`. Rows without a
+/// builder show their cell as text (`TextCell` and the placeholder
 /// cells render out of the box).
 ///
 /// ```swift
@@ -87,7 +87,7 @@ extension ListController {
     }
 }
 
-/// The widget of a ``CellKit/TextCell`` (and of header rows): a title, a detail
+/// The widget of a `TextCell` (and of header rows): a title, a detail
 /// line and an accessory.
 @MainActor
 final class GtkTextRow {
@@ -116,7 +116,12 @@ final class GtkTextRow {
         gtk_widget_set_margin_end(widget, 8)
         gtk_widget_set_margin_top(widget, header ? 10 : 4)
         gtk_widget_set_margin_bottom(widget, 4)
-        if header { ck_widget_add_css_class(title, "heading") }
+        if header {
+            ck_widget_add_css_class(title, "heading")
+            // GTK 4.8 gives the keyboard focus only to selectable rows or to a focusable
+            // child: without this, the arrow keys stop for good at a header row.
+            gtk_widget_set_focusable(widget, 1)
+        }
     }
 
     isolated deinit {
@@ -132,10 +137,26 @@ final class GtkTextRow {
         gtk_widget_set_visible(accessory, accessoryText == nil ? 0 : 1)
     }
 
-    /// Shows what `cell` holds: a text cell's lines, or the cell's description.
+    /// A spinner before the lines, made for the first loading cell shown.
+    private var spinner: GtkWidgetPointer?
+
+    /// Shows what `cell` holds: a text cell's lines (with a spinner for a
+    /// `LoadingCell` that animates) and its accessibility label (what a screen reader
+    /// reads for the row), or the cell's description.
     func show(_ cell: AnyObject) {
+        let loading = (cell as? LoadingCell)?.isAnimating ?? false
+        if loading, spinner == nil {
+            let made = gtk_spinner_new()!
+            gtk_box_prepend(ck_box(widget), made)
+            spinner = made
+        }
+        if let spinner {
+            gtk_widget_set_visible(spinner, loading ? 1 : 0)
+            gtk_spinner_set_spinning(OpaquePointer(spinner), loading ? 1 : 0)
+        }
         if let cell = cell as? TextCell {
             show(cell.text, detail: cell.detailText, accessory: cell.accessory)
+            ck_accessible_set_label(widget, cell.accessibilityLabel)
         } else {
             show(String(describing: cell))
         }

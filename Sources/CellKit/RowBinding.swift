@@ -1,0 +1,85 @@
+/// What turns one row into a cell and answers for it: presenters first, then the
+/// registry and the dispatch table, with the row heights. The ``ListController``
+/// owns one and forwards the list view's per-row questions to it.
+///
+/// Presenters take precedence over the registry for their model type: a row of
+/// a presented type gets the presenter's cell source, presentation, height,
+/// selection and resource updates; every other row gets the registry's cell,
+/// its configure closure, then the dispatch table's handlers.
+@MainActor
+final class RowBinding {
+    /// Model type → cell.
+    let registry: CellRegistry
+    /// Model type → configure / select / height / resource handlers.
+    let dispatch: DispatchTable
+    /// Model type → presenter, in its style.
+    private var presenters = TypeTable<PresenterBinding>()
+    /// Fixed, estimated and measured heights, asked before presenters and handlers.
+    let heights = RowHeights()
+    /// Where a presenter that gets a cell it cannot present is reported.
+    var diagnostics: DiagnosticHandler {
+        didSet {
+            registry.diagnostics = diagnostics
+            dispatch.diagnostics = diagnostics
+        }
+    }
+
+    init(registry: CellRegistry, diagnostics: DiagnosticHandler) {
+        self.registry = registry
+        self.dispatch = DispatchTable(diagnostics: diagnostics)
+        self.diagnostics = diagnostics
+        registry.diagnostics = diagnostics
+    }
+
+    /// Presents models of `P.Model` with `presenter` from now on.
+    func addPresenter<P: Presenter>(_ presenter: P, style: CellStyle, onEvent: @escaping @MainActor (P.Event) -> Void) {
+        presenters.set(PresenterBinding(presenter, style: style, onEvent: onEvent), for: P.Model.self)
+    }
+
+    /// A dequeued cell for `model`, configured by its presenter or by the registry and dispatch table.
+    func cell(for model: Any, in listView: any ListView, at path: ItemPath) -> AnyObject {
+        if let (presenter, _) = presenters.resolve(model) {
+            let cell = registry.dequeue(presenter.source, from: listView, at: path)
+            if !presenter.present(cell, model, path) {
+                diagnostics(Diagnostic(.cellTypeMismatch, "presenter for \(type(of: model)) got a \(type(of: cell)) cell from source \(presenter.source) at section \(path.section), row \(path.item)"))
+            }
+            return cell
+        }
+        let binding = registry.binding(for: model)
+        let cell = registry.dequeue(binding.source, from: listView, at: path)
+        registry.configure(cell, with: model, binding: binding)
+        dispatch.configure(cell, with: model, at: path)
+        return cell
+    }
+
+    /// An empty default cell, for a path the list view should not have asked about.
+    func defaultCell(in listView: any ListView, at path: ItemPath) -> AnyObject {
+        registry.dequeue(registry.defaultCell, from: listView, at: path)
+    }
+
+    /// The height of `item` at `path`: the row heights, then its presenter, then the dispatch table.
+    func height(of item: ListItem, at path: ItemPath) -> Double? {
+        if let height = heights.height(for: item) { return height }
+        let model = item.model
+        if let (presenter, _) = presenters.resolve(model), let height = presenter.height(model) { return height }
+        return dispatch.height(for: model, at: path)
+    }
+
+    /// Sends a tap on `model`'s row to its presenter or select handler; `false` when neither handles it.
+    func select(_ model: Any, at path: ItemPath) -> Bool {
+        if let (presenter, _) = presenters.resolve(model) {
+            presenter.select(model)
+            return true
+        }
+        return dispatch.select(model, at: path) != nil
+    }
+
+    /// Hands `update` to `cell`, which shows `model`, through its presenter or
+    /// the dispatch table; whether one of them took it.
+    func deliver(_ update: ResourceUpdate, to cell: AnyObject, showing model: Any) -> Bool {
+        if let (presenter, _) = presenters.resolve(model) {
+            return presenter.update(cell, model, update)
+        }
+        return dispatch.resource(update, cell: cell, model: model)
+    }
+}

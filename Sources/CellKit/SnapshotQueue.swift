@@ -1,0 +1,82 @@
+/// The staged changes between two ``TableModel``s, as the sectioned diff gives them.
+typealias TableChangeset = StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>
+
+/// Where a ``SnapshotQueue`` shows its snapshots: the ``ListController``.
+@MainActor
+protocol SnapshotQueueOwner: AnyObject, Sendable {
+    /// What the list shows now; the diff starts from it.
+    var displayed: TableModel { get }
+    /// Above this many changes the diff asks for a reload; `nil`: never.
+    var reloadThreshold: Int? { get }
+    /// What the list should show for `snapshot` (its rows, or placeholder rows).
+    func target(for snapshot: ListSnapshot) -> TableModel
+    /// Makes `snapshot` current and shows `target` through `staged`, computed from ``displayed``.
+    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset)
+}
+
+/// The queue between a data source and the list: snapshots are submitted,
+/// diffed off the main actor one at a time, then shown on it; a snapshot that
+/// arrives while another is diffed or shown replaces any still waiting
+/// (coalescing: only the newest is shown next), and ``settle()`` waits until
+/// the queue is empty.
+///
+/// A diff that started from a model the list no longer shows (something was
+/// applied meanwhile; see ``displayDidChange()``) is computed again on the main
+/// actor from what is shown, so a stale changeset never reaches the list view.
+@MainActor
+final class SnapshotQueue {
+    private var pending: ListSnapshot?
+    private var draining = false
+    private var settleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Bumped whenever what the list shows changes.
+    private var displayGeneration = 0
+    /// How many snapshots were diffed and shown (coalesced ones are not counted).
+    private(set) var appliedCount = 0
+
+    init() {}
+
+    /// Whether a snapshot is waiting or being diffed and shown.
+    var isApplying: Bool { draining || pending != nil }
+
+    /// Tells the queue that what the list shows changed, so a diff running now is stale.
+    func displayDidChange() { displayGeneration &+= 1 }
+
+    /// Queues `snapshot` to be shown by `owner`, replacing one that has not started yet.
+    func submit(_ snapshot: ListSnapshot, to owner: some SnapshotQueueOwner) {
+        pending = snapshot
+        guard !draining else { return }
+        draining = true
+        Task { await self.drain(into: owner) }
+    }
+
+    /// Returns once every submitted snapshot is shown.
+    func settle() async {
+        guard isApplying else { return }
+        await withCheckedContinuation { settleWaiters.append($0) }
+    }
+
+    private func drain(into owner: some SnapshotQueueOwner) async {
+        while let snapshot = pending {
+            pending = nil
+            let target = owner.target(for: snapshot)
+            let generation = displayGeneration
+            var staged = await Self.stagedChangesOffMain(from: owner.displayed, to: target, reloadThreshold: owner.reloadThreshold)
+            if displayGeneration != generation {
+                // Something was shown while diffing: start again from what is shown now.
+                staged = ListController.stagedChanges(from: owner.displayed, to: target, reloadThreshold: owner.reloadThreshold)
+            }
+            owner.show(snapshot, target: target, staged: staged)
+            appliedCount += 1
+        }
+        draining = false
+        let waiters = settleWaiters
+        settleWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The staged changes from `old` to `new`, computed off the main actor.
+    @concurrent
+    nonisolated static func stagedChangesOffMain(from old: TableModel, to new: TableModel, reloadThreshold: Int?) async -> TableChangeset {
+        ListController.stagedChanges(from: old, to: new, reloadThreshold: reloadThreshold)
+    }
+}
