@@ -58,7 +58,7 @@ import Testing
     }
 }
 
-// Platforms/GTK/Sources/CellKitGTK/Documentation.docc/CellKitGTK.md:32
+// Platforms/GTK/Sources/CellKitGTK/Documentation.docc/CellKitGTK.md:34
 @MainActor private func docExample5() async throws {
 
     struct Contact: Identifiable, Sendable { let id: Int; var name: String; var email: String }
