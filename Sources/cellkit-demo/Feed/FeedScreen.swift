@@ -84,7 +84,10 @@ final class FeedScreen: DemoScreen {
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool { navigation.handle(key, in: list) }
 
     func filter(_ text: String) {
-        controller.placeholders.noResults = NoResultsPlaceholder(message: "No tweets or people match “\(text)”")
+        // Say what was searched: the filter looks at the loaded pages of the endless feed only.
+        let loaded = source.innerSnapshot.model.itemCount
+        controller.placeholders.noResults = NoResultsPlaceholder(
+            message: "No tweets or people match “\(text)” in the \(loaded) loaded tweet\(loaded == 1 ? "" : "s")")
         source.filter = text
     }
 
