@@ -175,8 +175,12 @@ public final class CellRegistry {
     /// then ``UpdatableCell/update(with:)`` if the cell adopts it. A default
     /// ``TextCell`` with nothing else to show gets the model's description.
     /// Returns whether the cell reported a change (`true` when it cannot tell).
+    /// `path`, when given, is named by the diagnostic of a handler that gets
+    /// another cell type than it expects.
     @discardableResult
-    public func configure(_ cell: AnyObject, with model: Any, binding: Binding) -> Bool {
+    public func configure(_ cell: AnyObject, with model: Any, binding: Binding, at path: ItemPath? = nil) -> Bool {
+        configuringPath = path
+        defer { configuringPath = nil }
         if case .defaultCell = binding.origin, let textCell = cell as? TextCell {
             textCell.prepareForReuse()
             textCell.text = String(describing: model)
@@ -204,7 +208,7 @@ public final class CellRegistry {
     public func cell(for model: Any, in listView: any ListView, at path: ItemPath) -> AnyObject {
         let binding = binding(for: model)
         let cell = dequeue(binding.source, from: listView, at: path)
-        configure(cell, with: model, binding: binding)
+        configure(cell, with: model, binding: binding, at: path)
         return cell
     }
 
@@ -214,8 +218,10 @@ public final class CellRegistry {
     }
 
     private var mismatches = MismatchReporter()
+    /// The row being configured, for the mismatch diagnostic.
+    private var configuringPath: ItemPath?
 
     func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any) {
-        mismatches.report(cell: cell, expected: expected, model: model, to: diagnostics)
+        mismatches.report(cell: cell, expected: expected, model: model, at: configuringPath, to: diagnostics)
     }
 }

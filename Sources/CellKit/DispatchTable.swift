@@ -8,6 +8,11 @@
 /// (configure and select do nothing; height is the list's default).
 /// Resolution happens once per concrete type, then is cached.
 ///
+/// The built-in placeholder rows (``LoadingPlaceholder``, ``NoResultsPlaceholder``,
+/// ``ErrorPlaceholder``, ``LoadMorePlaceholder``) take only handlers registered
+/// for their own type: a catch-all or a protocol or supertype handler leaves them
+/// their built-in look, height and tap (retry).
+///
 /// ```swift
 /// final class UserCell: TextCell {}
 /// struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
@@ -50,6 +55,10 @@ public final class DispatchTable {
     }
 
     /// Configures cells showing any model that no more specific handler takes (`configureCell:withObject:`).
+    ///
+    /// The built-in placeholder rows (loading, no results, error, load more) are
+    /// not handed to it: they keep their built-in look unless configured for
+    /// their own type (`configure(ErrorPlaceholder.self) { ... }`).
     public func configureAny<Cell>(_ handler: @escaping @MainActor (Cell, Any) -> Void) {
         configureTable.catchAll = typedConfigure(handler)
     }
@@ -79,7 +88,7 @@ public final class DispatchTable {
     public func onResource<Model, Cell>(_ model: Model.Type, _ handler: @escaping @MainActor (Cell, Model, ResourceUpdate) -> Void) {
         resourceTable.set({ [weak self] cell, m, update in
             guard let cell = cell as? Cell else {
-                self?.reportMismatch(cell: cell, expected: Cell.self, model: m)
+                self?.reportMismatch(cell: cell, expected: Cell.self, model: m, at: nil)
                 return
             }
             handler(cell, m as! Model, update)
@@ -91,7 +100,7 @@ public final class DispatchTable {
     /// Runs the configure handler that matches `model`; returns how it matched, or `nil` (the default: nothing).
     @discardableResult
     public func configure(_ cell: AnyObject, with model: Any, at path: ItemPath) -> TypeMatch? {
-        guard let (handler, match) = configureTable.resolve(model) else { return nil }
+        guard let (handler, match) = Self.admitted(configureTable.resolve(model), for: model) else { return nil }
         handler(cell, model, path)
         return match
     }
@@ -99,39 +108,50 @@ public final class DispatchTable {
     /// Runs the select handler that matches `model`; returns how it matched, or `nil` (the default: nothing).
     @discardableResult
     public func select(_ model: Any, at path: ItemPath) -> TypeMatch? {
-        guard let (handler, match) = selectTable.resolve(model) else { return nil }
+        guard let (handler, match) = Self.admitted(selectTable.resolve(model), for: model) else { return nil }
         handler(model, path)
         return match
     }
 
     /// The height for `model`, or `nil` when no handler matches (the list's default applies).
     public func height(for model: Any, at path: ItemPath) -> Double? {
-        heightTable.resolve(model).map { $0.value(model, path) }
+        Self.admitted(heightTable.resolve(model), for: model).map { $0.value(model, path) }
     }
 
     /// Runs the resource handler that matches `model`; returns whether one ran.
     @discardableResult
     public func resource(_ update: ResourceUpdate, cell: AnyObject, model: Any) -> Bool {
-        guard let (handler, _) = resourceTable.resolve(model) else { return false }
+        guard let (handler, _) = Self.admitted(resourceTable.resolve(model), for: model) else { return false }
         handler(cell, model, update)
         return true
+    }
+
+    /// A resolved handler, unless `model` is a built-in placeholder and the handler is not for its own type.
+    private static func admitted<Value>(_ resolved: (value: Value, match: TypeMatch)?, for model: Any) -> (value: Value, match: TypeMatch)? {
+        guard let resolved, resolved.match != .exact, isBuiltInPlaceholder(model) else { return resolved }
+        return nil
+    }
+
+    /// Whether `model` is one of the list's own placeholder rows.
+    static func isBuiltInPlaceholder(_ model: Any) -> Bool {
+        model is LoadingPlaceholder || model is NoResultsPlaceholder || model is ErrorPlaceholder || model is LoadMorePlaceholder
     }
 
     /// Whether any height handler is registered (lists may skip per-row height calls otherwise).
     public var hasHeightHandlers: Bool { !heightTable.isEmpty }
 
     private func typedConfigure<Cell, Model>(_ handler: @escaping @MainActor (Cell, Model) -> Void) -> ConfigureHandler {
-        { [weak self] cell, model, _ in
+        { [weak self] cell, model, path in
             guard let typed = cell as? Cell else {
-                self?.reportMismatch(cell: cell, expected: Cell.self, model: model)
+                self?.reportMismatch(cell: cell, expected: Cell.self, model: model, at: path)
                 return
             }
             handler(typed, model as! Model)
         }
     }
 
-    private func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any) {
-        mismatches.report(cell: cell, expected: expected, model: model, to: diagnostics)
+    private func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any, at path: ItemPath?) {
+        mismatches.report(cell: cell, expected: expected, model: model, at: path, to: diagnostics)
     }
 }
 

@@ -38,7 +38,7 @@ final class RowBinding {
 
     /// A dequeued cell for `model`, configured by its presenter or by the registry and dispatch table.
     func cell(for model: Any, in listView: any ListView, at path: ItemPath) -> AnyObject {
-        if let (presenter, _) = presenters.resolve(model) {
+        if let (presenter, _) = presenter(for: model) {
             let cell = registry.dequeue(presenter.source, from: listView, at: path)
             if !presenter.present(cell, model, path) {
                 diagnostics(Diagnostic(.cellTypeMismatch, "presenter for \(type(of: model)) got a \(type(of: cell)) cell from source \(presenter.source) at section \(path.section), row \(path.item)"))
@@ -47,9 +47,16 @@ final class RowBinding {
         }
         let binding = registry.binding(for: model)
         let cell = registry.dequeue(binding.source, from: listView, at: path)
-        registry.configure(cell, with: model, binding: binding)
+        registry.configure(cell, with: model, binding: binding, at: path)
         dispatch.configure(cell, with: model, at: path)
         return cell
+    }
+
+    /// The presenter of `model`; the built-in placeholder rows take only one presenting their own type.
+    private func presenter(for model: Any) -> (value: PresenterBinding, match: TypeMatch)? {
+        guard let resolved = presenters.resolve(model) else { return nil }
+        if resolved.match != .exact, DispatchTable.isBuiltInPlaceholder(model) { return nil }
+        return resolved
     }
 
     /// An empty default cell, for a path the list view should not have asked about.
@@ -61,13 +68,13 @@ final class RowBinding {
     func height(of item: ListItem, at path: ItemPath) -> Double? {
         if let height = heights.height(for: item) { return height }
         let model = item.model
-        if let (presenter, _) = presenters.resolve(model), let height = presenter.height(model) { return height }
+        if let (presenter, _) = presenter(for: model), let height = presenter.height(model) { return height }
         return dispatch.height(for: model, at: path)
     }
 
     /// Sends a tap on `model`'s row to its presenter or select handler; `false` when neither handles it.
     func select(_ model: Any, at path: ItemPath) -> Bool {
-        if let (presenter, _) = presenters.resolve(model) {
+        if let (presenter, _) = presenter(for: model) {
             presenter.select(model)
             return true
         }
@@ -77,7 +84,7 @@ final class RowBinding {
     /// Hands `update` to `cell`, which shows `model`, through its presenter or
     /// the dispatch table; whether one of them took it.
     func deliver(_ update: ResourceUpdate, to cell: AnyObject, showing model: Any) -> Bool {
-        if let (presenter, _) = presenters.resolve(model) {
+        if let (presenter, _) = presenter(for: model) {
             return presenter.update(cell, model, update)
         }
         return dispatch.resource(update, cell: cell, model: model)

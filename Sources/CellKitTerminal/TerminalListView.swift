@@ -95,7 +95,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         let outcome = core.performBatchUpdates(changeset, updateData: updateData)
         if outcome == .animated {
-            fillViewport()
+            core.layingOut { fillViewport() }
             scrollToSelection()
             setNeedsDisplay()
         }

@@ -105,7 +105,8 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         let outcome = core.performBatchUpdates(changeset, updateData: updateData)
-        if outcome == .animated { layoutVisibleRows() }
+        // The cells of the rows that came into view are part of the batch (UIKit makes them in its update).
+        if outcome == .animated { core.layingOut { layoutVisibleRows() } }
         return outcome
     }
 
@@ -179,9 +180,11 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     public func layoutIfNeeded() {
         guard layoutPending else { return }
         layoutPending = false
-        core.readCounts()
-        resetLayout(known: [:])
-        layoutVisibleRows()
+        core.layingOut {
+            core.readCounts()
+            resetLayout(known: [:])
+            layoutVisibleRows()
+        }
     }
 
     /// Scrolls so the top of the viewport is `offset` from the top of the content (clamped).
@@ -199,8 +202,17 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         scroll(to: layout.top(ofRow: flat))
     }
 
-    /// Selects the row at `path`, as a tap would.
+    /// Selects the row at `path`, as a tap would. A path the list view does not
+    /// have is refused, as UIKit rejects an invalid index path: ``log`` gets a
+    /// ``/CellKit/ListViewEvent/refused(_:)`` naming the section and row, and the
+    /// delegate hears nothing.
     public func selectItem(at path: ItemPath) {
+        let counts = core.counts
+        guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
+            let rows = path.section >= 0 && path.section < counts.count ? ", which has \(counts[path.section]) rows" : " (the list view has \(counts.count) sections)"
+            record(.refused("selectItem(at:): section \(path.section), row \(path.item) does not exist\(rows); nothing was selected"))
+            return
+        }
         record(.selected(path))
         delegate?.listView(self, didSelectItemAt: path)
     }

@@ -105,9 +105,11 @@ public final class ListViewCore {
 
     private var userMovePending = false
 
-    private enum Phase { case idle, batch, reconfiguring }
+    private enum Phase { case idle, batch, reconfiguring, layout }
     private var phase = Phase.idle
     private var reloadQueued = false
+    /// Set while a reload that was queued during a layout runs: a layout that asks again is ignored.
+    private var runningQueuedReload = false
 
     /// Creates the core of `listView`, replayed by `backend` (often the same object).
     public init(listView: any ListView, backend: any ListViewBackend, ownership: CellOwnership = .core) {
@@ -141,7 +143,14 @@ public final class ListViewCore {
     /// (a configure handler, a display hook), it runs once the batch is over.
     public func reloadData() {
         guard phase == .idle else {
-            if !reloadQueued { refuse("reloadData() during a batch update; it runs after the batch", isViolation: false) }
+            if phase == .layout, runningQueuedReload {
+                // The layout of a reload asked for one again (layout → configure → reload): stop the cycle.
+                refuse("reloadData() called again by the layout of the reload it asked for (a configure handler or display hook reloading on every layout); ignored", isViolation: false)
+                return
+            }
+            if !reloadQueued {
+                refuse("reloadData() during a \(phase == .layout ? "layout pass" : "batch update"); it runs after the \(phase == .layout ? "layout" : "batch")", isViolation: false)
+            }
             reloadQueued = true
             return
         }
@@ -155,7 +164,28 @@ public final class ListViewCore {
         cancelAllPrefetching()
         isReloadPending = true
         onEvent?(.reloaded)
-        backend?.reloadAll()
+        layingOut { backend?.reloadAll() }
+    }
+
+    /// Runs `body`, a backend's layout pass that configures cells (after a batch,
+    /// a reload), as part of the batch: a batch started from a configure handler
+    /// or display hook meanwhile is refused, a reload waits for the end of the
+    /// pass (and runs once: a reload asked for again by its own layout is ignored).
+    package func layingOut(_ body: () -> Void) {
+        guard phase == .idle else {
+            body()
+            return
+        }
+        phase = .layout
+        body()
+        phase = .idle
+        if reloadQueued, !runningQueuedReload {
+            runningQueuedReload = true
+            reloadData()
+            runningQueuedReload = false
+        } else {
+            reloadQueued = false
+        }
     }
 
     // MARK: Batches
@@ -168,7 +198,7 @@ public final class ListViewCore {
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         guard phase == .idle, let backend else {
-            let message = "performBatchUpdates(_:updateData:) called inside another batch update or reconfigure; the batch was not applied and the data not switched"
+            let message = "performBatchUpdates(_:updateData:) called inside another batch update, reconfigure or the layout that follows a batch or reload (from a configure handler or display hook); the batch was not applied and the data not switched"
             refuse(message, isViolation: false)
             return .refused(message)
         }

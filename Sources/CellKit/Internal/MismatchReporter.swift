@@ -2,12 +2,12 @@
 struct MismatchReporter {
     private var reported: Set<String> = []
 
-    mutating func report(cell: AnyObject, expected: Any.Type, model: Any, to diagnostics: DiagnosticHandler) {
+    mutating func report(cell: AnyObject, expected: Any.Type, model: Any, at path: ItemPath?, to diagnostics: DiagnosticHandler) {
         let key = "\(type(of: cell))|\(expected)|\(type(of: model))"
         guard reported.insert(key).inserted else { return }
         diagnostics(Diagnostic(
             .cellTypeMismatch,
-            "handler for \(type(of: model)) expects a \(expected) cell, but the row got a \(type(of: cell)); the handler was skipped"
+            "handler for \(type(of: model)) expects cell type \(expected), but the row\(path.map { " at section \($0.section), row \($0.item)" } ?? "") got a \(type(of: cell)); the handler was skipped"
         ))
     }
 }
