@@ -80,6 +80,7 @@ extension ListController {
             dataSource.willDisplayItem(at: path, in: content)
         }
         for hook in displayHooks { hook.willDisplay?(path, item) }
+        resources.presentProvided(item, cell: cell, at: path, displayed: displayed)
         resources.willDisplay(item, cell: cell)
     }
 

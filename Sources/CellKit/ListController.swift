@@ -60,7 +60,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public private(set) var state: ContentState = .loading
     /// What the list view shows now: the content, or placeholder rows.
     public private(set) var displayed = TableModel() {
-        didSet { snapshots.displayDidChange() }
+        didSet {
+            snapshots.displayDidChange()
+            resources.displayDidChange()
+        }
     }
     /// What the bound data source was doing in the snapshot shown last.
     public internal(set) var activity: ListActivity = .idle
@@ -323,9 +326,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     ///
     /// A row shows `object` when its identity (``ItemID``) is the one `object`
     /// has on its own (so an equal fresh copy finds the row too, and a subclass
-    /// instance finds its row however its array was typed), when it holds that
+    /// instance finds its row however its array was typed) and it is the first
+    /// row with that identity (later ones are distinct rows), when it holds that
     /// very object (classes; also for rows made with an explicit id), or when its
     /// model adopts ``ResourceReferencing`` and refers to `object`.
+    ///
+    /// The last resource per identity and key is kept (for the 256 identities
+    /// provided last): a row of `object` that is off screen presents it when it
+    /// shows, and a reconfigured row gets it again after its configure handler.
     @discardableResult
     public func provideResource(_ object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) -> [ItemPath] {
         deliverResource(of: object, rowID: ItemID(anyModel: object), key: key, value: value)
@@ -356,8 +364,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         // the resources cached for it are handed to it again (UIKit contract 4).
         let isReconfigure = listView.cell(at: path) != nil
         let cell = rows.cell(for: item.model, in: listView, at: path)
-        if isReconfigure, resources.hasLoaders, let content = contentItem(at: path) {
-            resources.reconfigured(content)
+        if isReconfigure, let content = contentItem(at: path) {
+            resources.presentProvided(content, cell: cell, at: path, displayed: displayed)
+            if resources.hasLoaders { resources.reconfigured(content) }
         }
         return cell
     }

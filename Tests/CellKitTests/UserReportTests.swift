@@ -6,6 +6,18 @@ import Testing
 private struct Row: Identifiable, Equatable, Sendable { let id: Int; var t: String }
 private final class AvCell: TextCell {}
 private struct Offline: Error {}
+private struct Person: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+@MainActor
+private func people(_ list: [Person], viewport: Double = 440) -> (ListController, HeadlessListView) {
+    let lv = HeadlessListView(viewportHeight: viewport, rowHeight: 44)
+    let c = ListController(diagnostics: .ignore)
+    c.register(TextCell.self, for: Person.self) { cell, p in cell.text = p.name }
+    c.dispatch.onResource(Person.self) { (cell: TextCell, p, update) in cell.text = "\(p.name) \(update.value as? String ?? "")" }
+    c.attach(to: lv)
+    c.apply(TableModel(list))
+    return (c, lv)
+}
 
 /// Collects diagnostics for a test.
 private final class Collected: Sendable {
@@ -110,5 +122,31 @@ struct UserReportTests {
         #expect(!mismatch.contains("a AvCell"), "\(mismatch)")
         #expect(mismatch.contains("section 0, row 0"), "\(mismatch)")
         #expect(mismatch.contains("TextCell"))
+    }
+
+    // B. A resource reaches the first row of an identity, not its duplicates.
+    @Test func aResourceReachesTheFirstOccurrenceOnly() {
+        let (c, lv) = people([Person(id: 1, name: "first"), Person(id: 1, name: "dup")])
+        let updated = c.provideResource(Person(id: 1, name: "x"), key: "avatar", value: "A")
+        #expect(updated == [ItemPath(item: 0, section: 0)])
+        #expect(lv.visibleTexts == ["first A", "dup"])
+    }
+
+    // F. A row off screen presents the resource when it shows.
+    @Test func anOffScreenRowPresentsTheResourceWhenItShows() {
+        let list = (0..<30).map { Person(id: $0, name: "p\($0)") }
+        let (c, lv) = people(list, viewport: 220)
+        #expect(c.provideResource(list[20], key: "avatar", value: "A").isEmpty)
+        lv.scrollToItem(at: ItemPath(item: 20, section: 0))
+        #expect(lv.visibleTexts.first == "p20 A")
+        // Reconfigured (new content for the same row): the configure handler resets it, the resource comes back.
+        var changed = list
+        changed[20].name = "q20"
+        c.apply(TableModel(changed))
+        #expect(lv.visibleTexts.first == "q20 A")
+        // Scrolled away and back: still there.
+        lv.scroll(to: 0)
+        lv.scrollToItem(at: ItemPath(item: 20, section: 0))
+        #expect(lv.visibleTexts.first == "q20 A")
     }
 }
