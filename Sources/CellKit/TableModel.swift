@@ -64,8 +64,23 @@ public struct TableModel: Sendable, CustomStringConvertible {
         self.init(sections: [TableSection(id: 0, items: models.map { ListItem($0) })])
     }
 
+    /// Creates a one-section model from `Hashable` models that are not
+    /// `Identifiable`: each row's identity is its value (see <doc:RowIdentity>).
+    /// A type that is both goes by its `id`.
+    @_disfavoredOverload
+    public init<Model: Hashable & Sendable>(_ models: [Model]) {
+        self.init(sections: [TableSection(id: 0, items: models.map { ListItem($0) })])
+    }
+
     /// Creates one section per inner array (Coffee's two-dimensional array).
     public init<Model: Identifiable & Sendable>(sections models: [[Model]]) where Model.ID: Sendable {
+        self.init(sections: models.enumerated().map { TableSection(id: SectionID($0.offset), items: $0.element.map { ListItem($0) }) })
+    }
+
+    /// Creates one section per inner array of `Hashable` models that are not
+    /// `Identifiable` (each row's identity is its value).
+    @_disfavoredOverload
+    public init<Model: Hashable & Sendable>(sections models: [[Model]]) {
         self.init(sections: models.enumerated().map { TableSection(id: SectionID($0.offset), items: $0.element.map { ListItem($0) }) })
     }
 
@@ -179,6 +194,13 @@ extension TableModel {
         append(models.map { ListItem($0) }, toSection: section)
     }
 
+    /// Appends `Hashable` models that are not `Identifiable` to `section`; returns the inserted paths.
+    @_disfavoredOverload
+    @discardableResult
+    public mutating func append<Model: Hashable & Sendable>(_ models: [Model], toSection section: Int? = nil) -> [ItemPath] {
+        append(models.map { ListItem($0) }, toSection: section)
+    }
+
     /// Inserts rows starting at `path`; returns the inserted paths.
     @discardableResult
     public mutating func insert(_ items: [ListItem], at path: ItemPath) -> [ItemPath] {
@@ -191,6 +213,13 @@ extension TableModel {
     /// Inserts `Identifiable` models starting at `path`; returns the inserted paths.
     @discardableResult
     public mutating func insert<Model: Identifiable & Sendable>(_ models: [Model], at path: ItemPath) -> [ItemPath] where Model.ID: Sendable {
+        insert(models.map { ListItem($0) }, at: path)
+    }
+
+    /// Inserts `Hashable` models that are not `Identifiable` starting at `path`; returns the inserted paths.
+    @_disfavoredOverload
+    @discardableResult
+    public mutating func insert<Model: Hashable & Sendable>(_ models: [Model], at path: ItemPath) -> [ItemPath] {
         insert(models.map { ListItem($0) }, at: path)
     }
 

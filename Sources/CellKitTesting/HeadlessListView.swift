@@ -48,6 +48,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// The height of the visible window.
     public var viewportHeight: Double { didSet { layoutVisibleRows() } }
     /// The height of rows whose delegate gives none, and the estimate of rows not yet asked.
+    ///
+    /// Use a positive height. With 0, rows take no space by their estimate, so
+    /// none comes into the viewport: no height is asked and no cell is made,
+    /// as with a viewport of height 0.
     public var rowHeight: Double
     /// The height of a section header that has a title (0: headers take no space).
     public var sectionHeaderHeight: Double

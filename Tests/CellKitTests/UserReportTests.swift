@@ -150,3 +150,42 @@ struct UserReportTests {
         #expect(lv.visibleTexts.first == "q20 A")
     }
 }
+
+private struct Tag: Hashable, Sendable { let name: String }
+private struct Both: Identifiable, Hashable, Sendable { let id: Int; var title: String }
+
+@MainActor
+@Suite("Hashable, non-Identifiable models make tables directly")
+struct HashableModelsTests {
+    // G. TableModel, SimpleDataSource take Hashable models; a type that is both goes by its id.
+    @Test func hashableModelsMakeATableModel() {
+        var model = TableModel([Tag(name: "swift"), Tag(name: "linux")])
+        #expect(model.indexPath(of: Tag(name: "linux")) == ItemPath(item: 1, section: 0))
+        model.append([Tag(name: "gtk")])
+        model.insert([Tag(name: "ios")], at: ItemPath(item: 0, section: 0))
+        #expect(model.sections[0].items.map { ($0.model as? Tag)?.name } == ["ios", "swift", "linux", "gtk"])
+        #expect(TableModel(sections: [[Tag(name: "a")], [Tag(name: "b")]]).sections.count == 2)
+        let both = TableModel([Both(id: 1, title: "x")])
+        #expect(both.indexPath(of: ItemID(type: Both.self, id: 1)) == ItemPath(item: 0, section: 0))
+        let source = SimpleDataSource([Tag(name: "a")])
+        source.set([Tag(name: "b"), Tag(name: "c")])
+        #expect(source.model.itemCount == 2)
+        #expect(SimpleDataSource(sections: [[Tag(name: "a")]]).model.itemCount == 1)
+    }
+}
+
+@MainActor
+@Suite("Headless list view: a row height of 0")
+struct ZeroRowHeightTests {
+    // I. As documented: with an estimate of 0 no row comes into the viewport, so none shows.
+    @Test func rowsOfHeightZeroAreNeverShown() {
+        let lv = HeadlessListView(viewportHeight: 440, rowHeight: 0)
+        let c = ListController(diagnostics: .ignore)
+        c.attach(to: lv)
+        c.apply(TableModel((0..<1000).map { Person(id: $0, name: "\($0)") }))
+        #expect(lv.visibleItemPaths.isEmpty)
+        #expect(lv.createdCellCount == 0)
+        #expect(lv.contentHeight == 0)
+        #expect(lv.heightRequestCount == 0)
+    }
+}

@@ -187,7 +187,7 @@ import Testing
     assert(outcome.error == nil && !outcome.isAnimated)
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:33
+// Sources/CellKit/Adapters/ListViewCore.swift:35
 @MainActor private func docExample18() async throws {
     @MainActor final class Backend: ListViewBackend {
         var hasWindow: Bool { true }
@@ -431,7 +431,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:59
+// Sources/CellKit/DataSources/SimpleDataSource.swift:79
 @MainActor private func docExample37() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
@@ -453,7 +453,7 @@ import Testing
     _ = collected
 }
 
-// Sources/CellKit/DispatchTable.swift:11
+// Sources/CellKit/DispatchTable.swift:16
 @MainActor private func docExample39() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
@@ -603,7 +603,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:96
+// Sources/CellKit/ListController.swift:99
 @MainActor private func docExample51() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -1183,7 +1183,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:78
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:89
 @MainActor private func docExample80() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1205,7 +1205,7 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:108
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:119
 @MainActor private func docExample81() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1227,7 +1227,7 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:134
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:145
 @MainActor private func docExample82() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1459,7 +1459,7 @@ import Testing
     assert(controller.provideResource(users[15], key: "avatar", value: "avatar-16.png").isEmpty)
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:56
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:62
 @MainActor private func docExample95() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1481,7 +1481,7 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:85
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:91
 @MainActor private func docExample96() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1505,6 +1505,10 @@ import Testing
 
     model.append([ListItem(Tag(name: "swift"))])
     assert(model.indexPath(of: Tag(name: "swift")) == ItemPath(item: 1, section: 0))
+
+    // Hashable models that are not Identifiable make a model directly; the value is the identity.
+    let tags = TableModel([Tag(name: "swift"), Tag(name: "linux")])
+    assert(tags.indexPath(of: Tag(name: "linux")) == ItemPath(item: 1, section: 0))
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
@@ -1545,7 +1549,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:99
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:107
 @MainActor private func docExample100() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1560,7 +1564,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:125
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:133
 @MainActor private func docExample101() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1577,7 +1581,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:150
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:160
 @MainActor private func docExample102() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1592,7 +1596,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:169
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:179
 @MainActor private func docExample103() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
@@ -1821,8 +1825,14 @@ import Testing
     assert(frame[1].contains("Call Ada"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:54
 @MainActor private func docExample121() async throws {
+    let tiny = TerminalListView(columns: 0, rows: 0)
+    assert(tiny.columns == 1 && tiny.rows == 1)
+}
+
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:65
+@MainActor private func docExample122() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1848,8 +1858,8 @@ import Testing
     assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:90
-@MainActor private func docExample122() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:100
+@MainActor private func docExample123() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -1869,7 +1879,7 @@ import Testing
 }
 
 // README.md:43
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1887,7 +1897,7 @@ import Testing
 }
 
 // README.md:127
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -1900,7 +1910,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 124 examples compile and run") @MainActor func run() async throws {
+    @Test("all 125 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2025,5 +2035,6 @@ struct DocExamples {
         try await docExample122()
         try await docExample123()
         try await docExample124()
+        try await docExample125()
     }
 }

@@ -24,8 +24,10 @@
 /// - **No batch while a reload's layout is pending**: it becomes a reload.
 /// - **Re-entrancy.** ``reloadData()`` called while a batch runs (from a configure
 ///   handler or a display hook) runs after the batch; a batch started inside
-///   another is refused with ``BatchOutcome/refused(_:)`` naming the call, and
-///   nothing changes.
+///   another, or in the layout a backend runs after a batch or a reload
+///   (where it makes the cells that came into view), is refused with ``BatchOutcome/refused(_:)``
+///   naming the call, and nothing changes. A reload asked for by the layout of
+///   a reload runs once more, then is ignored.
 ///
 /// Main-actor work per batch follows the number of changes, sections and
 /// visible rows, never the number of rows.
@@ -171,7 +173,7 @@ public final class ListViewCore {
     /// a reload), as part of the batch: a batch started from a configure handler
     /// or display hook meanwhile is refused, a reload waits for the end of the
     /// pass (and runs once: a reload asked for again by its own layout is ignored).
-    package func layingOut(_ body: () -> Void) {
+    public func layingOut(_ body: () -> Void) {
         guard phase == .idle else {
             body()
             return

@@ -32,8 +32,22 @@ public final class SimpleDataSource: ListDataSource {
         self.init(model: TableModel(items))
     }
 
+    /// Creates a one-section source showing `Hashable` items that are not
+    /// `Identifiable` (each row's identity is its value).
+    @_disfavoredOverload
+    public convenience init<Item: Hashable & Sendable>(_ items: [Item]) {
+        self.init(model: TableModel(items))
+    }
+
     /// Creates a source with one section per inner array.
     public convenience init<Item: Identifiable & Sendable>(sections: [[Item]]) where Item.ID: Sendable {
+        self.init(model: TableModel(sections: sections))
+    }
+
+    /// Creates a source with one section per inner array of `Hashable` items
+    /// that are not `Identifiable` (each row's identity is its value).
+    @_disfavoredOverload
+    public convenience init<Item: Hashable & Sendable>(sections: [[Item]]) {
         self.init(model: TableModel(sections: sections))
     }
 
@@ -48,6 +62,12 @@ public final class SimpleDataSource: ListDataSource {
 
     /// Replaces the content with one section of `items` and publishes it.
     public func set<Item: Identifiable & Sendable>(_ items: [Item]) where Item.ID: Sendable {
+        set(model: TableModel(items))
+    }
+
+    /// Replaces the content with one section of `Hashable` items that are not `Identifiable` and publishes it.
+    @_disfavoredOverload
+    public func set<Item: Hashable & Sendable>(_ items: [Item]) {
         set(model: TableModel(items))
     }
 
