@@ -11,7 +11,7 @@ enum AdapterSupport {
         return (0..<dataSource.numberOfSections(in: listView)).map { dataSource.listView(listView, numberOfItemsInSection: $0) }
     }
 
-    /// The model shown at `path`, when the data source is a ``ListController`` or a ``TableModelDataSource``.
+    /// The model shown at `path`, when the data source is a ``/CellKit/ListController`` or a ``TableModelDataSource``.
     static func model(in dataSource: (any ListViewDataSource)?, at path: ItemPath) -> Any? {
         switch dataSource {
         case let controller as ListController: controller.displayed.model(at: path)

@@ -3,9 +3,9 @@ import UIKit
 import CellKit
 
 /// Makes a `UICollectionView`, with any layout (list, compositional, flow), a
-/// CellKit ``ListView`` that a ``ListController`` drives.
+/// CellKit ``/CellKit/ListView`` that a ``/CellKit/ListController`` drives.
 ///
-/// It behaves like ``TableViewAdapter``: batches go through ``BatchPlan``, rows
+/// It behaves like ``TableViewAdapter``: batches go through ``/CellKit/BatchPlan``, rows
 /// whose content changed are reconfigured in place, the first visible item stays
 /// put when items arrive above it, prefetching reaches the controller, and
 /// section titles become header and footer supplementary views.
@@ -13,7 +13,7 @@ import CellKit
 /// Cells: a `.type` source registers its `UICollectionViewCell` class, a `.nib`
 /// source its nib. A `.template` source registers its class too: a collection
 /// view always builds its own cells, so the template's `make` is not used here.
-/// Platform-neutral cells (the default ``TextCell``, the placeholder cells) are
+/// Platform-neutral cells (the default ``/CellKit/TextCell``, the placeholder cells) are
 /// hosted in list cells and drawn by ``renderer``.
 ///
 /// Keep a strong reference to the adapter: the collection view and the controller hold it weakly.
@@ -40,7 +40,7 @@ import CellKit
 public final class CollectionViewAdapter: NSObject, ListView {
     /// The collection view driven.
     public let collectionView: UICollectionView
-    /// Who answers counts and cells (usually a ``ListController``); held weakly.
+    /// Who answers counts and cells (usually a ``/CellKit/ListController``); held weakly.
     public weak var dataSource: (any ListViewDataSource)?
     /// Who hears about heights, selection, display and prefetching; held weakly.
     public weak var delegate: (any ListViewDelegate)?
@@ -51,14 +51,14 @@ public final class CollectionViewAdapter: NSObject, ListView {
     public var keepsFirstVisibleRow = true
     /// Whether a selected item is deselected right away.
     public var deselectsAfterSelection = true
-    /// Delete, reorder and swipe actions per model type (swipes need ``makeListLayout(appearance:)``).
+    /// Delete, reorder and swipe actions per model type (swipes need ``makeListLayout(appearance:headers:footers:)``).
     public let editing = EditingTable()
     /// Draws platform-neutral cells into list cells.
     public var renderer = HostedCellRenderer.standard
     /// Builds a section's header or footer view; the default shows the data source's title.
     /// Return `nil` to use the default.
     public var supplementaryViewProvider: (@MainActor (_ collectionView: UICollectionView, _ kind: String, _ indexPath: IndexPath) -> UICollectionReusableView?)?
-    /// Builds the background view for a ``BackgroundPlaceholder`` (when placeholders are not rows).
+    /// Builds the background view for a ``/CellKit/BackgroundPlaceholder`` (when placeholders are not rows).
     public var backgroundViewProvider: @MainActor (BackgroundPlaceholder, _ retry: (@MainActor () -> Void)?) -> UIView = {
         PlaceholderBackgroundView(placeholder: $0, retry: $1)
     }

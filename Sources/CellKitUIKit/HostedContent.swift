@@ -2,12 +2,13 @@
 import UIKit
 import CellKit
 
-/// Shows a platform-neutral cell (``TextCell`` and its placeholder cells, or any
+/// Shows a platform-neutral cell (``/CellKit/TextCell`` and its placeholder cells, or any
 /// other object) inside a UIKit cell, so that the registry's default cell and
 /// the placeholder rows work on UIKit unchanged.
 ///
 /// The controller configures the neutral cell; the adapter then renders it with
-/// ``render(_:into:)``. Replace ``renderer`` on an adapter to draw your own.
+/// ``render``. Replace the adapters' `renderer`
+/// (``TableViewAdapter/renderer``, ``CollectionViewAdapter/renderer``) to draw your own.
 @MainActor
 public struct HostedCellRenderer {
     /// Draws `content` into `cell`.
@@ -18,8 +19,8 @@ public struct HostedCellRenderer {
         self.render = render
     }
 
-    /// The default: a ``TextCell``'s text, detail and accessory as a list content
-    /// configuration, a spinner for a running ``LoadingCell``, any other object's description.
+    /// The default: a ``/CellKit/TextCell``'s text, detail and accessory as a list content
+    /// configuration, a spinner for a running ``/CellKit/LoadingCell``, any other object's description.
     public static let standard = HostedCellRenderer { content, view in
         var configuration = UIListContentConfiguration.subtitleCell()
         var accessory: String?

@@ -2,15 +2,15 @@
 import UIKit
 import CellKit
 
-/// Makes a `UITableView` a CellKit ``ListView``: a ``ListController`` attached to
+/// Makes a `UITableView` a CellKit ``/CellKit/ListView``: a ``/CellKit/ListController`` attached to
 /// the adapter drives the table through data source, delegate and prefetching bridges.
 ///
 /// The adapter replays what the core decides: each batch goes through
-/// ``BatchPlan/decide(_:oldCounts:newCounts:hasWindow:threshold:layoutPendingAfterReload:)``
+/// ``/CellKit/BatchPlan/decide(_:oldCounts:newCounts:hasWindow:threshold:layoutPendingAfterReload:)``
 /// (animate, or reload when the table has no window, was just reloaded and has
 /// not laid out, the batch is over ``reloadThreshold`` or breaks a rule); rows
 /// whose content changed are reconfigured in place; the first visible row keeps
-/// its place when rows are inserted above it (``ScrollAnchor``).
+/// its place when rows are inserted above it (``/CellKit/ScrollAnchor``).
 ///
 /// Keep a strong reference to the adapter: the table view and the controller hold it weakly.
 ///
@@ -36,7 +36,7 @@ import CellKit
 public final class TableViewAdapter: NSObject, ListView {
     /// The table view driven.
     public let tableView: UITableView
-    /// Who answers counts and cells (usually a ``ListController``); held weakly.
+    /// Who answers counts and cells (usually a ``/CellKit/ListController``); held weakly.
     public weak var dataSource: (any ListViewDataSource)?
     /// Who hears about heights, selection, display and prefetching; held weakly.
     public weak var delegate: (any ListViewDelegate)?
@@ -53,7 +53,7 @@ public final class TableViewAdapter: NSObject, ListView {
     public let editing = EditingTable()
     /// Draws platform-neutral cells (the default cell, the placeholder rows) into table cells.
     public var renderer = HostedCellRenderer.standard
-    /// Builds the background view for a ``BackgroundPlaceholder`` (when placeholders are not rows).
+    /// Builds the background view for a ``/CellKit/BackgroundPlaceholder`` (when placeholders are not rows).
     public var backgroundViewProvider: @MainActor (BackgroundPlaceholder, _ retry: (@MainActor () -> Void)?) -> UIView = {
         PlaceholderBackgroundView(placeholder: $0, retry: $1)
     }
