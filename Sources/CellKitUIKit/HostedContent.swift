@@ -8,7 +8,7 @@ import CellKit
 ///
 /// The controller configures the neutral cell; the adapter then renders it with
 /// ``render``. Replace the adapters' `renderer`
-/// (``TableViewAdapter/renderer``, ``CollectionViewAdapter/renderer``) to draw your own.
+/// (``ListViewAdapter/renderer``) to draw your own.
 @MainActor
 public struct HostedCellRenderer {
     /// Draws `content` into `cell`.
