@@ -84,7 +84,13 @@ public final class CellRegistry {
             cell.text = placeholder.message
             cell.error = placeholder.error
             cell.canRetry = placeholder.canRetry
-            cell.detailText = placeholder.canRetry ? "Select to retry" : nil
+            cell.detailText = placeholder.canRetry ? placeholder.retryHint : nil
+        }
+        register(LoadMoreCell.self, for: LoadMorePlaceholder.self) { cell, placeholder in
+            cell.text = placeholder.text
+            cell.error = placeholder.error
+            cell.isAnimating = !placeholder.isFailed
+            cell.detailText = placeholder.isFailed ? "Select to retry" : nil
         }
     }
 

@@ -66,6 +66,11 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public internal(set) var activity: ListActivity = .idle
     /// Whether more pages exist, as of the snapshot shown last.
     public internal(set) var hasMore = false
+    /// Why the last next-page load failed, as of the snapshot shown last (see ``ListSnapshot/nextPageError``).
+    public internal(set) var nextPageError: (any Error)?
+    /// The observable state and activity of what this controller shows (see
+    /// ``ListState``); updated after every apply.
+    public let listState = ListState()
 
     /// The list view driven, if attached.
     public private(set) weak var listView: (any ListView)?
@@ -83,18 +88,54 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         didSet { rows.diagnostics = diagnostics }
     }
 
-    /// The models of the placeholder rows.
+    /// The placeholder rows' models and every text CellKit shows or announces.
+    ///
+    /// The defaults come from CellKit's strings table (English the base, German
+    /// too), in the user's language; set any of them to use your own text:
+    ///
+    /// ```swift
+    /// @MainActor func brand(_ controller: ListController) {
+    ///     controller.placeholders.loading.message = "Brewing…"
+    ///     controller.placeholders.noResults.message = "No coffee yet"
+    ///     controller.placeholders.retryHint = "Tap to try again"
+    ///     controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+    /// }
+    /// ```
     public struct Placeholders: Sendable {
-        /// Shown while the first load runs.
-        public var loading = LoadingPlaceholder()
-        /// Shown when a load returned nothing.
-        public var noResults = NoResultsPlaceholder()
+        /// Shown while the first load runs ("Loading…").
+        public var loading: LoadingPlaceholder
+        /// Shown when a load returned nothing ("No results").
+        public var noResults: NoResultsPlaceholder
+        /// Shown after the content while the next page loads, or when it failed (its texts; English).
+        public var loadMore = LoadMorePlaceholder()
         /// Whether placeholder rows are shown at all (a UIKit screen may use background views instead).
         public var showsRows = true
         /// Whether the error row offers a retry.
         public var errorCanRetry = true
-        /// Creates the defaults.
-        public init() {}
+        /// The error row's second line when it offers a retry ("Select to retry").
+        public var retryHint: String
+        /// The title of the retry button of an error background ("Retry").
+        public var retryTitle: String
+        /// The error text when the error has no user-facing description ("Couldn't load the content.").
+        public var unknownErrorMessage: String
+        /// The error text when the load was cancelled ("Loading was cancelled.").
+        public var cancelledMessage: String
+        /// Announced when content replaces a placeholder ("Content loaded"); see ``ListAnnouncement``.
+        public var loadedAnnouncement: String
+
+        /// Creates the defaults in the user's language, or in `localization` (a
+        /// language code such as `"de"`); English where CellKit has no strings for it.
+        /// On Linux, Foundation reports English as the user's language whatever `LANG`
+        /// says: pass `localization` there to show another language.
+        public init(localization: String? = nil) {
+            loading = LoadingPlaceholder(message: LocalizedStrings.string(.loading, localization: localization))
+            noResults = NoResultsPlaceholder(message: LocalizedStrings.string(.noResults, localization: localization))
+            retryHint = LocalizedStrings.string(.retryHint, localization: localization)
+            retryTitle = LocalizedStrings.string(.retry, localization: localization)
+            unknownErrorMessage = LocalizedStrings.string(.unknownError, localization: localization)
+            cancelledMessage = LocalizedStrings.string(.cancelled, localization: localization)
+            loadedAnnouncement = LocalizedStrings.string(.loadedAnnouncement, localization: localization)
+        }
     }
 
     /// Creates a controller with its own dispatch table.
@@ -154,11 +195,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         show(Self.displayedModel(model, state: state, placeholders: placeholders))
     }
 
-    /// Makes `model` and `state` current, reporting a failure that keeps content.
-    func record(_ model: TableModel, state: ContentState) {
+    /// Makes `model` and `state` current, reporting a failure that keeps content
+    /// (to ``onError``; and as a diagnostic unless the list shows it in its retry row).
+    func record(_ model: TableModel, state: ContentState, shownInRow: Bool = false) {
         if case .failed(let error) = state, !model.isEmpty {
             onError?(error)
-            diagnostics(Diagnostic(.loadFailed, "load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
+            if !shownInRow {
+                diagnostics(Diagnostic(.loadFailed, "load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
+            }
         }
         self.model = model
         self.state = state
@@ -167,18 +211,38 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Changes only the state, keeping the content.
     public func setState(_ state: ContentState) { apply(model, state: state) }
 
-    static func displayedModel(_ model: TableModel, state: ContentState, placeholders: Placeholders) -> TableModel {
-        guard placeholders.showsRows, model.isEmpty else { return model }
+    /// What the list shows for `model`: placeholder rows when it is empty, else the
+    /// content followed by the ``LoadMorePlaceholder`` row while a next page loads or after it failed.
+    static func displayedModel(
+        _ model: TableModel, state: ContentState, placeholders: Placeholders,
+        activity: ListActivity = .idle, nextPageError: (any Error)? = nil
+    ) -> TableModel {
+        guard placeholders.showsRows else { return model }
+        guard model.isEmpty else {
+            let more: LoadMorePlaceholder
+            if let nextPageError {
+                more = placeholders.loadMore.failed(with: nextPageError)
+            } else if activity == .loadingMore {
+                more = placeholders.loadMore
+            } else {
+                return model
+            }
+            var shown = model
+            shown.sections.append(TableSection(id: Self.loadMoreSection, items: [ListItem(more)]))
+            return shown
+        }
         let row: ListItem
         switch state {
         case .loading: row = ListItem(placeholders.loading)
         case .loaded, .empty: row = ListItem(placeholders.noResults)
-        case .failed(let error): row = ListItem(ErrorPlaceholder(error: error, canRetry: placeholders.errorCanRetry))
+        case .failed(let error): row = ListItem(ErrorPlaceholder(error: error, canRetry: placeholders.errorCanRetry, placeholders: placeholders))
         }
         return TableModel(sections: [TableSection(id: .placeholder, items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
 
-    /// Replaces what is shown with `target`, through the diff.
+    /// The section of the ``LoadMorePlaceholder`` row.
+    static let loadMoreSection: SectionID = "cellkit.load-more"
+
     /// Replaces what is shown with `target`, through the diff. Called while an
     /// apply is under way (a display hook or a configure handler that applies),
     /// it runs once that apply is over: the list view is never asked for a
@@ -211,7 +275,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
 
     private func showNow(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
-        defer { listView?.contentStateDidChange(state) }
+        defer {
+            listView?.contentStateDidChange(state)
+            didShow()
+        }
         guard let listView else {
             displayed = target
             return
@@ -327,8 +394,12 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {
         guard let model = displayed.item(at: path)?.model else { return }
-        if !rows.select(model, at: path), let error = model as? ErrorPlaceholder, error.canRetry {
-            onRetry?()
+        if !rows.select(model, at: path) {
+            if let error = model as? ErrorPlaceholder, error.canRetry {
+                onRetry?()
+            } else if let more = model as? LoadMorePlaceholder, more.isFailed {
+                dataSource?.loadNextPage()
+            }
         }
     }
 }

@@ -18,6 +18,22 @@ open class TextCell: ListCell {
     /// A short marker shown at the trailing edge (for example "›").
     public var accessory: String?
 
+    /// What assistive technologies read for the cell (VoiceOver on UIKit list
+    /// views): the text and the detail line joined by a comma, unless set.
+    /// Setting it overrides that until the cell is reused.
+    ///
+    /// ```swift
+    /// let cell = TextCell()
+    /// cell.text = "Ada Lovelace"
+    /// cell.detailText = "First programmer"
+    /// assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
+    /// ```
+    public var accessibilityLabel: String {
+        get { customAccessibilityLabel ?? [text, detailText ?? ""].filter { !$0.isEmpty }.joined(separator: ", ") }
+        set { customAccessibilityLabel = newValue }
+    }
+    private var customAccessibilityLabel: String?
+
     /// Creates an empty cell.
     public required init() {}
 
@@ -26,14 +42,23 @@ open class TextCell: ListCell {
         text = ""
         detailText = nil
         accessory = nil
+        customAccessibilityLabel = nil
     }
 }
 
 /// The default cell of the loading placeholder row: a spinner and a message.
 @MainActor
-public final class LoadingCell: TextCell {
+public class LoadingCell: TextCell {
     /// Whether the activity indicator runs (Instant Cocoa's `startAnimating`).
     public var isAnimating = false
+}
+
+/// The default cell of the ``LoadMorePlaceholder`` row: a spinner and "Loading
+/// more…" while the next page loads; the error and a retry hint when it failed.
+@MainActor
+public final class LoadMoreCell: LoadingCell {
+    /// Why the next page failed; `nil` while it loads.
+    public var error: (any Error)?
 }
 
 /// The default cell of the no-results placeholder row.
