@@ -1756,7 +1756,7 @@ import Testing
     assert(opened == [3])
 }
 
-// README.md:47
+// README.md:22
 @MainActor private func docExample116() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
