@@ -215,7 +215,6 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         return TableModel(sections: [TableSection(id: .placeholder, items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
 
-    /// Replaces what is shown with `target`, through the diff.
     /// Replaces what is shown with `target`, through the diff. Called while an
     /// apply is under way (a display hook or a configure handler that applies),
     /// it runs once that apply is over: the list view is never asked for a
