@@ -168,7 +168,9 @@ public final class ListViewCore {
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         guard phase == .idle, let backend else {
-            let message = "performBatchUpdates(_:updateData:) called inside another batch update or reconfigure; the batch was not applied and the data not switched"
+            let message = backend == nil
+                ? "performBatchUpdates(_:updateData:) on a list view whose backend is gone; the batch was not applied and the data not switched"
+                : "performBatchUpdates(_:updateData:) called inside another batch update or reconfigure; the batch was not applied and the data not switched"
             refuse(message, isViolation: false)
             return .refused(message)
         }
