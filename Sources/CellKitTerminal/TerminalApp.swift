@@ -53,8 +53,15 @@ public final class TerminalApp {
     public var onRefresh: (() -> Void)?
     /// Called with the filter text as the user types it, and with "" when it is cleared.
     public var onFilter: ((String) -> Void)?
+    /// Called with each key the list view would get, before it gets it; return
+    /// `true` when the key was handled (for example held until the next page has loaded).
+    public var onListKey: ((Key) -> Bool)?
     /// Called just before the process exits, after the terminal was restored.
     public var onExit: ((Int32) -> Void)?
+
+    /// How many times the spinner's timer woke the app while no spinner was on screen:
+    /// 0 (or 1, as the last spinner leaves) when idle costs nothing, as it should.
+    public private(set) var idleTimerWakeCount = 0
 
     /// The current filter text.
     public private(set) var filterText = ""
@@ -134,7 +141,10 @@ public final class TerminalApp {
         let animation = DispatchSource.makeTimerSource(queue: .main)
         animation.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
         animation.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { _ = self?.listView.advanceAnimation() }
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                if !self.listView.advanceAnimation() { self.idleTimerWakeCount += 1 }
+            }
         }
         self.animation = animation
         sources = [signalSource, inputSource, animation]
@@ -266,7 +276,7 @@ public final class TerminalApp {
                 suspend()
             default:
                 applyFilterIfChanged()
-                listView.handle(key)
+                if onListKey?(key) != true { listView.handle(key) }
             }
             return
         }
@@ -287,7 +297,7 @@ public final class TerminalApp {
             suspend()
         default:
             applyFilterIfChanged()
-            listView.handle(key)
+            if onListKey?(key) != true { listView.handle(key) }
         }
     }
 

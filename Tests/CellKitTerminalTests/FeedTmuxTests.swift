@@ -48,7 +48,7 @@ struct FeedTmuxTests {
         #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
 
-    @Test("more tweets load at the bottom; avatars arrive for the visible rows")
+    @Test("End keeps loading pages, showing progress; avatars arrive for the visible rows")
     func pagingAndAvatars() throws {
         let session = try DemoSession("feed-paging", ["feed", "--seed", "3"], columns: 80, rows: 24)
         defer { session.close() }
@@ -58,7 +58,11 @@ struct FeedTmuxTests {
             screen.contains { $0.contains("@") } && !screen.contains { $0.contains("[··]") }
         }
         try tmux.send("End")
-        try tmux.waitFor("the second page") { statusPosition($0)?.hasSuffix("/45") == true }
+        // End goes on to the feed's real end (50 pages): the status counts the tweets as they arrive.
+        try tmux.waitFor(text: "Loading more tweets…")
+        try tmux.waitFor("the third page") { screen in
+            statusPosition(screen).flatMap { $0.split(separator: "/").last.flatMap { Int($0) } }.map { $0 >= 65 } == true
+        }
         try tmux.send("q")
         #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
@@ -91,7 +95,8 @@ struct FeedTmuxTests {
         try tmux.send("日本語", literal: true)
         try tmux.waitFor(text: "wide characters like 日本語")
         try tmux.send("zzz", literal: true)
-        try tmux.waitFor(text: "No tweets or people match “日本語zzz”")
+        // It says what it searched: the loaded tweets.
+        try tmux.waitFor("the no-results row") { $0.contains { $0.contains("No tweets or people match “日本語zzz” in the ") && $0.contains(" loaded tweets") } }
         try tmux.send("Escape")
         try tmux.waitFor("the rows again") { $0.contains { $0.contains("@") } && !$0.contains { $0.contains("No tweets") } }
         try tmux.send("q")
