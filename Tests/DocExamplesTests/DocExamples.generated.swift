@@ -564,7 +564,7 @@ import Testing
     cell.detailText = "First programmer"
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:30
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
 @MainActor private func docExample50() async throws {
     final class ProductCell: ListCell {
         var title = ""
@@ -600,7 +600,7 @@ import Testing
     assert((wishlist.listView.visibleCells.first as? ProductCell)?.styled == true)
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:72
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:76
 @MainActor private func docExample51() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
