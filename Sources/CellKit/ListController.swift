@@ -50,6 +50,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public internal(set) var dataSource: (any ListDataSource)?
     /// Observers of rows about to show (``onWillDisplay(_:)``, ``onPrefetch(_:)``).
     var displayHooks: [DisplayHook] = []
+    /// Whether an apply is being shown (re-entrant applies wait in `deferredTarget`).
+    var isShowing = false
+    var deferredTarget: TableModel?
 
     /// The content last applied (without placeholder rows).
     public private(set) var model = TableModel()
@@ -63,6 +66,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public internal(set) var activity: ListActivity = .idle
     /// Whether more pages exist, as of the snapshot shown last.
     public internal(set) var hasMore = false
+    /// The observable state and activity of what this controller shows (see
+    /// ``ListState``); updated after every apply.
+    public let listState = ListState()
 
     /// The list view driven, if attached.
     public private(set) weak var listView: (any ListView)?
@@ -80,18 +86,52 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         didSet { rows.diagnostics = diagnostics }
     }
 
-    /// The models of the placeholder rows.
+    /// The placeholder rows' models and every text CellKit shows or announces.
+    ///
+    /// The defaults come from CellKit's strings table (English the base, German
+    /// too), in the user's language; set any of them to use your own text:
+    ///
+    /// ```swift
+    /// @MainActor func brand(_ controller: ListController) {
+    ///     controller.placeholders.loading.message = "Brewing…"
+    ///     controller.placeholders.noResults.message = "No coffee yet"
+    ///     controller.placeholders.retryHint = "Tap to try again"
+    ///     controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+    /// }
+    /// ```
     public struct Placeholders: Sendable {
-        /// Shown while the first load runs.
-        public var loading = LoadingPlaceholder()
-        /// Shown when a load returned nothing.
-        public var noResults = NoResultsPlaceholder()
+        /// Shown while the first load runs ("Loading…").
+        public var loading: LoadingPlaceholder
+        /// Shown when a load returned nothing ("No results").
+        public var noResults: NoResultsPlaceholder
         /// Whether placeholder rows are shown at all (a UIKit screen may use background views instead).
         public var showsRows = true
         /// Whether the error row offers a retry.
         public var errorCanRetry = true
-        /// Creates the defaults.
-        public init() {}
+        /// The error row's second line when it offers a retry ("Select to retry").
+        public var retryHint: String
+        /// The title of the retry button of an error background ("Retry").
+        public var retryTitle: String
+        /// The error text when the error has no user-facing description ("Couldn't load the content.").
+        public var unknownErrorMessage: String
+        /// The error text when the load was cancelled ("Loading was cancelled.").
+        public var cancelledMessage: String
+        /// Announced when content replaces a placeholder ("Content loaded"); see ``ListAnnouncement``.
+        public var loadedAnnouncement: String
+
+        /// Creates the defaults in the user's language, or in `localization` (a
+        /// language code such as `"de"`); English where CellKit has no strings for it.
+        /// On Linux, Foundation reports English as the user's language whatever `LANG`
+        /// says: pass `localization` there to show another language.
+        public init(localization: String? = nil) {
+            loading = LoadingPlaceholder(message: LocalizedStrings.string(.loading, localization: localization))
+            noResults = NoResultsPlaceholder(message: LocalizedStrings.string(.noResults, localization: localization))
+            retryHint = LocalizedStrings.string(.retryHint, localization: localization)
+            retryTitle = LocalizedStrings.string(.retry, localization: localization)
+            unknownErrorMessage = LocalizedStrings.string(.unknownError, localization: localization)
+            cancelledMessage = LocalizedStrings.string(.cancelled, localization: localization)
+            loadedAnnouncement = LocalizedStrings.string(.loadedAnnouncement, localization: localization)
+        }
     }
 
     /// Creates a controller with its own dispatch table.
@@ -170,19 +210,47 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         switch state {
         case .loading: row = ListItem(placeholders.loading)
         case .loaded, .empty: row = ListItem(placeholders.noResults)
-        case .failed(let error): row = ListItem(ErrorPlaceholder(error: error, canRetry: placeholders.errorCanRetry))
+        case .failed(let error): row = ListItem(ErrorPlaceholder(error: error, canRetry: placeholders.errorCanRetry, placeholders: placeholders))
         }
         return TableModel(sections: [TableSection(id: .placeholder, items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
 
-    /// Replaces what is shown with `target`, through the diff.
+    /// Replaces what is shown with `target`, through the diff. Called while an
+    /// apply is under way (a display hook or a configure handler that applies),
+    /// it runs once that apply is over: the list view is never asked for a
+    /// batch inside another one.
     func show(_ target: TableModel) {
+        guard !isShowing else {
+            deferredTarget = target
+            return
+        }
         show(target, staged: stagedChanges(from: displayed, to: target))
     }
 
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
+    ///
+    /// The list view validates each stage once, against the counts it cached;
+    /// ``displayed`` only ever holds what the list view was handed.
     func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
-        defer { listView?.contentStateDidChange(state) }
+        guard !isShowing else {
+            deferredTarget = target
+            return
+        }
+        isShowing = true
+        showNow(target, staged: staged)
+        // Applies asked for while this one ran: the newest wins, diffed from what is shown now.
+        while let next = deferredTarget {
+            deferredTarget = nil
+            showNow(next, staged: stagedChanges(from: displayed, to: next))
+        }
+        isShowing = false
+    }
+
+    private func showNow(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
+        defer {
+            listView?.contentStateDidChange(state)
+            didShow()
+        }
         guard let listView else {
             displayed = target
             return
@@ -195,18 +263,26 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             listView.reloadData()
             return
         }
-        for stage in staged.stages {
-            let before = displayed
+        for (index, stage) in staged.stages.enumerated() {
             let after = TableModel(stage.data, index: target.sectionIndexStyle)
-            do {
-                try validate(stage.changeset, from: before, to: after)
-                try listView.performBatchUpdates(stage.changeset) { self.displayed = after }
-            } catch {
-                diagnostics(Diagnostic(.invalidBatchUpdate, "\(error); reloading instead"))
-                displayed = target
-                listView.reloadData()
-                return
+            let outcome = listView.performBatchUpdates(stage.changeset) { self.displayed = after }
+            switch outcome {
+            case .animated:
+                continue
+            case .reloaded(let reason):
+                switch reason {
+                case .invalid, .dataChangedOutsideBatch:
+                    diagnostics(Diagnostic(.invalidBatchUpdate, "\(reason); reloading instead"))
+                default: break
+                }
+            case .refused(let message):
+                diagnostics(Diagnostic(.other, "\(message); reloading instead"))
             }
+            // Not animated: show the target at once. A reload on the last stage already shows it.
+            displayed = target
+            if case .reloaded = outcome, index == staged.stages.count - 1 { return }
+            listView.reloadData()
+            return
         }
         displayed = target
     }
@@ -248,7 +324,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             diagnostics(Diagnostic(.other, "list view asked for the cell at section \(path.section), row \(path.item), but the list has \(displayed.sections.count) sections\(displayed.sections.indices.contains(path.section) ? " and \(displayed.sections[path.section].items.count) rows in that section" : ""); showing an empty default cell"))
             return rows.defaultCell(in: listView, at: path)
         }
-        return rows.cell(for: item.model, in: listView, at: path)
+        // A row already on screen is being reconfigured: its configure reset the cell, so
+        // the resources cached for it are handed to it again (UIKit contract 4).
+        let isReconfigure = listView.cell(at: path) != nil
+        let cell = rows.cell(for: item.model, in: listView, at: path)
+        if isReconfigure, resources.hasLoaders, let content = contentItem(at: path) {
+            resources.reconfigured(content)
+        }
+        return cell
     }
 
     public func listView(_ listView: any ListView, titleForHeaderInSection section: Int) -> String? {

@@ -24,12 +24,16 @@ public protocol ListView: AnyObject {
     func cell(at path: ItemPath) -> AnyObject?
     /// Forgets everything and asks the data source again.
     func reloadData()
-    /// Applies one batch: calls `updateData` (the data source switches to the
-    /// data after the batch), then animates `changeset`.
+    /// Applies one batch: calls `updateData` inside the batch (the data source
+    /// switches to the data after the batch), then animates `changeset`.
     ///
-    /// Implementations that can check the batch throw ``/CellKitDiff/BatchUpdateError``
-    /// naming the broken rule, and reload instead of applying it.
-    func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) throws
+    /// List views on a ``ListViewCore`` validate the batch once, against the
+    /// counts they cached, and reload instead of applying a batch that breaks a
+    /// rule (``BatchOutcome/reloaded(_:)`` with ``BatchPlan/ReloadReason/invalid(_:)``
+    /// naming it). A batch started inside another one is refused
+    /// (``BatchOutcome/refused(_:)``): `updateData` does not run.
+    @discardableResult
+    func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome
     /// Told when CellKit configured or updated a visible cell in place; list
     /// views that keep an event log or repaint lines use it. Default: nothing.
     func cellDidChange(at path: ItemPath, reason: CellChangeReason)
@@ -37,11 +41,16 @@ public protocol ListView: AnyObject {
     /// changed (loading → failed while empty): list views that show placeholders
     /// as a background view update it here. Default: nothing.
     func contentStateDidChange(_ state: ContentState)
+    /// Told when the list should say something to assistive technologies (see
+    /// ``ListAnnouncement``): UIKit adapters post a VoiceOver announcement, the
+    /// headless list view records it in its log. Default: nothing.
+    func announce(_ announcement: ListAnnouncement)
 }
 
 extension ListView {
     public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {}
     public func contentStateDidChange(_ state: ContentState) {}
+    public func announce(_ announcement: ListAnnouncement) {}
 }
 
 /// Why a visible cell changed without being dequeued again.

@@ -103,7 +103,7 @@ final class FeedScreen: DemoScreen {
                 let fresh = count - lastCount
                 showStatus("\(fresh) new tweet\(fresh == 1 ? "" : "s") at the top")
             } else if source.filter.isEmpty {
-                showStatus("\(count) tweets")
+                showStatus("\(count) tweet\(count == 1 ? "" : "s")")
             }
         }
         if !snapshot.state.isLoading && !firstLoadDone {

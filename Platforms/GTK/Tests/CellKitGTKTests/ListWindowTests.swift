@@ -1,6 +1,7 @@
 import CGtk
 import CellKit
 @testable import CellKitGTK
+import Foundation
 import XCTest
 
 /// Lists driven by a `ListController` in a real GTK window.
@@ -140,7 +141,7 @@ final class ListWindowTests: GtkTestCase, @unchecked Sendable {
             screenshot("states-loading", of: "states")
             controller.apply(TableModel(), state: .empty)
             waitFor("the no-results row") { shownTexts(window) == ["No results"] }
-            struct Offline: Error, CustomStringConvertible { var description: String { "the network is offline" } }
+            struct Offline: LocalizedError { var errorDescription: String? { "the network is offline" } }
             controller.apply(TableModel(), state: .failed(Offline()))
             waitFor("the error row") { shownTexts(window).first?.contains("the network is offline") == true }
             screenshot("states-error", of: "states")
