@@ -753,7 +753,7 @@ import Testing
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:30
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
 @MainActor private func docExample65() async throws {
     final class ProductCell: ListCell {
         var title = ""
@@ -789,7 +789,7 @@ import Testing
     assert((wishlist.listView.visibleCells.first as? ProductCell)?.styled == true)
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:72
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:76
 @MainActor private func docExample66() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
