@@ -36,6 +36,12 @@ extension ListController {
     /// How many snapshots were diffed and applied (coalesced ones are not counted).
     public var appliedSnapshotCount: Int { snapshots.appliedCount }
 
+    /// The time the main actor spent showing bound snapshots so far (every
+    /// main-actor job of ``bind(to:)`` and ``submit(_:)``, not the diff that runs
+    /// off it). For the benchmarks, which time main-actor work on its own.
+    @_spi(Benchmarks)
+    public var mainActorApplyTime: Duration { snapshots.mainActorTime }
+
     /// Whether a snapshot is waiting or being diffed and applied.
     public var isApplying: Bool { snapshots.isApplying }
 
@@ -99,11 +105,11 @@ extension ListController: SnapshotQueueOwner {
         Self.displayedModel(snapshot.model, state: snapshot.state, placeholders: placeholders)
     }
 
-    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset) {
+    func show(_ snapshot: ListSnapshot, target: TableModel, staged: consuming TableChangeset) {
         record(snapshot.model, state: snapshot.state)
         activity = snapshot.activity
         hasMore = snapshot.hasMore
-        show(target, staged: staged)
+        show(target, staged: consume staged)
     }
 }
 

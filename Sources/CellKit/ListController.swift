@@ -181,8 +181,16 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
 
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
-    func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
-        defer { listView?.contentStateDidChange(state) }
+    func show(_ target: TableModel, staged: consuming TableChangeset) {
+        // Freeing a snapshot's rows is O(rows): the model shown before and the
+        // stages' data are released off the main actor once they are replaced.
+        let previous = displayed
+        applyStages(target, staged: staged)
+        listView?.contentStateDidChange(state)
+        Self.release(previous, staged)
+    }
+
+    private func applyStages(_ target: TableModel, staged: borrowing TableChangeset) {
         guard let listView else {
             displayed = target
             return
@@ -209,6 +217,13 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             }
         }
         displayed = target
+    }
+
+    /// Drops `model` and `staged` on a background task, so that freeing their rows
+    /// (when these are the last references) does not occupy the main actor.
+    nonisolated static func release(_ model: consuming TableModel, _ staged: consuming TableChangeset) {
+        let garbage = (model, staged)
+        Task.detached(priority: .background) { withExtendedLifetime(garbage) {} }
     }
 
     // MARK: Resources
