@@ -12,6 +12,14 @@
 public protocol ListCell: AnyObject {
     /// Creates an empty cell, ready to be configured.
     @MainActor init()
+    /// Clears what the previous row set, before the cell is reused for another
+    /// row (the list view's reuse pool calls it). Default: nothing.
+    @MainActor func prepareForReuse()
+}
+
+extension ListCell {
+    /// Does nothing: a cell whose ``UpdatableCell/update(with:)`` resets everything needs no more.
+    @MainActor public func prepareForReuse() {}
 }
 
 /// A cell that takes its model and says whether it changed (Nimbus `NICell`).

@@ -10,9 +10,4 @@ extension ListController {
     ) -> StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]> {
         StagedChangeset(from: old.diffSections, to: new.diffSections, options: DiffOptions(reloadThreshold: reloadThreshold))
     }
-
-    /// Checks one stage against UIKit's batch rules before any list view sees it.
-    func validate(_ changeset: Changeset, from before: TableModel, to after: TableModel) throws(_BatchUpdateThrown) {
-        try changeset.validate(oldCounts: before.sections.map(\.items.count), newCounts: after.sections.map(\.items.count))
-    }
 }

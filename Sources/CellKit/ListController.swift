@@ -50,6 +50,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public internal(set) var dataSource: (any ListDataSource)?
     /// Observers of rows about to show (``onWillDisplay(_:)``, ``onPrefetch(_:)``).
     var displayHooks: [DisplayHook] = []
+    /// Whether an apply is being shown (re-entrant applies wait in `deferredTarget`).
+    var isShowing = false
+    var deferredTarget: TableModel?
 
     /// The content last applied (without placeholder rows).
     public private(set) var model = TableModel()
@@ -175,22 +178,43 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         return TableModel(sections: [TableSection(id: .placeholder, items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
 
-    /// Replaces what is shown with `target`, through the diff.
+    /// Replaces what is shown with `target`, through the diff. Called while an
+    /// apply is under way (a display hook or a configure handler that applies),
+    /// it runs once that apply is over: the list view is never asked for a
+    /// batch inside another one.
     func show(_ target: TableModel) {
+        guard !isShowing else {
+            deferredTarget = target
+            return
+        }
         show(target, staged: stagedChanges(from: displayed, to: target))
     }
 
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
+    ///
+    /// The list view validates each stage once, against the counts it cached;
+    /// ``displayed`` only ever holds what the list view was handed. Freeing a
+    /// snapshot's rows is O(rows): the model shown before and the stages' data
+    /// are released off the main actor once they are replaced.
     func show(_ target: TableModel, staged: consuming TableChangeset) {
-        // Freeing a snapshot's rows is O(rows): the model shown before and the
-        // stages' data are released off the main actor once they are replaced.
+        guard !isShowing else {
+            deferredTarget = target
+            return
+        }
+        isShowing = true
         let previous = displayed
-        applyStages(target, staged: staged)
-        listView?.contentStateDidChange(state)
+        showNow(target, staged: staged)
+        // Applies asked for while this one ran: the newest wins, diffed from what is shown now.
+        while let next = deferredTarget {
+            deferredTarget = nil
+            showNow(next, staged: stagedChanges(from: displayed, to: next))
+        }
+        isShowing = false
         Self.release(previous, staged)
     }
 
-    private func applyStages(_ target: TableModel, staged: borrowing TableChangeset) {
+    private func showNow(_ target: TableModel, staged: borrowing TableChangeset) {
+        defer { listView?.contentStateDidChange(state) }
         guard let listView else {
             displayed = target
             return
@@ -203,18 +227,26 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             listView.reloadData()
             return
         }
-        for stage in staged.stages {
-            let before = displayed
+        for (index, stage) in staged.stages.enumerated() {
             let after = TableModel(stage.data, index: target.sectionIndexStyle)
-            do {
-                try validate(stage.changeset, from: before, to: after)
-                try listView.performBatchUpdates(stage.changeset) { self.displayed = after }
-            } catch {
-                diagnostics(Diagnostic(.invalidBatchUpdate, "\(error); reloading instead"))
-                displayed = target
-                listView.reloadData()
-                return
+            let outcome = listView.performBatchUpdates(stage.changeset) { self.displayed = after }
+            switch outcome {
+            case .animated:
+                continue
+            case .reloaded(let reason):
+                switch reason {
+                case .invalid, .dataChangedOutsideBatch:
+                    diagnostics(Diagnostic(.invalidBatchUpdate, "\(reason); reloading instead"))
+                default: break
+                }
+            case .refused(let message):
+                diagnostics(Diagnostic(.other, "\(message); reloading instead"))
             }
+            // Not animated: show the target at once. A reload on the last stage already shows it.
+            displayed = target
+            if case .reloaded = outcome, index == staged.stages.count - 1 { return }
+            listView.reloadData()
+            return
         }
         displayed = target
     }
@@ -263,7 +295,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             diagnostics(Diagnostic(.other, "list view asked for the cell at section \(path.section), row \(path.item), but the list has \(displayed.sections.count) sections\(displayed.sections.indices.contains(path.section) ? " and \(displayed.sections[path.section].items.count) rows in that section" : ""); showing an empty default cell"))
             return rows.defaultCell(in: listView, at: path)
         }
-        return rows.cell(for: item.model, in: listView, at: path)
+        // A row already on screen is being reconfigured: its configure reset the cell, so
+        // the resources cached for it are handed to it again (UIKit contract 4).
+        let isReconfigure = listView.cell(at: path) != nil
+        let cell = rows.cell(for: item.model, in: listView, at: path)
+        if isReconfigure, resources.hasLoaders, let content = contentItem(at: path) {
+            resources.reconfigured(content)
+        }
+        return cell
     }
 
     public func listView(_ listView: any ListView, titleForHeaderInSection section: Int) -> String? {

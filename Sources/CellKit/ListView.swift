@@ -24,12 +24,16 @@ public protocol ListView: AnyObject {
     func cell(at path: ItemPath) -> AnyObject?
     /// Forgets everything and asks the data source again.
     func reloadData()
-    /// Applies one batch: calls `updateData` (the data source switches to the
-    /// data after the batch), then animates `changeset`.
+    /// Applies one batch: calls `updateData` inside the batch (the data source
+    /// switches to the data after the batch), then animates `changeset`.
     ///
-    /// Implementations that can check the batch throw ``/CellKitDiff/BatchUpdateError``
-    /// naming the broken rule, and reload instead of applying it.
-    func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) throws
+    /// List views on a ``ListViewCore`` validate the batch once, against the
+    /// counts they cached, and reload instead of applying a batch that breaks a
+    /// rule (``BatchOutcome/reloaded(_:)`` with ``BatchPlan/ReloadReason/invalid(_:)``
+    /// naming it). A batch started inside another one is refused
+    /// (``BatchOutcome/refused(_:)``): `updateData` does not run.
+    @discardableResult
+    func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome
     /// Told when CellKit configured or updated a visible cell in place; list
     /// views that keep an event log or repaint lines use it. Default: nothing.
     func cellDidChange(at path: ItemPath, reason: CellChangeReason)

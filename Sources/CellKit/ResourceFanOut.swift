@@ -45,6 +45,13 @@ final class ResourceFanOut {
         for loader in loaders { loader.willDisplay(item, cell) }
     }
 
+    /// A visible row was configured again: loaders hand it their cached resources.
+    func reconfigured(_ item: ListItem) {
+        for loader in loaders { loader.reconfigured(item) }
+    }
+
+    var hasLoaders: Bool { !loaders.isEmpty }
+
     func didEndDisplaying(cell: AnyObject) {
         for loader in loaders { loader.didEndDisplaying(cell) }
     }

@@ -66,18 +66,6 @@ public struct BatchUpdateError: Error, Hashable, Sendable, CustomStringConvertib
     public var description: String { message }
 }
 
-/// The error type that batch validation throws: ``BatchUpdateError``.
-///
-/// Spelled through this alias only so that CellKit also type-checks against an
-/// older iOS SDK (16.4, Swift 5.8 standard library): that library lacks the
-/// runtime hook a typed `throw` calls, and Swift 6.3 crashes compiling one.
-/// There, and only there, validation throws untyped. Not API: use ``BatchUpdateError``.
-#if _runtime(_ObjC) && !canImport(Swift, _version: 6.0)
-public typealias _BatchUpdateThrown = any Error
-#else
-public typealias _BatchUpdateThrown = BatchUpdateError
-#endif
-
 /// How old sections map to new sections under a batch, computed while validating.
 @usableFromInline
 internal struct _SectionMapping: Sendable {
@@ -105,18 +93,40 @@ extension Changeset {
     ///
     /// ```swift
     /// let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)])
+    /// assert(batch.validationError(oldCounts: [3], newCounts: [2]) == nil)
+    /// assert(batch.validationError(oldCounts: [3], newCounts: [3])?.rule == .itemCountMismatch)
+    /// ```
+    ///
+    /// Returns the error instead of throwing it, so list views can branch on it
+    /// without a typed `throw` (which the iOS 16 standard library cannot run).
+    ///
+    /// - Returns: ``BatchUpdateError`` naming the first rule broken, or `nil` when the batch is valid.
+    /// - Complexity: O(*c* + *s*), where *c* is ``changeCount`` and *s* the number of sections.
+    public func validationError(oldCounts: [Int], newCounts: [Int]) -> BatchUpdateError? {
+        do {
+            _ = try _validate(oldCounts: oldCounts, newCounts: newCounts)
+            return nil
+        } catch {
+            return error as? BatchUpdateError
+        }
+    }
+
+    /// Checks this batch against UIKit's batch-update rules, throwing the first rule broken:
+    /// a thin forward to ``validationError(oldCounts:newCounts:)``.
+    ///
+    /// ```swift
+    /// let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)])
     /// try batch.validate(oldCounts: [3], newCounts: [2])   // passes
     /// ```
     ///
-    /// - Throws: ``BatchUpdateError`` naming the first rule broken.
-    /// - Complexity: O(*c* + *s*), where *c* is ``changeCount`` and *s* the number of sections.
-    public func validate(oldCounts: [Int], newCounts: [Int]) throws(_BatchUpdateThrown) {
-        _ = try _validate(oldCounts: oldCounts, newCounts: newCounts)
+    /// - Throws: ``BatchUpdateError`` (the only error thrown).
+    public func validate(oldCounts: [Int], newCounts: [Int]) throws {
+        if let error = validationError(oldCounts: oldCounts, newCounts: newCounts) { throw error }
     }
 
     // swiftlint:disable:next cyclomatic_complexity function_body_length
     @usableFromInline
-    internal func _validate(oldCounts: [Int], newCounts: [Int]) throws(_BatchUpdateThrown) -> _SectionMapping {
+    internal func _validate(oldCounts: [Int], newCounts: [Int]) throws -> _SectionMapping {
         let oldS = oldCounts.count
         let newS = newCounts.count
 
@@ -200,7 +210,7 @@ extension Changeset {
         for s in sectionUpdates { updatedNew[newOfOld[s]] = true }
 
         // MARK: Items
-        func checkOld(_ p: ItemPath, _ verb: String) throws(_BatchUpdateThrown) {
+        func checkOld(_ p: ItemPath, _ verb: String) throws {
             guard p.section >= 0 && p.section < oldS else {
                 throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), but there are only \(oldS) sections before the update")
             }
@@ -214,7 +224,7 @@ extension Changeset {
                 throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which is reloaded")
             }
         }
-        func checkNew(_ p: ItemPath, _ verb: String) throws(_BatchUpdateThrown) {
+        func checkNew(_ p: ItemPath, _ verb: String) throws {
             guard p.section >= 0 && p.section < newS else {
                 throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), but there are only \(newS) sections after the update")
             }
@@ -330,7 +340,7 @@ extension Changeset {
     /// - Complexity: O(*n* + *c*), *n* the number of rows, *c* the number of changes.
     public func apply<Section, Item>(
         to old: [Section], reading new: [Section], items: WritableKeyPath<Section, [Item]>
-    ) throws(_BatchUpdateThrown) -> [Section] {
+    ) throws -> [Section] {
         let oldCounts = old.map { $0[keyPath: items].count }
         let newCounts = new.map { $0[keyPath: items].count }
         let map = try _validate(oldCounts: oldCounts, newCounts: newCounts)

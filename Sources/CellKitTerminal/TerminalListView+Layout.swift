@@ -187,14 +187,9 @@ extension TerminalListView {
     }
 
     func acquireCell(at path: ItemPath) -> AnyObject {
-        if let cell = cells[path] { return cell }
-        let cell: AnyObject
-        if let dataSource {
-            cell = dataSource.listView(self, cellForItemAt: path)
-        } else {
-            cell = TextCell()
-        }
-        cells[path] = cell
+        if let cell = core.cell(at: path) ?? pendingCells[path] { return cell }
+        let cell = core.cellForItem(at: path) ?? TextCell()
+        pendingCells[path] = cell
         return cell
     }
 
@@ -241,15 +236,19 @@ extension TerminalListView {
         let visible = visibleItemPaths
         let visibleSet = Set(visible)
         // Cells that left go back to the pool first, so the rows that came can reuse them.
-        for (path, cell) in cells where !visibleSet.contains(path) {
-            recycle(cell, at: path)
-            cells[path] = nil
+        for path in core.visibleItemPaths where !visibleSet.contains(path) {
+            core.endDisplay(at: path)
+            lineCache[path] = nil
         }
-        for path in visible where cells[path] == nil { _ = rowLines(path) }
-        for path in visible where !displayed.contains(path) {
-            guard let cell = cells[path] else { continue }
-            displayed.insert(path)
-            delegate?.listView(self, willDisplay: cell, at: path)
+        for (path, cell) in pendingCells where !visibleSet.contains(path) {
+            core.enqueueReusableCell(cell)
+            pendingCells[path] = nil
+            lineCache[path] = nil
+        }
+        for path in visible where core.cell(at: path) == nil {
+            _ = rowLines(path)
+            guard let cell = pendingCells.removeValue(forKey: path) else { continue }
+            core.willDisplay(cell, at: path)
         }
         if visible != lastVisible {
             lastVisible = visible
@@ -257,10 +256,6 @@ extension TerminalListView {
         }
     }
 
-    func recycleAllCells() {
-        for (path, cell) in cells { recycle(cell, at: path) }
-        cells.removeAll()
-    }
 
     /// Moves the anchor up when the entries below it do not fill the screen.
     func fillViewport() {
@@ -395,7 +390,7 @@ extension TerminalListView {
                 while text.last == " " { text.removeLast() }
                 out.append(text)
             case .row(let p):
-                let cell = dataSource?.listView(self, cellForItemAt: p) ?? TextCell()
+                let cell = core.cellForItem(at: p) ?? TextCell()
                 var lines = CellRendering.lines(for: cell, width: columns)
                 if let h = delegate?.listView(self, heightForItemAt: p), h.isFinite {
                     lines = Array(lines.prefix(max(1, Int(h.rounded()))))
@@ -405,7 +400,7 @@ extension TerminalListView {
                     while text.last == " " { text.removeLast() }
                     out.append(text)
                 }
-                if let id = reuseIdentifiers[ObjectIdentifier(cell)] { reusePool[id, default: []].append(cell) }
+                if core.cell(at: p) !== cell { core.enqueueReusableCell(cell) }
             }
             entry = next(e)
         }
@@ -416,7 +411,7 @@ extension TerminalListView {
     /// list shows only a placeholder row (loading, no results, an error).
     public var positionDescription: String {
         let total = sectionCounts.reduce(0, +)
-        if total == 1, let only = firstRow(), isPlaceholder(cells[only]) { return "0/0" }
+        if total == 1, let only = firstRow(), isPlaceholder(core.cell(at: only) ?? pendingCells[only]) { return "0/0" }
         guard let selected = selectedPath else { return "0/\(total)" }
         var index = selected.item + 1
         for s in 0..<min(selected.section, sectionCounts.count) { index += sectionCounts[s] }
@@ -433,14 +428,14 @@ extension TerminalListView {
     /// Whether a row on screen animates (the loading row's spinner): a driver needs
     /// to call ``advanceAnimation()`` only while this is true, and can sleep otherwise.
     public var isAnimating: Bool {
-        visibleItemPaths.contains { (cells[$0] as? LoadingCell)?.isAnimating == true }
+        visibleItemPaths.contains { (core.cell(at: $0) as? LoadingCell)?.isAnimating == true }
     }
 
     /// Advances the animation of the visible cells that animate (the loading
     /// row's spinner) by one frame; returns whether any row changed.
     @discardableResult
     public func advanceAnimation() -> Bool {
-        let animating = visibleItemPaths.filter { (cells[$0] as? LoadingCell)?.isAnimating == true }
+        let animating = visibleItemPaths.filter { (core.cell(at: $0) as? LoadingCell)?.isAnimating == true }
         guard !animating.isEmpty else { return false }
         animationPhase &+= 1
         for path in animating { cellDidChange(at: path, reason: .reconfigured) }

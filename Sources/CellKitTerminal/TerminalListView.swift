@@ -20,7 +20,7 @@ import CellKit
 /// }
 /// ```
 @MainActor
-public final class TerminalListView: ListView {
+public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// Who answers counts and cells; held weakly.
     public weak var dataSource: (any ListViewDataSource)?
     /// Who hears about heights, selection and display; held weakly.
@@ -43,9 +43,12 @@ public final class TerminalListView: ListView {
     public internal(set) var animationPhase = 0
 
     /// How many cells the list view built (not reused) since it was created.
-    public private(set) var createdCellCount = 0
+    public var createdCellCount: Int { core.createdCells.values.reduce(0, +) }
     /// How many times a cell was taken from the reuse pool.
-    public private(set) var reusedCellCount = 0
+    public var reusedCellCount: Int { core.reusedCellCount }
+
+    /// The list-view logic this view replays (counts, validation, visible cells, pools).
+    public private(set) lazy var core: ListViewCore = ListViewCore(listView: self, backend: self)
 
     // Data, as last asked from the data source.
     var sectionCounts: [Int] = []
@@ -57,12 +60,8 @@ public final class TerminalListView: ListView {
     var placements: [Placement] = []
     var stickySection: Int?
 
-    // Cells.
-    var reusePool: [String: [AnyObject]] = [:]
-    var reuseIdentifiers: [ObjectIdentifier: String] = [:]
-    var registered: [String: CellSource] = [:]
-    var cells: [ItemPath: AnyObject] = [:]
-    var displayed: Set<ItemPath> = []
+    // Cells built to measure rows, not shown yet (the core keeps the shown ones).
+    var pendingCells: [ItemPath: AnyObject] = [:]
     var lineCache: [ItemPath: [StyledLine]] = [:]
     var lastVisible: [ItemPath] = []
 
@@ -88,36 +87,57 @@ public final class TerminalListView: ListView {
 
     // MARK: ListView
 
-    public func register(_ source: CellSource) {
-        registered[source.reuseIdentifier] = source
-    }
-
-    public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
-        let id = source.reuseIdentifier
-        if registered[id] == nil { register(source) }
-        if var pool = reusePool[id], let cell = pool.popLast() {
-            reusePool[id] = pool
-            reusedCellCount += 1
-            (cell as? TextCell)?.prepareForReuse()
-            return cell
-        }
-        let cell: AnyObject = source.make?() ?? TextCell()
-        reuseIdentifiers[ObjectIdentifier(cell)] = id
-        createdCellCount += 1
-        return cell
-    }
-
     public var visibleItemPaths: [ItemPath] {
         placements.compactMap { if case .row(let p) = $0.entry { p } else { nil } }
     }
 
-    public func cell(at path: ItemPath) -> AnyObject? {
-        displayed.contains(path) ? cells[path] : nil
+    @discardableResult
+    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
+        let outcome = core.performBatchUpdates(changeset, updateData: updateData)
+        if outcome == .animated {
+            fillViewport()
+            scrollToSelection()
+            setNeedsDisplay()
+        }
+        return outcome
     }
 
-    public func reloadData() {
-        for (path, cell) in cells { recycle(cell, at: path) }
-        cells.removeAll()
+    public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {
+        lineCache[path] = nil
+        setNeedsDisplay()
+    }
+
+    // MARK: ListViewBackend
+
+    public var hasWindow: Bool { true }
+
+    public func performBatch(animated: Bool, _ body: () -> Changeset) {
+        let oldCounts = sectionCounts
+        let changeset = body()
+        recyclePendingCells()
+        readCounts(cached: true)
+        let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: sectionCounts)
+        lineCache.removeAll()
+        lastVisible = lastVisible.compactMap { mapping.newPath(of: $0) }
+        // The selection and the top of the screen stay on the same rows.
+        if let selected = selectedPath {
+            selectedPath = mapping.newPath(of: selected) ?? clamped(selected)
+        } else {
+            selectedPath = firstRow()
+        }
+        anchor = anchor.flatMap { mapEntry($0, mapping) }
+        if let anchor { self.anchor = clamped(anchor) } else { anchorOffset = 0; anchor = firstEntry(from: 0) }
+    }
+
+    public func reconfigureItems(at paths: [ItemPath]) {
+        for path in paths {
+            lineCache[path] = nil
+            core.reconfigureVisibleItem(at: path)
+        }
+    }
+
+    public func reloadAll() {
+        recyclePendingCells()
         lineCache.removeAll()
         readCounts()
         if let selected = selectedPath { selectedPath = clamped(selected) }
@@ -129,54 +149,18 @@ public final class TerminalListView: ListView {
         setNeedsDisplay()
     }
 
-    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) throws {
-        let oldCounts = sectionCounts
-        updateData()
-        readCounts()
-        do {
-            try changeset.validate(oldCounts: oldCounts, newCounts: sectionCounts)
-        } catch {
-            reloadData()
-            throw error
-        }
-        let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: sectionCounts)
-        // Cells follow their rows; deleted and updated rows give their cells back.
-        let updated = Set(changeset.itemUpdates)
-        var moved: [ItemPath: AnyObject] = [:]
-        var newDisplayed: Set<ItemPath> = []
-        for (path, cell) in cells {
-            if updated.contains(path) {
-                recycle(cell, at: path)
-                continue
-            }
-            guard let target = mapping.newPath(of: path) else {
-                recycle(cell, at: path)
-                continue
-            }
-            moved[target] = cell
-            if displayed.contains(path) { newDisplayed.insert(target) }
-        }
-        cells = moved
-        displayed = newDisplayed
-        lineCache.removeAll()
-        lastVisible = lastVisible.compactMap { mapping.newPath(of: $0) }
-
-        // The selection and the top of the screen stay on the same rows.
-        if let selected = selectedPath {
-            selectedPath = mapping.newPath(of: selected) ?? clamped(selected)
-        } else {
-            selectedPath = firstRow()
-        }
-        anchor = anchor.flatMap { mapEntry($0, mapping) }
-        if let anchor { self.anchor = clamped(anchor) } else { anchorOffset = 0; anchor = firstEntry(from: 0) }
-        fillViewport()
-        scrollToSelection()
-        setNeedsDisplay()
+    public func viewportOffset(ofItemAt path: ItemPath) -> Double? {
+        placements.first { $0.entry == .row(path) }.map { Double($0.y - $0.skipped) }
     }
 
-    public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {
-        lineCache[path] = nil
-        setNeedsDisplay()
+    public func scrollItem(at path: ItemPath, toViewportOffset offset: Double) {
+        anchor = .row(path)
+        anchorOffset = max(0, -Int(offset.rounded()))
+        fillViewport()
+    }
+
+    public func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
+        source.make?() ?? TextCell()
     }
 
     // MARK: Selection
@@ -200,15 +184,15 @@ public final class TerminalListView: ListView {
 
     // MARK: Data
 
-    func readCounts() {
+    /// Reads the counts (through the core, which caches them) and the header titles;
+    /// `cached`: the core already holds the counts after a batch.
+    func readCounts(cached: Bool = false) {
+        sectionCounts = cached ? core.counts : core.readCounts()
         guard let dataSource else {
-            sectionCounts = []
             headerTitles = []
             return
         }
-        let count = max(0, dataSource.numberOfSections(in: self))
-        sectionCounts = (0..<count).map { max(0, dataSource.listView(self, numberOfItemsInSection: $0)) }
-        headerTitles = (0..<count).map { dataSource.listView(self, titleForHeaderInSection: $0) }
+        headerTitles = sectionCounts.indices.map { dataSource.listView(self, titleForHeaderInSection: $0) }
     }
 
     func mapEntry(_ entry: Entry, _ mapping: PathMapping) -> Entry? {
@@ -223,13 +207,17 @@ public final class TerminalListView: ListView {
         }
     }
 
-    func recycle(_ cell: AnyObject, at path: ItemPath) {
-        if displayed.remove(path) != nil {
-            delegate?.listView(self, didEndDisplaying: cell, at: path)
-        }
-        if let id = reuseIdentifiers[ObjectIdentifier(cell)] {
-            reusePool[id, default: []].append(cell)
-        }
-        lineCache[path] = nil
+    /// Ends the display of every shown row and gives every cell back to the pool
+    /// (a jump: the rows measured next can reuse them).
+    func recycleAllCells() {
+        for path in core.visibleItemPaths { core.endDisplay(at: path) }
+        recyclePendingCells()
+        lineCache.removeAll()
+    }
+
+    /// Puts the cells built to measure rows that were not shown back into the pool.
+    func recyclePendingCells() {
+        for cell in pendingCells.values { core.enqueueReusableCell(cell) }
+        pendingCells.removeAll()
     }
 }

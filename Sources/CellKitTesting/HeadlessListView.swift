@@ -3,10 +3,23 @@ import CellKit
 /// A list view with `UITableView`'s semantics that runs anywhere, for tests of
 /// screens without a simulator.
 ///
-/// It keeps a reuse pool per reuse identifier, asks its data source for cells
-/// only for rows inside its viewport, scrolls, selects, checks every batch
-/// update with UIKit's rules (throwing `BatchUpdateError` naming the rule,
-/// section and row instead of crashing), and records what happened in ``log``.
+/// It runs on the same ``/CellKit/ListViewCore`` as the UIKit adapters and the terminal
+/// list view: a reuse pool per reuse identifier, cells only for rows inside its
+/// viewport, every batch checked once with UIKit's rules against the counts it
+/// cached (an invalid batch reloads and ``performBatchUpdates(_:updateData:)``
+/// returns the `BatchUpdateError` naming the rule, section and row instead of
+/// crashing), and what happened recorded in ``log``.
+///
+/// It refuses what UIKit refuses, so a suite on Linux fails where a device
+/// would: a data source that returns a different cell when a row is
+/// reconfigured, data changed outside a batch's update closure, counts that
+/// disagree with its cached ones, a batch while a reload's layout is pending
+/// (``defersLayoutAfterReload``). Refusals show in ``log`` as
+/// ``/CellKit/ListViewEvent/refused(_:)`` and make ``checkConsistency()`` throw.
+///
+/// Heights are asked as `UITableView` asks them with estimated heights: only for
+/// rows that come into the viewport; other rows count as ``rowHeight``. A
+/// viewport of height 0 shows no rows.
 ///
 /// ```swift
 /// struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
@@ -22,55 +35,19 @@ import CellKit
 /// }
 /// ```
 @MainActor
-public final class HeadlessListView: ListView {
+public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// Something the list view did, in order.
-    public enum Event: Hashable, Sendable, CustomStringConvertible {
-        /// A new cell was built for `reuseIdentifier` at `path`.
-        case created(reuseIdentifier: String, path: ItemPath)
-        /// A cell was taken from the reuse pool for `path`.
-        case dequeued(reuseIdentifier: String, path: ItemPath)
-        /// The data source handed back the configured cell for `path`.
-        case configured(ItemPath)
-        /// The row at `path` came on screen.
-        case displayed(ItemPath)
-        /// The row at `path` left the screen; its cell went to the pool.
-        case endedDisplay(ItemPath)
-        /// A visible cell was reconfigured in place (its content changed).
-        case reconfigured(ItemPath)
-        /// A visible cell was updated in place with a resource.
-        case resourceUpdated(ItemPath, key: ResourceKey)
-        /// A batch update was applied.
-        case batch(Changeset)
-        /// A batch update was refused; the list reloaded.
-        case rejected(BatchUpdateError)
-        /// The list reloaded everything.
-        case reloaded
-        /// The row at `path` was selected.
-        case selected(ItemPath)
-
-        public var description: String {
-            switch self {
-            case .created(let id, let p): "created \(id) at \(p)"
-            case .dequeued(let id, let p): "dequeued \(id) at \(p)"
-            case .configured(let p): "configured \(p)"
-            case .displayed(let p): "displayed \(p)"
-            case .endedDisplay(let p): "ended display \(p)"
-            case .reconfigured(let p): "reconfigured \(p)"
-            case .resourceUpdated(let p, let key): "resource \(key) at \(p)"
-            case .batch(let c): "batch of \(c.changeCount) changes"
-            case .rejected(let e): "rejected: \(e)"
-            case .reloaded: "reloaded"
-            case .selected(let p): "selected \(p)"
-            }
-        }
-    }
+    public typealias Event = ListViewEvent
 
     public weak var dataSource: (any ListViewDataSource)?
     public weak var delegate: (any ListViewDelegate)?
 
+    /// The list-view logic this view replays (counts, validation, visible cells, pools).
+    public private(set) lazy var core: ListViewCore = makeCore()
+
     /// The height of the visible window.
     public var viewportHeight: Double { didSet { layoutVisibleRows() } }
-    /// The height of rows whose delegate gives none.
+    /// The height of rows whose delegate gives none, and the estimate of rows not yet asked.
     public var rowHeight: Double
     /// The height of a section header that has a title (0: headers take no space).
     public var sectionHeaderHeight: Double
@@ -79,23 +56,32 @@ public final class HeadlessListView: ListView {
     /// Whether a batch update keeps the first visible row where it was on screen
     /// (``/CellKit/ScrollAnchor``), as chat and feed screens do; otherwise the content
     /// offset stays, as in `UITableView`. Default: `false`.
-    public var keepsFirstVisibleRowInPlace = false
+    public var keepsFirstVisibleRowInPlace: Bool {
+        get { core.keepsFirstVisibleRowInPlace }
+        set { core.keepsFirstVisibleRowInPlace = newValue }
+    }
+    /// Whether the view is in a window; outside one, batches become reloads, as the UIKit adapters do. Default: `true`.
+    public var isInWindow = true
+    /// Whether ``reloadData()`` waits for ``layoutIfNeeded()`` to read counts and
+    /// lay out, as UIKit waits for its next layout pass; a batch before that
+    /// becomes a reload (``/CellKit/BatchPlan/ReloadReason/layoutPendingAfterReload``). Default: `false`.
+    public var defersLayoutAfterReload = false
+    /// Above this many changes, a batch reloads instead of animating; `nil`: never.
+    public var reloadThreshold: Int? {
+        get { core.reloadThreshold }
+        set { core.reloadThreshold = newValue }
+    }
     /// The distance scrolled from the top.
     public private(set) var contentOffset: Double = 0
     /// What happened, in order; clear it with ``clearLog()``.
     public private(set) var log: [Event] = []
     /// Whether events are recorded (turn off for very long scrolls).
     public var isLoggingEnabled = true
-    /// Cells built, per reuse identifier.
-    public private(set) var createdCells: [String: Int] = [:]
+    /// How many row heights the view asked its delegate: only rows that came into the viewport.
+    public private(set) var heightRequestCount = 0
 
-    private var counts: [Int] = []
-    private var layout = Layout()
-    private var visible: [ItemPath: AnyObject] = [:]
-    private var pools: [String: [AnyObject]] = [:]
-    private var sources: [String: CellSource] = [:]
-    private var reconfiguring: (path: ItemPath, cell: AnyObject)?
-    private var prefetched: Set<ItemPath> = []
+    private let layout: Layout
+    private var layoutPending = false
 
     /// Creates a list view with a viewport of `viewportHeight` and rows of `rowHeight` by default.
     public init(viewportHeight: Double = 600, rowHeight: Double = 44, sectionHeaderHeight: Double = 0, prefetchDistance: Int = 0) {
@@ -103,96 +89,24 @@ public final class HeadlessListView: ListView {
         self.rowHeight = rowHeight
         self.sectionHeaderHeight = sectionHeaderHeight
         self.prefetchDistance = prefetchDistance
+        self.layout = Layout(estimate: rowHeight)
+    }
+
+    private func makeCore() -> ListViewCore {
+        let core = ListViewCore(listView: self, backend: self)
+        // Refusals go to the log and to checkConsistency(), not to standard error.
+        core.diagnostics = .ignore
+        core.onEvent = { [unowned self] event in record(event) }
+        return core
     }
 
     // MARK: ListView
 
-    public func register(_ source: CellSource) {
-        sources[source.reuseIdentifier] = source
-    }
-
-    public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
-        if let pending = reconfiguring, pending.path == path, type(of: pending.cell) == source.cellType {
-            reconfiguring = nil
-            return pending.cell
-        }
-        let id = source.reuseIdentifier
-        if sources[id] == nil { register(source) }
-        if var pool = pools[id], let cell = pool.popLast() {
-            pools[id] = pool
-            (cell as? TextCell)?.prepareForReuse()
-            record(.dequeued(reuseIdentifier: id, path: path))
-            return cell
-        }
-        createdCells[id, default: 0] += 1
-        record(.created(reuseIdentifier: id, path: path))
-        // A nib cannot be loaded here: show a plain cell so the test goes on.
-        let cell = source.make?() ?? TextCell()
-        reuseIdentifiers[ObjectIdentifier(cell)] = id
-        return cell
-    }
-
-    public var visibleItemPaths: [ItemPath] { visible.keys.sorted() }
-
-    public func cell(at path: ItemPath) -> AnyObject? { visible[path] }
-
-    public func reloadData() {
-        for (path, cell) in visible { endDisplay(cell, at: path) }
-        visible.removeAll()
-        counts = currentCounts()
-        rebuildLayout()
-        contentOffset = clampedOffset(contentOffset)
-        record(.reloaded)
-        layoutVisibleRows()
-    }
-
-    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) throws {
-        let oldCounts = counts
-        updateData()
-        let newCounts = currentCounts()
-        do {
-            try changeset.validate(oldCounts: oldCounts, newCounts: newCounts)
-        } catch {
-            record(.rejected(error))
-            reloadData()
-            throw error
-        }
-        record(.batch(changeset))
-        // Only the visible rows need following: O(changes + sections), not O(rows).
-        let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: newCounts)
-        let updated = Set(changeset.itemUpdates)
-        var survivors: [ItemPath: (cell: AnyObject, old: ItemPath)] = [:]
-        for (old, cell) in visible {
-            // Rows of deleted or reloaded sections get new cells, as in UIKit.
-            if let new = mapping.newPath(of: old) {
-                survivors[new] = (cell, old)
-            } else {
-                endDisplay(cell, at: old)
-            }
-        }
-        let anchorRows = keepsFirstVisibleRowInPlace ? visible.keys.sorted() : []
-        let oldTops = Dictionary(uniqueKeysWithValues: anchorRows.map { ($0, offset(ofItemAt: $0) ?? 0) })
-        visible.removeAll()
-        counts = newCounts
-        rebuildLayout()
-        if keepsFirstVisibleRowInPlace {
-            contentOffset = ScrollAnchor.contentOffset(
-                after: changeset, oldCounts: oldCounts, newCounts: newCounts, visibleRows: anchorRows,
-                oldContentOffset: contentOffset, oldTop: { oldTops[$0] ?? 0 }, newTop: { self.offset(ofItemAt: $0) ?? 0 })
-        }
-        contentOffset = clampedOffset(contentOffset)
-        for (new, entry) in survivors { visible[new] = entry.cell }
-        // Content changes of rows that stay on screen: reconfigure the same cell.
-        for (new, entry) in survivors where updated.contains(entry.old) {
-            reconfiguring = (new, entry.cell)
-            if let cell = dataSource?.listView(self, cellForItemAt: new) {
-                visible[new] = cell
-                if cell !== entry.cell { enqueue(entry.cell) }
-            }
-            reconfiguring = nil
-            record(.reconfigured(new))
-        }
-        layoutVisibleRows()
+    @discardableResult
+    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
+        let outcome = core.performBatchUpdates(changeset, updateData: updateData)
+        if outcome == .animated { layoutVisibleRows() }
+        return outcome
     }
 
     /// The content state the controller reported after its last apply, if any.
@@ -207,7 +121,60 @@ public final class HeadlessListView: ListView {
         }
     }
 
+    // MARK: ListViewBackend
+
+    public var hasWindow: Bool { isInWindow }
+
+    public func performBatch(animated: Bool, _ body: () -> Changeset) {
+        let oldCounts = layout.counts
+        let batch = body()
+        // Heights that differ from the estimate, and those of the rows on screen, follow
+        // their rows; the others are asked again when shown.
+        let mapping = PathMapping(batch, oldCounts: oldCounts, newCounts: core.counts)
+        var known: [ItemPath: Double] = [:]
+        for (path, height) in layout.known where height != rowHeight || core.cell(at: path) != nil {
+            if let new = mapping.newPath(of: path) { known[new] = height }
+        }
+        resetLayout(known: known)
+    }
+
+    public func reconfigureItems(at paths: [ItemPath]) {
+        for path in paths {
+            layout.forget(path)
+            core.reconfigureVisibleItem(at: path)
+        }
+    }
+
+    public func reloadAll() {
+        layoutPending = true
+        if !defersLayoutAfterReload { layoutIfNeeded() }
+    }
+
+    public func viewportOffset(ofItemAt path: ItemPath) -> Double? {
+        offset(ofItemAt: path).map { $0 - contentOffset }
+    }
+
+    public func scrollItem(at path: ItemPath, toViewportOffset offset: Double) {
+        guard let top = self.offset(ofItemAt: path) else { return }
+        contentOffset = clampedOffset(top - offset)
+    }
+
+    public func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
+        // A nib cannot be loaded here: show a plain cell so the test goes on.
+        source.make?() ?? TextCell()
+    }
+
     // MARK: Driving it
+
+    /// Reads the counts and lays out after a ``reloadData()``, when ``defersLayoutAfterReload`` is set
+    /// (UIKit's next layout pass); nothing otherwise.
+    public func layoutIfNeeded() {
+        guard layoutPending else { return }
+        layoutPending = false
+        core.readCounts()
+        resetLayout(known: [:])
+        layoutVisibleRows()
+    }
 
     /// Scrolls so the top of the viewport is `offset` from the top of the content (clamped).
     public func scroll(to offset: Double) {
@@ -230,7 +197,7 @@ public final class HeadlessListView: ListView {
         delegate?.listView(self, didSelectItemAt: path)
     }
 
-    /// The total height of all rows and headers.
+    /// The total height of all rows and headers (rows not yet shown count as ``rowHeight``).
     public var contentHeight: Double { layout.contentHeight }
 
     /// The distance from the top of the content to the top of the row at `path`.
@@ -239,13 +206,16 @@ public final class HeadlessListView: ListView {
     }
 
     /// The number of rows in each section, as the list view knows them.
-    public var sectionCounts: [Int] { counts }
+    public var sectionCounts: [Int] { core.counts }
+
+    /// Cells built, per reuse identifier.
+    public var createdCells: [String: Int] { core.createdCells }
 
     /// The number of cells built so far, all reuse identifiers together.
-    public var createdCellCount: Int { createdCells.values.reduce(0, +) }
+    public var createdCellCount: Int { core.createdCells.values.reduce(0, +) }
 
     /// The cells on screen, top to bottom.
-    public var visibleCells: [AnyObject] { visibleItemPaths.compactMap { visible[$0] } }
+    public var visibleCells: [AnyObject] { visibleItemPaths.compactMap { core.cell(at: $0) } }
 
     /// The text of the visible ``/CellKit/TextCell``s, top to bottom (other cells show as their type name).
     public var visibleTexts: [String] {
@@ -255,16 +225,12 @@ public final class HeadlessListView: ListView {
     /// Forgets the recorded events.
     public func clearLog() { log.removeAll() }
 
-    /// Checks that the list view agrees with its data source: section and row counts,
-    /// and a cell for every visible row. Throws a message naming what disagrees.
+    /// Checks that the list view agrees with its data source: section and row
+    /// counts, a cell for every visible row and no cell at two rows, and no
+    /// refused call (a different cell on reconfigure, data changed outside a
+    /// batch). Throws a message naming what disagrees.
     public func checkConsistency() throws(HeadlessListViewInconsistency) {
-        let actual = currentCounts()
-        guard actual == counts else {
-            throw HeadlessListViewInconsistency(message: "the list view has row counts \(counts) but its data source reports \(actual)")
-        }
-        for path in visible.keys where path.section >= counts.count || path.item >= counts[path.section] {
-            throw HeadlessListViewInconsistency(message: "a cell is visible at section \(path.section), row \(path.item), which does not exist")
-        }
+        if let problem = core.consistencyProblem() { throw HeadlessListViewInconsistency(message: problem) }
     }
 
     // MARK: Internals
@@ -273,73 +239,63 @@ public final class HeadlessListView: ListView {
         if isLoggingEnabled { log.append(event) }
     }
 
-    private func currentCounts() -> [Int] {
-        guard let dataSource else { return [] }
-        return (0..<dataSource.numberOfSections(in: self)).map { dataSource.listView(self, numberOfItemsInSection: $0) }
-    }
-
-    private func rebuildLayout() {
-        var heights = [Double]()
-        heights.reserveCapacity(counts.reduce(0, +))
+    private func resetLayout(known: [ItemPath: Double]) {
+        let counts = core.counts
         var headers = [Double]()
-        for (section, count) in counts.enumerated() {
+        headers.reserveCapacity(counts.count)
+        for section in counts.indices {
             let title = dataSource?.listView(self, titleForHeaderInSection: section)
             headers.append(title == nil ? 0 : sectionHeaderHeight)
-            for item in 0..<count {
-                heights.append(delegate?.listView(self, heightForItemAt: ItemPath(item: item, section: section)) ?? rowHeight)
-            }
         }
-        layout = Layout(counts: counts, rowHeights: heights, headerHeights: headers)
+        layout.estimate = rowHeight
+        layout.reset(counts: counts, headerHeights: headers, known: known)
     }
 
     private func clampedOffset(_ offset: Double) -> Double {
         max(0, min(offset, layout.contentHeight - viewportHeight))
     }
 
+    /// The rows in the viewport, after asking the heights of those not asked yet.
+    private func visibleRange() -> Range<Int> {
+        var range = layout.rows(from: contentOffset, to: contentOffset + viewportHeight)
+        // Asking heights moves the rows below: ask until the range holds only asked rows.
+        for _ in 0..<8 {
+            var asked = false
+            for flat in range {
+                let path = layout.path(ofRow: flat)
+                guard !layout.isKnown(path) else { continue }
+                heightRequestCount += 1
+                layout.setHeight(delegate?.listView(self, heightForItemAt: path) ?? rowHeight, at: path)
+                asked = true
+            }
+            guard asked else { break }
+            range = layout.rows(from: contentOffset, to: contentOffset + viewportHeight)
+        }
+        return range
+    }
+
     private func layoutVisibleRows() {
-        let range = layout.rows(from: contentOffset, to: contentOffset + viewportHeight)
+        guard !layoutPending else { return }
+        contentOffset = clampedOffset(contentOffset)
+        let range = visibleRange()
         var wanted = Set<ItemPath>()
         for flat in range { wanted.insert(layout.path(ofRow: flat)) }
-        for (path, cell) in visible where !wanted.contains(path) {
-            visible[path] = nil
-            endDisplay(cell, at: path)
+        for path in core.visibleItemPaths where !wanted.contains(path) {
+            core.endDisplay(at: path)
+            layout.forgetIfEstimate(path)
         }
-        for path in wanted.sorted() where visible[path] == nil {
-            guard let cell = dataSource?.listView(self, cellForItemAt: path) else { continue }
-            record(.configured(path))
-            visible[path] = cell
-            record(.displayed(path))
-            delegate?.listView(self, willDisplay: cell, at: path)
-        }
+        for path in wanted.sorted() where core.cell(at: path) == nil { core.display(at: path) }
         announcePrefetch(around: range)
     }
 
     private func announcePrefetch(around range: Range<Int>) {
-        guard prefetchDistance > 0, let delegate else { return }
+        guard prefetchDistance > 0 else { return }
         let lower = max(0, range.lowerBound - prefetchDistance)
         let upper = min(layout.rowCount, range.upperBound + prefetchDistance)
-        var near = Set<ItemPath>()
-        for flat in lower..<upper where !range.contains(flat) { near.insert(layout.path(ofRow: flat)) }
-        let fresh = near.subtracting(prefetched).sorted()
-        let stale = prefetched.subtracting(near).sorted()
-        prefetched = near
-        if !stale.isEmpty { delegate.listView(self, cancelPrefetchingItemsAt: stale) }
-        if !fresh.isEmpty { delegate.listView(self, prefetchItemsAt: fresh) }
+        var near: [ItemPath] = []
+        for flat in lower..<upper where !range.contains(flat) { near.append(layout.path(ofRow: flat)) }
+        core.prefetch(near, replacing: true)
     }
-
-    private func endDisplay(_ cell: AnyObject, at path: ItemPath) {
-        record(.endedDisplay(path))
-        delegate?.listView(self, didEndDisplaying: cell, at: path)
-        enqueue(cell)
-    }
-
-    private func enqueue(_ cell: AnyObject) {
-        let id = reuseIdentifiers[ObjectIdentifier(cell)] ?? String(reflecting: type(of: cell))
-        pools[id, default: []].append(cell)
-    }
-
-    /// The reuse identifier each cell was built for (cells stay alive in `visible` or a pool).
-    private var reuseIdentifiers: [ObjectIdentifier: String] = [:]
 }
 
 /// The list view disagrees with its data source (see ``HeadlessListView/checkConsistency()``).

@@ -1,52 +1,95 @@
 import CellKit
 
-/// Row positions of a headless list: prefix sums over row and header heights.
-struct Layout {
-    private(set) var sectionStarts: [Int] = [0]
-    private var tops: [Double] = []
-    private var heights: [Double] = []
-    private(set) var contentHeight: Double = 0
+/// Row positions of a headless list with estimated heights, as `UITableView`
+/// keeps them: every row counts as the estimate until its real height was
+/// asked (rows near the viewport only); only heights that differ from the
+/// estimate are stored, so a list of fixed heights costs O(sections), not O(rows).
+@MainActor
+final class Layout {
+    /// The height of a row whose height was not asked yet.
+    var estimate: Double
+    private(set) var counts: [Int] = []
+    private var sectionStarts: [Int] = [0]
+    private var headerPrefix: [Double] = [0]
+    /// Heights asked since the last reload (or batch, for the estimate-sized ones).
+    private(set) var known: [ItemPath: Double] = [:]
+    private var deltaFlat: [Int] = []
+    private var deltaPrefix: [Double] = [0]
+    private var deltaByFlat: [Int: Double] = [:]
+    private var isDirty = false
 
-    init() {}
+    init(estimate: Double) { self.estimate = estimate }
 
-    init(counts: [Int], rowHeights: [Double], headerHeights: [Double]) {
-        heights = rowHeights
-        tops.reserveCapacity(rowHeights.count)
+    /// Starts over with `counts` and `headerHeights`, keeping the `known` heights given.
+    func reset(counts: [Int], headerHeights: [Double], known: [ItemPath: Double] = [:]) {
+        self.counts = counts
         sectionStarts = [0]
-        var y = 0.0
-        var flat = 0
+        headerPrefix = [0]
+        sectionStarts.reserveCapacity(counts.count + 1)
+        headerPrefix.reserveCapacity(counts.count + 1)
         for (section, count) in counts.enumerated() {
-            y += headerHeights[section]
-            for _ in 0..<count {
-                tops.append(y)
-                y += rowHeights[flat]
-                flat += 1
-            }
-            sectionStarts.append(flat)
+            sectionStarts.append(sectionStarts[section] + count)
+            headerPrefix.append(headerPrefix[section] + headerHeights[section])
         }
-        contentHeight = y
+        self.known = known
+        isDirty = true
     }
 
-    var rowCount: Int { tops.count }
+    /// Records the real height of the row at `path`.
+    func setHeight(_ height: Double, at path: ItemPath) {
+        let previous = known.updateValue(height, forKey: path) ?? estimate
+        if previous != height { isDirty = true }
+    }
 
-    func top(ofRow flat: Int) -> Double { tops[flat] }
+    /// Forgets the height of the row at `path` (its content changed): it is asked again when shown.
+    func forget(_ path: ItemPath) {
+        if let height = known.removeValue(forKey: path), height != estimate { isDirty = true }
+    }
 
-    /// The rows that intersect `[from, to)`. - Complexity: O(log n).
+    /// Forgets the row's height if it equals the estimate (it changes no offset):
+    /// rows that leave the screen then cost nothing. It is asked again when the row shows.
+    func forgetIfEstimate(_ path: ItemPath) {
+        if known[path] == estimate { known[path] = nil }
+    }
+
+    /// Whether the row's real height was asked.
+    func isKnown(_ path: ItemPath) -> Bool { known[path] != nil }
+
+    var rowCount: Int { sectionStarts[sectionStarts.count - 1] }
+
+    var contentHeight: Double {
+        rebuildIfNeeded()
+        return headerPrefix[headerPrefix.count - 1] + Double(rowCount) * estimate + deltaPrefix[deltaPrefix.count - 1]
+    }
+
+    func height(ofRow flat: Int) -> Double {
+        rebuildIfNeeded()
+        return estimate + (deltaByFlat[flat] ?? 0)
+    }
+
+    func top(ofRow flat: Int) -> Double {
+        rebuildIfNeeded()
+        let section = path(ofRow: flat).section
+        return headerPrefix[section + 1] + Double(flat) * estimate + deltaPrefix[Self.countBelow(flat, in: deltaFlat)]
+    }
+
+    /// The rows that intersect `[from, to)`; none when the range is empty (UIKit:
+    /// an empty rectangle intersects nothing). - Complexity: O(log n · log k).
     func rows(from: Double, to: Double) -> Range<Int> {
-        // First row whose bottom is below `from`.
-        var lo = 0, hi = tops.count
+        guard to > from, rowCount > 0 else { return 0..<0 }
+        let first = lowerBound(0) { self.top(ofRow: $0) + self.height(ofRow: $0) > from }
+        let end = lowerBound(first) { self.top(ofRow: $0) >= to }
+        return first..<max(first, end)
+    }
+
+    /// The first row in `start..<rowCount` for which the monotonic `test` holds (rowCount if none).
+    private func lowerBound(_ start: Int, _ test: (Int) -> Bool) -> Int {
+        var lo = start, hi = rowCount
         while lo < hi {
             let mid = (lo + hi) / 2
-            if tops[mid] + heights[mid] <= from { lo = mid + 1 } else { hi = mid }
+            if test(mid) { hi = mid } else { lo = mid + 1 }
         }
-        let first = lo
-        // First row whose top is at or below `to`.
-        hi = tops.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if tops[mid] < to { lo = mid + 1 } else { hi = mid }
-        }
-        return first..<max(first, lo)
+        return lo
     }
 
     /// The section and item of a flat row index. - Complexity: O(log s).
@@ -66,5 +109,27 @@ struct Layout {
         guard path.section >= 0, path.section + 1 < sectionStarts.count else { return nil }
         let flat = sectionStarts[path.section] + path.item
         return path.item >= 0 && flat < sectionStarts[path.section + 1] ? flat : nil
+    }
+
+    private func rebuildIfNeeded() {
+        guard isDirty else { return }
+        isDirty = false
+        deltaByFlat.removeAll(keepingCapacity: true)
+        for (path, height) in known where height != estimate {
+            if let flat = flatIndex(of: path) { deltaByFlat[flat] = height - estimate }
+        }
+        deltaFlat = deltaByFlat.keys.sorted()
+        deltaPrefix = [0]
+        deltaPrefix.reserveCapacity(deltaFlat.count + 1)
+        for flat in deltaFlat { deltaPrefix.append(deltaPrefix[deltaPrefix.count - 1] + deltaByFlat[flat]!) }
+    }
+
+    private static func countBelow(_ value: Int, in sorted: [Int]) -> Int {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 }

@@ -2,15 +2,15 @@
 import UIKit
 import CellKit
 
-/// What both UIKit adapters ask their CellKit data source in the same way.
+/// A platform cell that hosts a platform-neutral cell (``TextCell`` and friends).
+@MainActor
+protocol HostingCell: UIView {
+    var content: AnyObject? { get set }
+}
+
+/// Small helpers of both adapters.
 @MainActor
 enum AdapterSupport {
-    /// The rows per section that `listView`'s data source reports now.
-    static func counts(of listView: any ListView) -> [Int] {
-        guard let dataSource = listView.dataSource else { return [] }
-        return (0..<dataSource.numberOfSections(in: listView)).map { dataSource.listView(listView, numberOfItemsInSection: $0) }
-    }
-
     /// The model shown at `path`, when the data source is a ``ListController`` or a ``TableModelDataSource``.
     static func model(in dataSource: (any ListViewDataSource)?, at path: ItemPath) -> Any? {
         switch dataSource {
@@ -20,44 +20,40 @@ enum AdapterSupport {
         }
     }
 
-    /// The background view for the controller's placeholder, or `nil` (content showing, or placeholder rows).
-    static func backgroundView(
-        for dataSource: (any ListViewDataSource)?,
-        provider: @MainActor (BackgroundPlaceholder, (@MainActor () -> Void)?) -> UIView
-    ) -> UIView? {
-        guard let controller = dataSource as? ListController, let placeholder = controller.backgroundPlaceholder else { return nil }
-        return provider(placeholder, controller.onRetry)
-    }
-
     /// The scroll offset that puts a row whose top is now at `top` back at `distance` below the viewport's top.
     static func anchoredOffset(top: CGFloat, distance: CGFloat, in scrollView: UIScrollView) -> CGPoint {
         let inset = scrollView.adjustedContentInset
         let maxOffset = max(-inset.top, scrollView.contentSize.height + inset.bottom - scrollView.bounds.height)
         return CGPoint(x: scrollView.contentOffset.x, y: min(max(top - distance, -inset.top), maxOffset))
     }
-
-    /// Whether a batch only reorders rows (what a user's drag already did on screen).
-    static func isPureMove(_ changeset: Changeset, oldCounts: [Int], newCounts: [Int]) -> Bool {
-        oldCounts == newCounts && !changeset.itemMoves.isEmpty
-            && changeset.changeCount == changeset.itemMoves.count + changeset.itemUpdates.count
-    }
 }
 
-/// Runs a pull-to-refresh action once at a time and stops the spinner when it returns.
+/// Runs a pull-to-refresh action once at a time; never removes a control the app installed.
 @MainActor
 final class RefreshBridge: NSObject {
     var action: (@MainActor () async -> Void)?
+    private weak var installed: UIRefreshControl?
     private var task: Task<Void, Never>?
 
     func install(on scrollView: UIScrollView) {
         guard action != nil else {
-            scrollView.refreshControl = nil
+            if let installed, scrollView.refreshControl === installed { scrollView.refreshControl = nil }
             return
         }
-        guard scrollView.refreshControl == nil else { return }
-        let control = UIRefreshControl()
+        // The app's own control (or ours) gets the action; none is replaced.
+        let control = scrollView.refreshControl ?? UIRefreshControl()
         control.addTarget(self, action: #selector(changed(_:)), for: .valueChanged)
-        scrollView.refreshControl = control
+        if scrollView.refreshControl == nil {
+            scrollView.refreshControl = control
+            installed = control
+        }
+    }
+
+    /// Shows the data source's activity: spinning while it refreshes, stopped when idle.
+    func reflect(_ activity: ListActivity, on scrollView: UIScrollView) {
+        guard let control = scrollView.refreshControl, task == nil else { return }
+        if activity == .refreshing, !control.isRefreshing { control.beginRefreshing() }
+        if activity != .refreshing, control.isRefreshing { control.endRefreshing() }
     }
 
     @objc private func changed(_ control: UIRefreshControl) {

@@ -5,10 +5,14 @@ import CellKit
 /// Makes a `UICollectionView`, with any layout (list, compositional, flow), a
 /// CellKit ``ListView`` that a ``ListController`` drives.
 ///
-/// It behaves like ``TableViewAdapter``: batches go through ``BatchPlan``, rows
+/// It is UIKit glue over the same ``ListViewCore`` as ``TableViewAdapter`` (see
+/// ``ListViewAdapter``): the data switches inside `performBatchUpdates`, rows
 /// whose content changed are reconfigured in place, the first visible item stays
 /// put when items arrive above it, prefetching reaches the controller, and
-/// section titles become header and footer supplementary views.
+/// section titles become header and footer supplementary views. In a flow
+/// layout, items get the full width and the controller's height (self-sizing
+/// items an estimate with the real width, never `automaticSize`), and headers
+/// with a title get a size.
 ///
 /// Cells: a `.type` source registers its `UICollectionViewCell` class, a `.nib`
 /// source its nib. A `.template` source registers its class too: a collection
@@ -37,62 +41,27 @@ import CellKit
 /// }
 /// ```
 @MainActor
-public final class CollectionViewAdapter: NSObject, ListView {
+public final class CollectionViewAdapter: ListViewAdapter {
     /// The collection view driven.
     public let collectionView: UICollectionView
-    /// Who answers counts and cells (usually a ``ListController``); held weakly.
-    public weak var dataSource: (any ListViewDataSource)?
-    /// Who hears about heights, selection, display and prefetching; held weakly.
-    public weak var delegate: (any ListViewDelegate)?
-
-    /// Above this many changes in one batch, the view reloads instead of animating; `nil`: never.
-    public var reloadThreshold: Int?
-    /// Whether the first visible item stays put when items are inserted or removed above it.
-    public var keepsFirstVisibleRow = true
-    /// Whether a selected item is deselected right away.
-    public var deselectsAfterSelection = true
-    /// Delete, reorder and swipe actions per model type (swipes need ``makeListLayout(appearance:)``).
-    public let editing = EditingTable()
-    /// Draws platform-neutral cells into list cells.
-    public var renderer = HostedCellRenderer.standard
     /// Builds a section's header or footer view; the default shows the data source's title.
     /// Return `nil` to use the default.
     public var supplementaryViewProvider: (@MainActor (_ collectionView: UICollectionView, _ kind: String, _ indexPath: IndexPath) -> UICollectionReusableView?)?
-    /// Builds the background view for a ``BackgroundPlaceholder`` (when placeholders are not rows).
-    public var backgroundViewProvider: @MainActor (BackgroundPlaceholder, _ retry: (@MainActor () -> Void)?) -> UIView = {
-        PlaceholderBackgroundView(placeholder: $0, retry: $1)
-    }
-    /// Runs when the user pulls to refresh; the spinner stops when it returns. `nil`: no refresh control.
-    public var refreshAction: (@MainActor () async -> Void)? {
-        get { refresh.action }
-        set {
-            refresh.action = newValue
-            refresh.install(on: collectionView)
-        }
-    }
-    /// The last decision taken for a batch, for diagnostics and tests.
-    public private(set) var lastPlan: BatchPlan?
 
-    private var registered: Set<String> = []
     private var registeredSupplementary: Set<String> = []
-    private var hosts = HostIndex()
-    private var layoutPendingAfterReload = false
-    private var userMovePending = false
-    private let refresh = RefreshBridge()
-
     private static let titleReuseIdentifier = "CellKit.SectionTitle"
 
     /// Makes `collectionView` a list view; becomes its data source, delegate and prefetch data source.
     public init(collectionView: UICollectionView) {
         self.collectionView = collectionView
-        super.init()
+        super.init(scrollView: collectionView)
         collectionView.dataSource = self
         collectionView.delegate = self
         collectionView.prefetchDataSource = self
     }
 
     /// A list layout (iOS 14's `UICollectionLayoutListConfiguration`) with swipe
-    /// actions from ``editing``, and the sections' header and footer titles as
+    /// actions from ``ListViewAdapter/editing``, and the sections' header and footer titles as
     /// supplementary views when `headers` / `footers` is true.
     public func makeListLayout(
         appearance: UICollectionLayoutListConfiguration.Appearance = .insetGrouped,
@@ -101,134 +70,28 @@ public final class CollectionViewAdapter: NSObject, ListView {
         var configuration = UICollectionLayoutListConfiguration(appearance: appearance)
         configuration.headerMode = headers ? .supplementary : .none
         configuration.footerMode = footers ? .supplementary : .none
-        configuration.leadingSwipeActionsConfigurationProvider = { [weak self] indexPath in
-            self?.swipeActions(at: indexPath, leading: true)
-        }
-        configuration.trailingSwipeActionsConfigurationProvider = { [weak self] indexPath in
-            self?.swipeActions(at: indexPath, leading: false)
-        }
+        configuration.leadingSwipeActionsConfigurationProvider = { [weak self] in self?.swipeActions(at: $0, leading: true) }
+        configuration.trailingSwipeActionsConfigurationProvider = { [weak self] in self?.swipeActions(at: $0, leading: false) }
         return UICollectionViewCompositionalLayout.list(using: configuration)
     }
 
-    // MARK: ListView
-
-    public func register(_ source: CellSource) {
-        guard registered.insert(source.reuseIdentifier).inserted else { return }
-        let id = source.reuseIdentifier
+    override func platformRegister(_ source: CellSource) {
+        // A collection view always builds its own cells: a template registers its class.
         if let nib = source.uiNib {
-            collectionView.register(nib, forCellWithReuseIdentifier: id)
-        } else if let cellClass = source.cellType as? UICollectionViewCell.Type {
-            collectionView.register(cellClass, forCellWithReuseIdentifier: id)
+            collectionView.register(nib, forCellWithReuseIdentifier: source.reuseIdentifier)
         } else {
-            collectionView.register(HostingCollectionCell.self, forCellWithReuseIdentifier: id)
+            let cellClass = source.cellType as? UICollectionViewCell.Type ?? HostingCollectionCell.self
+            collectionView.register(cellClass, forCellWithReuseIdentifier: source.reuseIdentifier)
         }
     }
 
-    public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
-        register(source)
-        let cell = collectionView.dequeueReusableCell(withReuseIdentifier: source.reuseIdentifier, for: path.indexPath)
-        guard let host = cell as? HostingCollectionCell else { return cell }
-        let content = host.content ?? source.make?() ?? TextCell()
-        host.content = content
-        hosts.remember(host, for: content)
-        return content
+    override func platformDequeue(_ source: CellSource, at indexPath: IndexPath) -> UIView {
+        collectionView.dequeueReusableCell(withReuseIdentifier: source.reuseIdentifier, for: indexPath)
     }
 
-    public var visibleItemPaths: [ItemPath] {
-        collectionView.indexPathsForVisibleItems.map(ItemPath.init).sorted()
-    }
+    override func platformBatch(_ updates: @escaping () -> Void) { collectionView.performBatchUpdates(updates, completion: nil) }
 
-    public func cell(at path: ItemPath) -> AnyObject? {
-        guard let cell = collectionView.cellForItem(at: path.indexPath) else { return nil }
-        return (cell as? HostingCollectionCell)?.content ?? cell
-    }
-
-    public func reloadData() {
-        layoutPendingAfterReload = true
-        userMovePending = false
-        collectionView.reloadData()
-        updateBackground()
-    }
-
-    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) throws {
-        let oldCounts = AdapterSupport.counts(of: self)
-        updateData()
-        let newCounts = AdapterSupport.counts(of: self)
-        if userMovePending, AdapterSupport.isPureMove(changeset, oldCounts: oldCounts, newCounts: newCounts) {
-            userMovePending = false
-            lastPlan = .animate(BatchPlan.Steps(structural: changeset, reconfigure: []))
-            return
-        }
-        userMovePending = false
-        let plan = BatchPlan.decide(
-            changeset, oldCounts: oldCounts, newCounts: newCounts,
-            hasWindow: collectionView.window != nil, threshold: reloadThreshold,
-            layoutPendingAfterReload: layoutPendingAfterReload
-        )
-        lastPlan = plan
-        switch plan {
-        case .reload(let reason):
-            reloadData()
-            if case .invalid(let error) = reason { throw error }
-        case .animate(let steps):
-            animate(steps, oldCounts: oldCounts, newCounts: newCounts)
-            updateBackground()
-        }
-    }
-
-    public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {
-        guard let host = collectionView.cellForItem(at: path.indexPath) as? HostingCollectionCell, let content = host.content else { return }
-        renderer.render(content, host)
-    }
-
-    /// Updates the background placeholder after every apply, also when no row changed.
-    public func contentStateDidChange(_ state: ContentState) { updateBackground() }
-
-    /// Shows the controller's background placeholder (or none) behind the items.
-    ///
-    /// Called after every reload, batch and apply (``contentStateDidChange(_:)``).
-    public func updateBackground() {
-        guard dataSource is ListController else { return }
-        collectionView.backgroundView = AdapterSupport.backgroundView(for: dataSource, provider: backgroundViewProvider)
-    }
-
-    // MARK: Applying a plan
-
-    private func animate(_ steps: BatchPlan.Steps, oldCounts: [Int], newCounts: [Int]) {
-        let batch = steps.structural
-        var anchor: (ScrollAnchor, CGFloat)?
-        if keepsFirstVisibleRow, !batch.isEmpty {
-            let mapping = PathMapping(batch, oldCounts: oldCounts, newCounts: newCounts)
-            if let found = ScrollAnchor.find(visible: visibleItemPaths, changeset: batch, mapping: mapping), found.shiftedFromAbove,
-               let frame = collectionView.layoutAttributesForItem(at: found.old.indexPath)?.frame {
-                anchor = (found, frame.minY - collectionView.contentOffset.y)
-            }
-        }
-        let apply = {
-            self.collectionView.performBatchUpdates({ self.replay(batch) }, completion: nil)
-        }
-        if let (found, distance) = anchor {
-            UIView.performWithoutAnimation {
-                apply()
-                self.collectionView.layoutIfNeeded()
-                if let frame = self.collectionView.layoutAttributesForItem(at: found.new.indexPath)?.frame {
-                    self.collectionView.contentOffset = AdapterSupport.anchoredOffset(top: frame.minY, distance: distance, in: self.collectionView)
-                }
-            }
-        } else if !batch.isEmpty {
-            apply()
-        }
-        guard !steps.reconfigure.isEmpty else { return }
-        let paths = steps.reconfigure.map(\.indexPath)
-        if #available(iOS 15.0, *) {
-            collectionView.reconfigureItems(at: paths)
-        } else {
-            collectionView.reloadItems(at: paths)
-        }
-    }
-
-    /// Tells the collection view one structural batch: sections first, then items.
-    private func replay(_ batch: Changeset) {
+    override func platformReplay(_ batch: Changeset) {
         if !batch.sectionDeletes.isEmpty { collectionView.deleteSections(Changeset.indexSet(batch.sectionDeletes)) }
         if !batch.sectionInserts.isEmpty { collectionView.insertSections(Changeset.indexSet(batch.sectionInserts)) }
         if !batch.sectionUpdates.isEmpty { collectionView.reloadSections(Changeset.indexSet(batch.sectionUpdates)) }
@@ -238,37 +101,29 @@ public final class CollectionViewAdapter: NSObject, ListView {
         for move in batch.itemMoves { collectionView.moveItem(at: move.from.indexPath, to: move.to.indexPath) }
     }
 
-    // MARK: Helpers
+    override func platformReconfigure(_ indexPaths: [IndexPath]) {
+        if #available(iOS 15.0, *) { collectionView.reconfigureItems(at: indexPaths) } else { collectionView.reloadItems(at: indexPaths) }
+    }
+
+    override func platformReload() { collectionView.reloadData() }
+
+    override func platformFrame(at indexPath: IndexPath) -> CGRect? {
+        collectionView.layoutAttributesForItem(at: indexPath)?.frame
+    }
+
+    override func platformCell(at indexPath: IndexPath) -> UIView? { collectionView.cellForItem(at: indexPath) }
 
     private func swipeActions(at indexPath: IndexPath, leading: Bool) -> UISwipeActionsConfiguration? {
         let path = ItemPath(indexPath)
         guard let model = AdapterSupport.model(in: dataSource, at: path) else { return nil }
-        let actions = leading ? editing.leadingActions(for: model, at: path) : editing.trailingActions(for: model, at: path)
-        return UISwipeActionsConfiguration.make(actions, at: path)
+        return UISwipeActionsConfiguration.make(leading ? editing.leadingActions(for: model, at: path) : editing.trailingActions(for: model, at: path), at: path)
     }
 
-    fileprivate func noteCountsAsked() { layoutPendingAfterReload = false }
-    fileprivate func noteUserMove() { userMovePending = true }
-
-    fileprivate func displayedObject(for cell: UICollectionViewCell) -> AnyObject {
-        (cell as? HostingCollectionCell)?.content ?? cell
-    }
-
-    fileprivate func uiCell(for object: AnyObject, at indexPath: IndexPath) -> UICollectionViewCell {
-        if let cell = object as? UICollectionViewCell { return cell }
-        if let host = hosts.host(of: object) as? HostingCollectionCell {
-            renderer.render(object, host)
-            return host
-        }
-        let source = CellSource(cellType: type(of: object), style: .default, kind: .type, make: nil)
-        register(source)
-        let cell = collectionView.dequeueReusableCell(withReuseIdentifier: source.reuseIdentifier, for: indexPath)
-        if let host = cell as? HostingCollectionCell {
-            host.content = object
-            hosts.remember(host, for: object)
-            renderer.render(object, host)
-        }
-        return cell
+    /// The width an item gets in a flow layout: the content width less the section insets.
+    private func availableWidth(_ layout: UICollectionViewLayout) -> CGFloat {
+        let inset = (layout as? UICollectionViewFlowLayout)?.sectionInset ?? .zero
+        let content = collectionView.adjustedContentInset
+        return max(0, collectionView.bounds.width - content.left - content.right - inset.left - inset.right)
     }
 
     fileprivate func titleView(kind: String, at indexPath: IndexPath) -> UICollectionReusableView {
@@ -277,12 +132,11 @@ public final class CollectionViewAdapter: NSObject, ListView {
         }
         let view = collectionView.dequeueReusableSupplementaryView(ofKind: kind, withReuseIdentifier: Self.titleReuseIdentifier, for: indexPath)
         let isFooter = kind == UICollectionView.elementKindSectionFooter
-        let title = isFooter
-            ? dataSource?.listView(self, titleForFooterInSection: indexPath.section)
-            : dataSource?.listView(self, titleForHeaderInSection: indexPath.section)
         if let cell = view as? UICollectionViewListCell {
             var content = isFooter ? UIListContentConfiguration.groupedFooter() : UIListContentConfiguration.groupedHeader()
-            content.text = title
+            content.text = isFooter
+                ? dataSource?.listView(self, titleForFooterInSection: indexPath.section)
+                : dataSource?.listView(self, titleForHeaderInSection: indexPath.section)
             cell.contentConfiguration = content
         }
         return view
@@ -292,35 +146,22 @@ public final class CollectionViewAdapter: NSObject, ListView {
 // MARK: - UICollectionViewDataSource
 
 extension CollectionViewAdapter: UICollectionViewDataSource {
-    public func numberOfSections(in collectionView: UICollectionView) -> Int {
-        noteCountsAsked()
-        return dataSource?.numberOfSections(in: self) ?? 0
-    }
+    public func numberOfSections(in collectionView: UICollectionView) -> Int { core.readCounts().count }
 
-    public func collectionView(_ collectionView: UICollectionView, numberOfItemsInSection section: Int) -> Int {
-        noteCountsAsked()
-        return dataSource?.listView(self, numberOfItemsInSection: section) ?? 0
-    }
+    public func collectionView(_ collectionView: UICollectionView, numberOfItemsInSection section: Int) -> Int { rowCount(in: section) }
 
     public func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
-        guard let dataSource else {
-            register(CellSource(cellType: TextCell.self, style: .default, kind: .type, make: nil))
-            return uiCell(for: TextCell(), at: indexPath)
-        }
-        return uiCell(for: dataSource.listView(self, cellForItemAt: ItemPath(indexPath)), at: indexPath)
+        // The data source dequeues with the index path; hosted content comes back in its hosting cell.
+        configuredCell(at: indexPath) as? UICollectionViewCell ?? UICollectionViewCell()
     }
 
     public func collectionView(
         _ collectionView: UICollectionView, viewForSupplementaryElementOfKind kind: String, at indexPath: IndexPath
     ) -> UICollectionReusableView {
-        if let view = supplementaryViewProvider?(collectionView, kind, indexPath) { return view }
-        return titleView(kind: kind, at: indexPath)
+        supplementaryViewProvider?(collectionView, kind, indexPath) ?? titleView(kind: kind, at: indexPath)
     }
 
-    public func indexTitles(for collectionView: UICollectionView) -> [String]? {
-        let titles = dataSource?.sectionIndexTitles(for: self) ?? []
-        return titles.isEmpty ? nil : titles
-    }
+    public func indexTitles(for collectionView: UICollectionView) -> [String]? { platformIndexTitles() }
 
     public func collectionView(_ collectionView: UICollectionView, indexPathForIndexTitle title: String, at index: Int) -> IndexPath {
         let section = dataSource?.listView(self, sectionForSectionIndexTitle: title, at: index) ?? index
@@ -328,15 +169,12 @@ extension CollectionViewAdapter: UICollectionViewDataSource {
     }
 
     public func collectionView(_ collectionView: UICollectionView, canMoveItemAt indexPath: IndexPath) -> Bool {
-        let path = ItemPath(indexPath)
-        guard let model = AdapterSupport.model(in: dataSource, at: path) else { return false }
-        return editing.canMove(model, at: path)
+        AdapterSupport.model(in: dataSource, at: ItemPath(indexPath)).map { editing.canMove($0, at: ItemPath(indexPath)) } ?? false
     }
 
     public func collectionView(_ collectionView: UICollectionView, moveItemAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
         guard sourceIndexPath != destinationIndexPath else { return }
-        noteUserMove()
-        editing.onMove?(ItemPath(sourceIndexPath), ItemPath(destinationIndexPath))
+        platformUserMoved(from: sourceIndexPath, to: destinationIndexPath)
     }
 }
 
@@ -344,36 +182,44 @@ extension CollectionViewAdapter: UICollectionViewDataSource {
 
 extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
     public func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: IndexPath) {
-        if deselectsAfterSelection { collectionView.deselectItem(at: indexPath, animated: true) }
-        delegate?.listView(self, didSelectItemAt: ItemPath(indexPath))
+        platformDidSelect(indexPath) { collectionView.deselectItem(at: $0, animated: $1) }
     }
 
     public func collectionView(_ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
-        let path = ItemPath(indexPath)
-        if delegate?.listView(self, needsMeasuringItemAt: path) == true {
-            delegate?.listView(self, didMeasureHeight: Double(cell.bounds.height), forItemAt: path)
-        }
-        delegate?.listView(self, willDisplay: displayedObject(for: cell), at: path)
+        platformWillDisplay(cell, at: indexPath)
     }
 
     public func collectionView(_ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
-        delegate?.listView(self, didEndDisplaying: displayedObject(for: cell), at: ItemPath(indexPath))
+        core.didEndDisplaying(content(of: cell), at: ItemPath(indexPath))
     }
 
-    /// Flow layouts only: full-width items, as tall as the controller says, else the layout's item size.
+    public func collectionView(
+        _ collectionView: UICollectionView, targetIndexPathForMoveOfItemFromOriginalIndexPath originalIndexPath: IndexPath,
+        atCurrentIndexPath currentIndexPath: IndexPath, toProposedIndexPath proposedIndexPath: IndexPath
+    ) -> IndexPath {
+        platformMoveTarget(from: originalIndexPath, proposed: proposedIndexPath)
+    }
+
+    /// Flow layouts only: full-width items, as tall as the controller says; a
+    /// self-sizing item gets its cached or estimated height as a real size (never `automaticSize`).
     public func collectionView(
         _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, sizeForItemAt indexPath: IndexPath
     ) -> CGSize {
-        let flow = collectionViewLayout as? UICollectionViewFlowLayout
+        let width = availableWidth(collectionViewLayout)
         let path = ItemPath(indexPath)
-        if delegate?.listView(self, needsMeasuringItemAt: path) != true, let height = delegate?.listView(self, heightForItemAt: path) {
-            let inset = flow?.sectionInset ?? .zero
-            let width = collectionView.bounds.width - collectionView.adjustedContentInset.left - collectionView.adjustedContentInset.right
-                - inset.left - inset.right
-            return CGSize(width: max(0, width), height: CGFloat(height))
-        }
-        guard let flow else { return .zero }
-        return flow.estimatedItemSize == .zero ? flow.itemSize : flow.estimatedItemSize
+        let height = fixedHeight(at: path, width: width)
+            ?? delegate?.listView(self, heightForItemAt: path).map { CGFloat($0) }
+            ?? (collectionViewLayout as? UICollectionViewFlowLayout).map { max($0.itemSize.height, 1) } ?? 44
+        return CGSize(width: width, height: height)
+    }
+
+    /// Flow layouts only: a section with a header title gets a header of the layout's height (or 28 points).
+    public func collectionView(
+        _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, referenceSizeForHeaderInSection section: Int
+    ) -> CGSize {
+        guard dataSource?.listView(self, titleForHeaderInSection: section) != nil else { return .zero }
+        let height = (collectionViewLayout as? UICollectionViewFlowLayout)?.headerReferenceSize.height ?? 0
+        return CGSize(width: availableWidth(collectionViewLayout), height: height > 0 ? height : 28)
     }
 }
 
@@ -381,13 +227,11 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
 
 extension CollectionViewAdapter: UICollectionViewDataSourcePrefetching {
     public func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
-        let paths = PrefetchRequest.valid(indexPaths.map(ItemPath.init), counts: AdapterSupport.counts(of: self))
-        if !paths.isEmpty { delegate?.listView(self, prefetchItemsAt: paths) }
+        core.prefetch(indexPaths.map(ItemPath.init))
     }
 
     public func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath]) {
-        let paths = PrefetchRequest.valid(indexPaths.map(ItemPath.init), counts: AdapterSupport.counts(of: self))
-        if !paths.isEmpty { delegate?.listView(self, cancelPrefetchingItemsAt: paths) }
+        core.cancelPrefetching(indexPaths.map(ItemPath.init))
     }
 }
 #endif

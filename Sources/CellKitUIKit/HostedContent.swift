@@ -58,22 +58,22 @@ public struct HostedCellRenderer {
 }
 
 /// A table cell that hosts a platform-neutral cell.
-final class HostingTableCell: UITableViewCell {
+final class HostingTableCell: UITableViewCell, HostingCell {
     var content: AnyObject?
 
     override func prepareForReuse() {
         super.prepareForReuse()
-        (content as? TextCell)?.prepareForReuse()
+        (content as? any ListCell)?.prepareForReuse()
     }
 }
 
 /// A collection view list cell that hosts a platform-neutral cell.
-final class HostingCollectionCell: UICollectionViewListCell {
+final class HostingCollectionCell: UICollectionViewListCell, HostingCell {
     var content: AnyObject?
 
     override func prepareForReuse() {
         super.prepareForReuse()
-        (content as? TextCell)?.prepareForReuse()
+        (content as? any ListCell)?.prepareForReuse()
     }
 }
 

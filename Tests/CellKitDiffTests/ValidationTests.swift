@@ -56,28 +56,26 @@ struct ValidationTests {
 
     @Test("a wrong batch throws its rule, naming the section and row", arguments: badBatches)
     func wrongBatchThrows(_ bad: BadBatch) {
-        do {
-            try bad.batch.validate(oldCounts: bad.old, newCounts: bad.new)
+        guard let error = bad.batch.validationError(oldCounts: bad.old, newCounts: bad.new) else {
             Issue.record("expected \(bad.rule), but the batch passed")
-        } catch {
-            #expect(error.rule == bad.rule, "\(error)")
-            #expect(error.section == bad.section)
-            #expect(error.item == bad.item)
-            #expect(error.message.contains("[\(bad.rule.rawValue)]"))
-            if let s = bad.section { #expect(error.message.contains("section \(s)"), "\(error)") }
-            if let r = bad.item { #expect(error.message.contains("row \(r)"), "\(error)") }
+            return
         }
+        #expect(error.rule == bad.rule, "\(error)")
+        #expect(error.section == bad.section)
+        #expect(error.item == bad.item)
+        #expect(error.message.contains("[\(bad.rule.rawValue)]"))
+        if let s = bad.section { #expect(error.message.contains("section \(s)"), "\(error)") }
+        if let r = bad.item { #expect(error.message.contains("row \(r)"), "\(error)") }
     }
 
     @Test("the count mismatch message carries every number")
     func countMessage() {
         let batch = Changeset(itemDeletes: [p(2, 0), p(2, 1), p(2, 2)], itemInserts: [p(2, 0)])
-        do {
-            try batch.validate(oldCounts: [1, 1, 6], newCounts: [1, 1, 5])
+        guard let error = batch.validationError(oldCounts: [1, 1, 6], newCounts: [1, 1, 5]) else {
             Issue.record("expected itemCountMismatch")
-        } catch {
-            #expect(error.description == "invalid update: section 2 has 5 rows after the update, but 4 were expected (6 before, 1 inserted, 3 deleted, 0 moved in, 0 moved out) [itemCountMismatch]")
+            return
         }
+        #expect(error.description == "invalid update: section 2 has 5 rows after the update, but 4 were expected (6 before, 1 inserted, 3 deleted, 0 moved in, 0 moved out) [itemCountMismatch]")
     }
 
     @Test("valid batches pass and apply as UIKit would")

@@ -94,7 +94,7 @@ struct AdapterBatchPlanTests {
             Issue.record("expected animate, got \(plan)")
             return
         }
-        try listView.performBatchUpdates(steps.structural) { source.model = after }
+        #expect(listView.performBatchUpdates(steps.structural) { source.model = after } == .animated)
         #expect(!listView.log.contains { if case .rejected = $0 { true } else { false } })
         let updated = steps.reconfigure.compactMap { after.item(at: $0)?.model as? String }
         #expect(updated == ["a2*", "b1*"])

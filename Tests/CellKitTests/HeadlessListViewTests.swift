@@ -92,16 +92,13 @@ struct HeadlessListViewTests {
         let listView = HeadlessListView()
         listView.dataSource = dataSource
         listView.reloadData()
-        do {
-            try listView.performBatchUpdates(batch) { dataSource.counts = after }
+        guard let batchError = listView.performBatchUpdates(batch, updateData: { dataSource.counts = after }).error else {
             return nil
-        } catch {
-            // The list view reloaded and agrees with its data source again.
-            #expect(throws: Never.self) { try listView.checkConsistency() }
-            let batchError = error as? BatchUpdateError
-            #expect(batchError.map { listView.log.contains(.rejected($0)) } == true)
-            return batchError
         }
+        // The list view reloaded and agrees with its data source again.
+        #expect(throws: Never.self) { try listView.checkConsistency() }
+        #expect(listView.log.contains(.rejected(batchError)))
+        return batchError
     }
 
     @Test func countsThatDoNotAddUpAreRejected() {
@@ -140,9 +137,153 @@ struct HeadlessListViewTests {
         listView.dataSource = dataSource
         listView.reloadData()
         let first = listView.cell(at: ItemPath(row: 0, section: 0))
-        try listView.performBatchUpdates(Changeset(itemInserts: [ItemPath(row: 0, section: 0)])) { dataSource.counts = [4] }
+        #expect(listView.performBatchUpdates(Changeset(itemInserts: [ItemPath(row: 0, section: 0)])) { dataSource.counts = [4] } == .animated)
         #expect(listView.cell(at: ItemPath(row: 1, section: 0)) === first)
         #expect(listView.sectionCounts == [4])
         try listView.checkConsistency()
     }
+
+    // MARK: What UIKit refuses, the headless view refuses
+
+    /// Issue 10, item 7: an empty viewport intersects nothing, even inside a row.
+    @Test func aZeroHeightViewportShowsNoRows() {
+        let dataSource = CountsDataSource([10])
+        let listView = HeadlessListView(viewportHeight: 0, rowHeight: 44)
+        listView.dataSource = dataSource
+        listView.reloadData()
+        listView.scroll(to: 0)
+        #expect(listView.visibleItemPaths.isEmpty)
+        #expect(listView.createdCellCount == 0)
+        listView.viewportHeight = 88
+        listView.scroll(to: 20)   // inside row 0
+        listView.viewportHeight = 0
+        #expect(listView.visibleItemPaths.isEmpty)
+    }
+
+    /// Heights are asked as UITableView asks them: around the viewport, not per row of the list.
+    @Test func heightsAreAskedOnlyForRowsThatShow() {
+        let controller = ListController(diagnostics: .ignore)
+        controller.register(RowCell.self, for: Row.self) { cell, row in cell.text = row.text }
+        controller.rowHeights.set(Row.self, .fixed(44))
+        let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+        controller.attach(to: listView)
+        controller.apply(rows(100_000))
+        let afterFirst = listView.heightRequestCount
+        #expect(afterFirst <= 12, "asked \(afterFirst) heights to show 10 rows")
+        var changed = (0..<100_000).map { Row(id: $0, text: "row \($0)") }
+        changed.insert(Row(id: -1, text: "new"), at: 0)
+        changed[5].text = "changed"
+        controller.apply(TableModel(changed))
+        #expect(listView.heightRequestCount - afterFirst <= 12, "asked \(listView.heightRequestCount - afterFirst) heights for one apply")
+        #expect(listView.contentHeight == 100_001 * 44)
+        #expect(listView.visibleTexts.first == "new")
+    }
+
+    /// Issue 10, item 3: the consistency check catches one cell object at two paths.
+    @Test func oneCellAtTwoPathsIsInconsistent() {
+        let listView = HeadlessListView()
+        let dataSource = SameCellDataSource()
+        listView.dataSource = dataSource
+        listView.reloadData()
+        #expect(listView.visibleItemPaths.count == 2)
+        #expect(throws: HeadlessListViewInconsistency.self) { try listView.checkConsistency() }
+    }
+
+    /// Issue 10, item 3: reloadData() from a configure handler while rows are
+    /// reconfigured runs after the batch; no cell ends up at two rows.
+    @Test func reloadDuringAReconfigureRunsAfterTheBatch() throws {
+        let controller = ListController(diagnostics: .ignore)
+        let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+        var reloadOnConfigure = false
+        controller.register(RowCell.self, for: Row.self) { cell, row in
+            cell.text = row.text
+            if reloadOnConfigure {
+                reloadOnConfigure = false
+                listView.reloadData()
+            }
+        }
+        controller.attach(to: listView)
+        var model = (0..<8).map { Row(id: $0, text: "row \($0)") }
+        controller.apply(TableModel(model))
+        model[2].text = "changed 2"
+        model[5].text = "changed 5"
+        model.insert(Row(id: 99, text: "new"), at: 0)
+        reloadOnConfigure = true
+        controller.apply(TableModel(model))
+        #expect(listView.log.contains { if case .refused(let message) = $0 { message.contains("reloadData()") } else { false } })
+        try listView.checkConsistency()
+        #expect(listView.visibleTexts == model.map(\.text))
+    }
+
+    /// Issue 10, item 4: an apply from onWillDisplay while another apply runs
+    /// waits for it; the controller and the list view agree on the rows.
+    @Test func anApplyFromOnWillDisplayWaitsForTheApplyInProgress() throws {
+        let controller = ListController(diagnostics: .ignore)
+        controller.register(RowCell.self, for: Row.self) { cell, row in cell.text = row.text }
+        let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+        controller.attach(to: listView)
+        controller.apply(rows(3))
+        var fired = false
+        controller.onWillDisplay { path, _ in
+            guard !fired, path.item == 5 else { return }
+            fired = true
+            controller.apply(rows(3))
+        }
+        controller.apply(rows(10))
+        #expect(fired)
+        #expect(controller.displayed.itemCount == 3)
+        #expect(listView.sectionCounts == [3])
+        #expect(listView.visibleItemPaths.count == 3)
+        try listView.checkConsistency()
+    }
+
+    /// UIKit contract 1: a reconfigure must give back the cell showing the row.
+    @Test func aDifferentCellOnReconfigureIsRefused() {
+        let dataSource = FreshCellDataSource(["a", "b", "c"])
+        let listView = HeadlessListView()
+        listView.dataSource = dataSource
+        listView.reloadData()
+        let shown = listView.cell(at: ItemPath(row: 1, section: 0))
+        dataSource.texts[1] = "B"
+        listView.performBatchUpdates(Changeset(itemUpdates: [ItemPath(row: 1, section: 0)])) {}
+        #expect(listView.cell(at: ItemPath(row: 1, section: 0)) === shown)
+        #expect(listView.log.contains { if case .refused(let message) = $0 { message.contains("different cell") } else { false } })
+        #expect(throws: HeadlessListViewInconsistency.self) { try listView.checkConsistency() }
+    }
+
+    /// UIKit contract 2: data changed before the batch (outside its update closure) is refused.
+    @Test func dataChangedOutsideTheUpdateClosureIsRefused() {
+        let dataSource = CountsDataSource([3])
+        let listView = HeadlessListView()
+        listView.dataSource = dataSource
+        listView.reloadData()
+        dataSource.counts = [4]
+        let outcome = listView.performBatchUpdates(Changeset(itemInserts: [ItemPath(row: 0, section: 0)])) {}
+        #expect(outcome == .reloaded(.dataChangedOutsideBatch(cached: [3], reported: [4])))
+        #expect(throws: HeadlessListViewInconsistency.self) { try listView.checkConsistency() }
+    }
+
+    /// A batch while a reload's layout is pending becomes a reload.
+    @Test func aBatchWhileAReloadIsPendingBecomesAReload() throws {
+        let dataSource = CountsDataSource([3])
+        let listView = HeadlessListView()
+        listView.defersLayoutAfterReload = true
+        listView.dataSource = dataSource
+        listView.reloadData()
+        #expect(listView.visibleItemPaths.isEmpty)
+        let outcome = listView.performBatchUpdates(Changeset(itemInserts: [ItemPath(row: 0, section: 0)])) { dataSource.counts = [4] }
+        #expect(outcome == .reloaded(.layoutPendingAfterReload))
+        listView.layoutIfNeeded()
+        #expect(listView.visibleItemPaths.count == 4)
+        try listView.checkConsistency()
+    }
+}
+
+/// A data source that returns one cell object for every row (a broken reuse).
+@MainActor
+private final class SameCellDataSource: ListViewDataSource {
+    let cell = TextCell()
+    func numberOfSections(in listView: any ListView) -> Int { 1 }
+    func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int { 2 }
+    func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject { cell }
 }

@@ -59,6 +59,23 @@ struct ResourceLoaderTests {
         try screen.expectConsistent()
     }
 
+    /// UIKit contract 4: a reconfigure re-runs configure (which clears the avatar);
+    /// the cached resource reaches the reconfigured cell again, without a load.
+    @Test func aReconfiguredRowGetsItsCachedResourceBack() async throws {
+        let (screen, loader, gate) = makeScreen()
+        await gate.waitForCalls(10)
+        await gate.resume(argument: 3, returning: "avatar-3")
+        await settleLoads(loader) { !$0.isLoading(ItemID(Post(3))) }
+        #expect(avatars(screen)[3] == "avatar-3")
+        var changed = posts(0..<40)
+        changed[3].text += " (edited)"
+        screen.controller.apply(TableModel(changed))
+        #expect(screen.listView.log.contains(.reconfigured(ItemPath(row: 3, section: 0))))
+        #expect(avatars(screen)[3] == "avatar-3")
+        #expect(loader.startedLoads == 10)
+        try screen.expectConsistent()
+    }
+
     @Test func aRowThatLeavesBeforeItsLoadFinishesIsCancelledAndItsLateResultIgnored() async throws {
         let (screen, loader, gate) = makeScreen()
         await gate.waitForCalls(10)

@@ -48,6 +48,11 @@ public enum BatchPlan: Hashable, Sendable {
         case layoutPendingAfterReload
         /// More changes than the adapter's threshold.
         case overThreshold(changes: Int, threshold: Int)
+        /// The data source already reported other counts than the list view's
+        /// cached ones when the batch started: the data changed outside the
+        /// batch's update closure (on `UICollectionView`, the "invalid number of
+        /// items" crash).
+        case dataChangedOutsideBatch(cached: [Int], reported: [Int])
 
         public var description: String {
             switch self {
@@ -55,6 +60,8 @@ public enum BatchPlan: Hashable, Sendable {
             case .notInWindow: "the list view is not in a window"
             case .layoutPendingAfterReload: "the list view has not laid out since its last reload"
             case .overThreshold(let changes, let threshold): "\(changes) changes exceed the threshold of \(threshold)"
+            case .dataChangedOutsideBatch(let cached, let reported):
+                "the data source reported \(reported) rows per section before the batch, the list view has \(cached): the data changed outside the update closure"
             }
         }
     }
@@ -71,10 +78,8 @@ public enum BatchPlan: Hashable, Sendable {
         _ changeset: Changeset, oldCounts: [Int], newCounts: [Int],
         hasWindow: Bool, threshold: Int? = nil, layoutPendingAfterReload: Bool = false
     ) -> BatchPlan {
-        do {
-            try changeset.validate(oldCounts: oldCounts, newCounts: newCounts)
-        } catch {
-            return .reload(.invalid(batchError(error)))
+        if let error = changeset.validationError(oldCounts: oldCounts, newCounts: newCounts) {
+            return .reload(.invalid(error))
         }
         if !hasWindow { return .reload(.notInWindow) }
         if layoutPendingAfterReload { return .reload(.layoutPendingAfterReload) }
@@ -86,14 +91,5 @@ public enum BatchPlan: Hashable, Sendable {
         let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: newCounts)
         let reconfigure = changeset.itemUpdates.compactMap { mapping.newPath(of: $0) }.sorted()
         return .animate(Steps(structural: structural, reconfigure: reconfigure))
-    }
-
-    /// The validation error, typed (validation throws `BatchUpdateError`).
-    static func batchError(_ error: BatchUpdateError) -> BatchUpdateError { error }
-
-    /// The validation error where the checked SDK makes validation throw untyped
-    /// (see `_BatchUpdateThrown`); it is still a `BatchUpdateError`.
-    static func batchError(_ error: any Error) -> BatchUpdateError {
-        (error as? BatchUpdateError) ?? BatchUpdateError(.sectionCountMismatch, detail: "\(error)")
     }
 }

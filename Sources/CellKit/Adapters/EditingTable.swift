@@ -59,6 +59,7 @@ public final class EditingTable {
     var canMoveTable = TypeTable<Predicate>()
     var leadingTable = TypeTable<Actions>()
     var trailingTable = TypeTable<Actions>()
+    var keepsInSectionTable = TypeTable<Bool>()
     /// Called after the user moved a row from one path to another; update your data here.
     public var onMove: (@MainActor (_ from: ItemPath, _ to: ItemPath) -> Void)?
 
@@ -94,7 +95,33 @@ public final class EditingTable {
         trailingTable.set({ m, path in actions(m as! Model, path) }, for: model)
     }
 
+    /// Rows showing a `Model` can be reordered only within their own section: a
+    /// drag into another section stops at the nearest end of the row's section.
+    public func keepsInSection<Model>(_ model: Model.Type) {
+        keepsInSectionTable.set(true, for: model)
+    }
+
     // MARK: Asking
+
+    /// Where a drag of the row showing `model` from `source` may go when the user
+    /// proposes `proposed`: `proposed`, or, for models kept in their section, the
+    /// nearest place inside `source`'s section (which has `rowsInSourceSection` rows).
+    ///
+    /// ```swift
+    /// struct Note: Sendable {}
+    ///
+    /// @MainActor func pinNotes(_ editing: EditingTable) {
+    ///     editing.keepsInSection(Note.self)
+    ///     let target = editing.target(forMoving: Note(), from: ItemPath(item: 1, section: 0),
+    ///                                 proposed: ItemPath(item: 0, section: 1), rowsInSourceSection: 3)
+    ///     assert(target == ItemPath(item: 2, section: 0))
+    /// }
+    /// ```
+    public func target(forMoving model: Any, from source: ItemPath, proposed: ItemPath, rowsInSourceSection: Int) -> ItemPath {
+        guard proposed.section != source.section, keepsInSectionTable.resolve(model) != nil else { return proposed }
+        let item = proposed.section < source.section ? 0 : max(0, rowsInSourceSection - 1)
+        return ItemPath(item: item, section: source.section)
+    }
 
     /// Whether the row showing `model` at `path` can be edited (deleted, or swiped for actions).
     public func canEdit(_ model: Any, at path: ItemPath) -> Bool {

@@ -81,6 +81,14 @@ public final class RowHeights {
         return cache.height(for: item, width: width) == nil
     }
 
+    /// Whether the row sizes itself (its rule is ``RowHeight/estimated(_:)``): a
+    /// self-sizing list view always lets such a row measure itself, and uses the
+    /// cached height only as its estimate, never as a fixed height.
+    public func sizesItself(_ item: ListItem) -> Bool {
+        guard let (rule, _) = rules.resolve(item.model), case .estimated = rule else { return false }
+        return true
+    }
+
     /// Records the height a self-sizing cell measured for `item` at the current width.
     public func didMeasure(_ item: ListItem, height: Double) {
         cache.store(height, for: item, width: width)

@@ -89,6 +89,12 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         }
     }
 
+    /// A visible row was configured again (a reconfigure reset its cell): hand it the cached resource.
+    func reconfigured(_ item: ListItem) {
+        guard let model = item.model as? Model, let value = cachedValue(for: item.id) else { return }
+        controller?.deliverResource(of: model, rowID: item.id, key: key, value: value)
+    }
+
     func didEndDisplaying(cell: AnyObject) {
         guard let id = visible.removeValue(forKey: ObjectIdentifier(cell)) else { return }
         let count = (visibleCount[id] ?? 1) - 1
@@ -155,12 +161,14 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
 struct AnyResourceLoader {
     let willDisplay: @MainActor (ListItem, AnyObject) -> Void
     let didEndDisplaying: @MainActor (AnyObject) -> Void
+    let reconfigured: @MainActor (ListItem) -> Void
     let prefetch: @MainActor ([ListItem]) -> Void
     let cancelPrefetch: @MainActor ([ListItem]) -> Void
 
     init<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         willDisplay = { loader.willDisplay($0, cell: $1) }
         didEndDisplaying = { loader.didEndDisplaying(cell: $0) }
+        reconfigured = { loader.reconfigured($0) }
         prefetch = { loader.prefetch($0) }
         cancelPrefetch = { loader.cancelPrefetch($0) }
     }

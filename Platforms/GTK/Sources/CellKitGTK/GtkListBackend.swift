@@ -99,7 +99,7 @@ public final class GtkListBackend: ListView {
         let id = source.reuseIdentifier
         if registered[id] == nil { register(source) }
         if let cell = reusePool[id]?.popLast() {
-            (cell as? TextCell)?.prepareForReuse()
+            (cell as? any ListCell)?.prepareForReuse()
             return cell
         }
         let cell: AnyObject = source.make?() ?? TextCell()
@@ -124,7 +124,8 @@ public final class GtkListBackend: ListView {
         splicing { rows.splice(at: 0, removing: oldTotal, adding: layout.total) }
     }
 
-    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) throws {
+    @discardableResult
+    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         let old = layout
         updateData()
         readLayout()
@@ -133,8 +134,8 @@ public final class GtkListBackend: ListView {
         guard case .animate(let steps) = plan,
               let splices = FlatLayout.splices(steps, from: old, to: layout, newSections: mapping.newSections) else {
             splicing { rows.splice(at: 0, removing: old.total, adding: layout.total) }
-            if case .reload(.invalid(let error)) = plan { throw error }
-            return
+            if case .reload(let reason) = plan { return .reloaded(reason) }
+            return .reloaded(.invalid(BatchUpdateError(.sectionCountMismatch, detail: "the batch does not map onto the list's rows")))
         }
         let selected = selectedPath.flatMap { mapping.newPath(of: $0) }
         spliceLog += splices
@@ -147,6 +148,7 @@ public final class GtkListBackend: ListView {
             for splice in splices { rows.splice(at: splice.position, removing: splice.removed, adding: splice.added) }
         }
         if let selected, selectedPath != selected { selectedPath = selected }
+        return .animated
     }
 
     public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {

@@ -1,0 +1,492 @@
+/// The logic every list view shares, owned by each one (headless, terminal,
+/// `UITableView` and `UICollectionView` adapters); its ``ListViewBackend`` only
+/// replays what it decides.
+///
+/// It keeps:
+/// - the row counts the view believes it has, cached as UIKit caches them (read
+///   on reload, then advanced by each batch), and whether a reload's layout is
+///   still pending;
+/// - the single validation of each batch, against those cached counts, through
+///   ``BatchPlan/decide(_:oldCounts:newCounts:hasWindow:threshold:layoutPendingAfterReload:)``;
+/// - the visible cells, followed through each batch with ``PathMapping``, and the
+///   ``ScrollAnchor`` that keeps the first visible row put;
+/// - reuse pools (for backends that have none of their own), prefetch clean-up
+///   (``PrefetchRequest``) and a consistency check.
+///
+/// Rules it enforces, as UIKit does (or would by crashing):
+/// - **Data changes inside the batch.** The data source must report the cached
+///   counts when a batch starts; otherwise it changed outside the update closure,
+///   and the batch becomes a reload (``BatchPlan/ReloadReason/dataChangedOutsideBatch(cached:reported:)``).
+/// - **A reconfigure gives back the same cell.** While rows are reconfigured, a
+///   dequeue for a visible row returns the cell showing it; a data source that
+///   returns another cell is refused (the old cell stays, a ``ListViewEvent/refused(_:)``
+///   is recorded and ``consistencyProblem()`` reports it).
+/// - **No batch while a reload's layout is pending**: it becomes a reload.
+/// - **Re-entrancy.** ``reloadData()`` called while a batch runs (from a configure
+///   handler or a display hook) runs after the batch; a batch started inside
+///   another is refused with ``BatchOutcome/refused(_:)`` naming the call, and
+///   nothing changes.
+///
+/// Main-actor work per batch follows the number of changes, sections and
+/// visible rows, never the number of rows.
+///
+/// ```swift
+/// @MainActor final class Backend: ListViewBackend {
+///     var hasWindow: Bool { true }
+///     var replayed: [Changeset] = []
+///     func performBatch(animated: Bool, _ body: () -> Changeset) { replayed.append(body()) }
+///     func reconfigureItems(at paths: [ItemPath]) {}
+///     func reloadAll() {}
+///     func viewportOffset(ofItemAt path: ItemPath) -> Double? { nil }
+///     func scrollItem(at path: ItemPath, toViewportOffset offset: Double) {}
+///     func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject { TextCell() }
+/// }
+///
+/// @MainActor func coreExample(listView: any ListView) {
+///     let source = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: [ListItem("a")])]))
+///     let backend = Backend()
+///     let core = ListViewCore(listView: listView, backend: backend)
+///     listView.dataSource = source
+///     core.readCounts()
+///     let outcome = core.performBatchUpdates(Changeset(itemInserts: [ItemPath(item: 0, section: 0)])) {
+///         source.model.sections[0].items.insert(ListItem("new"), at: 0)   // inside the batch
+///     }
+///     assert(outcome == .animated)
+///     assert(backend.replayed.count == 1)
+/// }
+/// ```
+@MainActor
+public final class ListViewCore {
+    /// Who keeps the reuse pools and tells the delegate about rows coming and going.
+    public enum CellOwnership: Sendable {
+        /// The core: pools per reuse identifier, display and end of display
+        /// (headless and terminal list views).
+        case core
+        /// The platform (UIKit): the backend reports display with
+        /// ``willDisplay(_:at:)`` and ``didEndDisplaying(_:at:)``, and dequeues in ``ListViewBackend/makeCell(_:for:)``.
+        case platform
+    }
+
+    /// The list view this core belongs to; its data source and delegate are asked.
+    public private(set) weak var listView: (any ListView)?
+    /// The glue that replays the core's decisions.
+    public private(set) weak var backend: (any ListViewBackend)?
+    /// Who keeps the pools and the display lifecycle.
+    public let ownership: CellOwnership
+
+    /// Above this many changes, a batch reloads instead of animating; `nil`: never.
+    public var reloadThreshold: Int?
+    /// Whether a batch keeps the first visible row in place when rows arrive or leave above it.
+    public var keepsFirstVisibleRowInPlace = false
+    /// Told every event, in order (the headless list view's log).
+    public var onEvent: ((ListViewEvent) -> Void)?
+    /// Where refused calls are reported, besides ``ListViewEvent/refused(_:)``.
+    public var diagnostics: DiagnosticHandler = .standardError
+
+    /// The rows per section the view believes it has (UIKit's cached counts).
+    public private(set) var counts: [Int] = []
+    /// Whether the view reloaded and has not read its counts since.
+    public private(set) var isReloadPending = false
+    /// The last decision taken for a batch.
+    public private(set) var lastPlan: BatchPlan?
+    /// Cells built, per reuse identifier (core-owned cells only).
+    public private(set) var createdCells: [String: Int] = [:]
+    /// How many cells were taken from a reuse pool.
+    public private(set) var reusedCellCount = 0
+    /// The contract violations seen so far (a different cell on reconfigure, ...).
+    public private(set) var violations: [String] = []
+
+    private var visible: [ItemPath: AnyObject] = [:]
+    private var pathOfCell: [ObjectIdentifier: ItemPath] = [:]
+    private var pools: [String: [AnyObject]] = [:]
+    private var sources: [String: CellSource] = [:]
+    private var reuseIdentifiers: [ObjectIdentifier: String] = [:]
+    private var prefetched: [ItemPath] = []
+
+    private var userMovePending = false
+
+    private enum Phase { case idle, batch, reconfiguring }
+    private var phase = Phase.idle
+    private var reloadQueued = false
+
+    /// Creates the core of `listView`, replayed by `backend` (often the same object).
+    public init(listView: any ListView, backend: any ListViewBackend, ownership: CellOwnership = .core) {
+        self.listView = listView
+        self.backend = backend
+        self.ownership = ownership
+    }
+
+    // MARK: Counts
+
+    /// Reads the counts from the data source and caches them (UIKit asking
+    /// `numberOfSections` and `numberOfRows`); clears the pending reload.
+    /// Returns the counts. - Complexity: O(*s*), *s* the number of sections.
+    @discardableResult
+    public func readCounts() -> [Int] {
+        counts = reportedCounts()
+        isReloadPending = false
+        return counts
+    }
+
+    /// The counts the data source reports now (not cached).
+    public func reportedCounts() -> [Int] {
+        guard let listView, let dataSource = listView.dataSource else { return [] }
+        let sections = max(0, dataSource.numberOfSections(in: listView))
+        return (0..<sections).map { max(0, dataSource.listView(listView, numberOfItemsInSection: $0)) }
+    }
+
+    // MARK: Reloading
+
+    /// Forgets the visible cells and asks the backend to reload. Inside a batch
+    /// (a configure handler, a display hook), it runs once the batch is over.
+    public func reloadData() {
+        guard phase == .idle else {
+            if !reloadQueued { refuse("reloadData() during a batch update; it runs after the batch", isViolation: false) }
+            reloadQueued = true
+            return
+        }
+        reloadQueued = false
+        userMovePending = false
+        if ownership == .core {
+            for (path, cell) in visible.sorted(by: { $0.key < $1.key }) { endDisplay(cell, at: path) }
+        }
+        visible.removeAll()
+        pathOfCell.removeAll()
+        cancelAllPrefetching()
+        isReloadPending = true
+        onEvent?(.reloaded)
+        backend?.reloadAll()
+    }
+
+    // MARK: Batches
+
+    /// Applies one batch: validates it once against the cached counts, then
+    /// animates it through the backend (switching the data inside the platform's
+    /// update closure), or switches the data and reloads.
+    ///
+    /// - Complexity: O(*c* log *c* + *s* + *v*): changes, sections, visible rows.
+    @discardableResult
+    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
+        guard phase == .idle, let backend else {
+            let message = "performBatchUpdates(_:updateData:) called inside another batch update or reconfigure; the batch was not applied and the data not switched"
+            refuse(message, isViolation: false)
+            return .refused(message)
+        }
+        phase = .batch
+        let outcome = runBatch(changeset, backend: backend, updateData: updateData)
+        phase = .idle
+        if case .reloaded(.invalid(let error)) = outcome { onEvent?(.rejected(error)) }
+        if case .reloaded = outcome {
+            reloadData()
+        } else {
+            if reloadQueued { reloadData() }
+        }
+        return outcome
+    }
+
+    private func runBatch(_ changeset: Changeset, backend: any ListViewBackend, updateData: () -> Void) -> BatchOutcome {
+        let oldCounts = counts
+        if !isReloadPending {
+            let reported = reportedCounts()
+            if reported != oldCounts {
+                refuse("the data source reports \(reported) rows per section at the start of a batch, but the list view has \(oldCounts): the data changed outside the batch's update closure", isViolation: true)
+                updateData()
+                return reload(.dataChangedOutsideBatch(cached: oldCounts, reported: reported))
+            }
+        }
+        if isReloadPending {
+            updateData()
+            return reload(.layoutPendingAfterReload)
+        }
+        // Reasons that do not depend on the new counts are decided before the platform's batch.
+        if !backend.hasWindow || (reloadThreshold.map { changeset.changeCount > $0 } ?? false) {
+            updateData()
+            let plan = BatchPlan.decide(changeset, oldCounts: oldCounts, newCounts: reportedCounts(), hasWindow: backend.hasWindow,
+                                        threshold: reloadThreshold, layoutPendingAfterReload: isReloadPending)
+            if case .reload(let reason) = plan { return reload(reason) }
+        }
+        let anchor = keepsFirstVisibleRowInPlace ? measureAnchor(changeset, backend: backend) : nil
+        var plan = BatchPlan.reload(.notInWindow)
+        var newCounts = oldCounts
+        backend.performBatch(animated: anchor == nil) {
+            updateData()
+            newCounts = reportedCounts()
+            counts = newCounts
+            plan = BatchPlan.decide(changeset, oldCounts: oldCounts, newCounts: newCounts, hasWindow: true)
+            switch plan {
+            case .animate(let steps):
+                if userMovePending, Self.isPureMove(changeset, oldCounts: oldCounts, newCounts: newCounts) {
+                    // The platform moved the row itself when the user dragged it: only the data follows.
+                    userMovePending = false
+                    return Changeset()
+                }
+                return steps.structural
+            case .reload:
+                // An invalid batch inside the platform's closure: replace every section, which is always valid.
+                return Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices))
+            }
+        }
+        lastPlan = plan
+        switch plan {
+        case .reload(let reason):
+            follow(Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices)), oldCounts: oldCounts, newCounts: newCounts)
+            return .reloaded(reason)
+        case .animate(let steps):
+            return finish(steps, changeset: changeset, oldCounts: oldCounts, newCounts: newCounts, anchor: anchor, backend: backend)
+        }
+    }
+
+    private func finish(
+        _ steps: BatchPlan.Steps, changeset: Changeset, oldCounts: [Int], newCounts: [Int],
+        anchor: (new: ItemPath, distance: Double?)?, backend: any ListViewBackend
+    ) -> BatchOutcome {
+        follow(steps.structural, oldCounts: oldCounts, newCounts: newCounts)
+        onEvent?(.batch(changeset))
+        if let anchor, let distance = anchor.distance {
+            backend.scrollItem(at: anchor.new, toViewportOffset: distance)
+        }
+        reconfigure(steps.reconfigure.filter { visible[$0] != nil }, backend: backend)
+        return .animated
+    }
+
+    /// The user dragged a row and the platform already shows it at its new place:
+    /// the next batch that only moves rows (the data catching up) is not replayed
+    /// to the platform. Batches that arrive first and do more than move leave
+    /// this in place; a reload clears it.
+    public func userDidMoveItem(from source: ItemPath, to destination: ItemPath) {
+        if source != destination { userMovePending = true }
+    }
+
+    /// Whether a user's move waits for the data to catch up.
+    public var isUserMovePending: Bool { userMovePending }
+
+    static func isPureMove(_ changeset: Changeset, oldCounts: [Int], newCounts: [Int]) -> Bool {
+        oldCounts == newCounts && !changeset.itemMoves.isEmpty
+            && changeset.changeCount == changeset.itemMoves.count + changeset.itemUpdates.count
+    }
+
+    private func reload(_ reason: BatchPlan.ReloadReason) -> BatchOutcome {
+        lastPlan = .reload(reason)
+        return .reloaded(reason)
+    }
+
+    private func measureAnchor(_ changeset: Changeset, backend: any ListViewBackend) -> (new: ItemPath, distance: Double?)? {
+        // PathMapping reads only the old counts; the new ones are not known before the data switches.
+        let mapping = PathMapping(changeset, oldCounts: counts, newCounts: counts)
+        guard let found = ScrollAnchor.find(visible: visibleItemPaths, changeset: changeset, mapping: mapping),
+              found.shiftedFromAbove else { return nil }
+        return (found.new, backend.viewportOffset(ofItemAt: found.old))
+    }
+
+    /// Moves the visible cells to their rows' new paths; rows that left end display.
+    private func follow(_ batch: Changeset, oldCounts: [Int], newCounts: [Int]) {
+        guard !visible.isEmpty else { return }
+        let mapping = PathMapping(batch, oldCounts: oldCounts, newCounts: newCounts)
+        var moved: [ItemPath: AnyObject] = [:]
+        var ended: [(ItemPath, AnyObject)] = []
+        for (old, cell) in visible {
+            if let new = mapping.newPath(of: old), new.section < newCounts.count, new.item < newCounts[new.section] {
+                moved[new] = cell
+            } else {
+                ended.append((old, cell))
+            }
+        }
+        visible = moved
+        pathOfCell.removeAll(keepingCapacity: true)
+        for (path, cell) in moved { pathOfCell[ObjectIdentifier(cell)] = path }
+        for (old, cell) in ended.sorted(by: { $0.0 < $1.0 }) where ownership == .core {
+            endDisplay(cell, at: old, alreadyRemoved: true)
+        }
+        prefetched = prefetched.compactMap { mapping.newPath(of: $0) }
+    }
+
+    private func reconfigure(_ paths: [ItemPath], backend: any ListViewBackend) {
+        guard !paths.isEmpty else { return }
+        phase = .reconfiguring
+        backend.reconfigureItems(at: paths)
+        phase = .idle
+    }
+
+    // MARK: Cells
+
+    /// Makes `source`'s cells known (reuse identifier → source).
+    public func register(_ source: CellSource) {
+        if sources[source.reuseIdentifier] == nil { sources[source.reuseIdentifier] = source }
+    }
+
+    /// A cell of `source` for `path`. While `path` is reconfigured, the cell
+    /// showing it (same reuse identifier); otherwise one from the pool (after
+    /// its ``ListCell/prepareForReuse()``) or a new one from the backend.
+    public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
+        let id = source.reuseIdentifier
+        register(source)
+        if phase == .reconfiguring, let showing = visible[path], reuseIdentifiers[ObjectIdentifier(showing)] == id {
+            return showing
+        }
+        if ownership == .core, var pool = pools[id], let cell = pool.popLast() {
+            pools[id] = pool
+            reusedCellCount += 1
+            (cell as? any ListCell)?.prepareForReuse()
+            onEvent?(.dequeued(reuseIdentifier: id, path: path))
+            return cell
+        }
+        let cell = backend?.makeCell(source, for: path) ?? (source.make?() ?? TextCell())
+        if reuseIdentifiers.updateValue(id, forKey: ObjectIdentifier(cell)) == nil, ownership == .core {
+            createdCells[id, default: 0] += 1
+            onEvent?(.created(reuseIdentifier: id, path: path))
+        }
+        return cell
+    }
+
+    /// The configured cell for `path`, from the data source (what a platform's
+    /// `cellForRowAt` returns). During a reconfigure, a data source that hands
+    /// back another cell than the one showing the row is refused: the showing
+    /// cell is returned, and the violation recorded.
+    public func cellForItem(at path: ItemPath) -> AnyObject? {
+        guard let listView, let dataSource = listView.dataSource else { return nil }
+        let cell = dataSource.listView(listView, cellForItemAt: path)
+        guard phase == .reconfiguring, let showing = visible[path] else {
+            onEvent?(.configured(path))
+            return cell
+        }
+        guard cell === showing else {
+            refuse("the data source returned a different cell (\(type(of: cell))) when reconfiguring section \(path.section), row \(path.item), which shows a \(type(of: showing)); a reconfigure must configure the same cell (dequeue it with its index path)", isViolation: true)
+            if ownership == .core { enqueue(cell) }
+            return showing
+        }
+        onEvent?(.reconfigured(path))
+        return cell
+    }
+
+    /// Reconfigures the visible row at `path` in place (backends without a
+    /// platform reconfigure call it from ``ListViewBackend/reconfigureItems(at:)``).
+    public func reconfigureVisibleItem(at path: ItemPath) {
+        guard visible[path] != nil else { return }
+        _ = cellForItem(at: path)
+    }
+
+    /// Gets the cell for `path` from the data source and shows it (core-owned cells).
+    @discardableResult
+    public func display(at path: ItemPath) -> AnyObject? {
+        if let cell = visible[path] { return cell }
+        guard let cell = cellForItem(at: path) else { return nil }
+        willDisplay(cell, at: path)
+        return cell
+    }
+
+    /// The platform is about to show `cell` at `path`: remember it and tell the delegate.
+    public func willDisplay(_ cell: AnyObject, at path: ItemPath) {
+        // A cell already shown at another row stays there too: the consistency check reports it.
+        visible[path] = cell
+        pathOfCell[ObjectIdentifier(cell)] = path
+        onEvent?(.displayed(path))
+        listView.map { $0.delegate?.listView($0, willDisplay: cell, at: path) }
+    }
+
+    /// The platform stopped showing `cell` (reported at `path`, which may be stale after a batch).
+    public func didEndDisplaying(_ cell: AnyObject, at path: ItemPath) {
+        if let current = pathOfCell[ObjectIdentifier(cell)], visible[current] === cell {
+            visible[current] = nil
+            pathOfCell[ObjectIdentifier(cell)] = nil
+        }
+        listView.map { $0.delegate?.listView($0, didEndDisplaying: cell, at: path) }
+    }
+
+    /// Takes the row at `path` off screen (core-owned cells): the delegate hears it, the cell goes to its pool.
+    public func endDisplay(at path: ItemPath) {
+        guard let cell = visible[path] else { return }
+        endDisplay(cell, at: path)
+    }
+
+    private func endDisplay(_ cell: AnyObject, at path: ItemPath, alreadyRemoved: Bool = false) {
+        if !alreadyRemoved, visible[path] === cell {
+            visible[path] = nil
+            pathOfCell[ObjectIdentifier(cell)] = nil
+        }
+        onEvent?(.endedDisplay(path))
+        listView.map { $0.delegate?.listView($0, didEndDisplaying: cell, at: path) }
+        enqueue(cell)
+    }
+
+    /// Puts a cell that was dequeued but not shown back into its pool (core-owned cells).
+    public func enqueueReusableCell(_ cell: AnyObject) { enqueue(cell) }
+
+    private func enqueue(_ cell: AnyObject) {
+        guard ownership == .core else { return }
+        let id = reuseIdentifiers[ObjectIdentifier(cell)] ?? String(reflecting: type(of: cell))
+        pools[id, default: []].append(cell)
+    }
+
+    /// The paths of the rows on screen, in order.
+    public var visibleItemPaths: [ItemPath] { visible.keys.sorted() }
+
+    /// The cell showing `path`, if that row is on screen.
+    public func cell(at path: ItemPath) -> AnyObject? { visible[path] }
+
+    // MARK: Prefetching
+
+    /// Tells the delegate about rows near the screen: `paths` cleaned
+    /// (``PrefetchRequest``), without the ones announced already; those no
+    /// longer near are cancelled when `replacing` is set.
+    public func prefetch(_ paths: [ItemPath], replacing: Bool = false) {
+        guard let listView, let delegate = listView.delegate else { return }
+        let valid = PrefetchRequest.valid(paths, counts: counts)
+        if replacing {
+            let wanted = Set(valid)
+            let stale = prefetched.filter { !wanted.contains($0) }
+            if !stale.isEmpty { delegate.listView(listView, cancelPrefetchingItemsAt: stale) }
+            let known = Set(prefetched)
+            prefetched = valid
+            let fresh = valid.filter { !known.contains($0) }
+            if !fresh.isEmpty { delegate.listView(listView, prefetchItemsAt: fresh) }
+        } else if !valid.isEmpty {
+            prefetched.append(contentsOf: valid)
+            delegate.listView(listView, prefetchItemsAt: valid)
+        }
+    }
+
+    /// Tells the delegate that `paths` (cleaned) are no longer expected.
+    public func cancelPrefetching(_ paths: [ItemPath]) {
+        guard let listView, let delegate = listView.delegate else { return }
+        let valid = PrefetchRequest.valid(paths, counts: counts)
+        let gone = Set(valid)
+        prefetched.removeAll { gone.contains($0) }
+        if !valid.isEmpty { delegate.listView(listView, cancelPrefetchingItemsAt: valid) }
+    }
+
+    private func cancelAllPrefetching() {
+        let stale = prefetched.filter { $0.section < counts.count && $0.item < counts[$0.section] }
+        prefetched = []
+        guard !stale.isEmpty, let listView, let delegate = listView.delegate else { return }
+        delegate.listView(listView, cancelPrefetchingItemsAt: stale)
+    }
+
+    // MARK: Checking
+
+    /// What disagrees, if anything: the cached counts against the data source,
+    /// a visible cell past the end, one cell object at two paths, or a contract
+    /// violation seen earlier. `nil` when consistent.
+    public func consistencyProblem() -> String? {
+        if let violation = violations.first { return violation }
+        if !isReloadPending {
+            let reported = reportedCounts()
+            if reported != counts { return "the list view has row counts \(counts) but its data source reports \(reported)" }
+        }
+        var seen: [ObjectIdentifier: ItemPath] = [:]
+        for path in visible.keys.sorted() {
+            if path.section >= counts.count || path.item >= counts[path.section] {
+                return "a cell is visible at section \(path.section), row \(path.item), which does not exist"
+            }
+            if let cell = visible[path], let other = seen.updateValue(path, forKey: ObjectIdentifier(cell)) {
+                return "one \(type(of: cell)) cell is visible at two rows: section \(other.section), row \(other.item) and section \(path.section), row \(path.item)"
+            }
+        }
+        return nil
+    }
+
+    private func refuse(_ message: String, isViolation: Bool) {
+        if isViolation { violations.append(message) }
+        onEvent?(.refused(message))
+        diagnostics(Diagnostic(isViolation ? .invalidBatchUpdate : .other, message))
+    }
+}

@@ -1,0 +1,260 @@
+#if canImport(UIKit)
+import UIKit
+import CellKit
+
+/// What ``TableViewAdapter`` and ``CollectionViewAdapter`` share: the UIKit glue
+/// over a ``ListViewCore`` (the core decides, validates once, follows the
+/// visible cells; this class only replays), cell hosting, display and prefetch
+/// forwarding, the refresh control, the background placeholder, Dynamic Type,
+/// and forwarding of the delegate calls CellKit does not handle to
+/// ``forwardingDelegate``.
+///
+/// Not used directly: make a ``TableViewAdapter`` or a ``CollectionViewAdapter``.
+@MainActor
+public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
+    /// Who answers counts and cells (usually a ``ListController``); held weakly.
+    public weak var dataSource: (any ListViewDataSource)?
+    /// Who hears about heights, selection, display and prefetching; held weakly.
+    public weak var delegate: (any ListViewDelegate)?
+    /// The app's own `UITableViewDelegate` / `UICollectionViewDelegate` (or data
+    /// source): every call CellKit does not handle (scrolling, highlighting,
+    /// context menus, header views, ...) goes to it. Held weakly.
+    public weak var forwardingDelegate: AnyObject? {
+        get { forwardTarget }
+        set {
+            forwardTarget = newValue
+            // UIKit caches which optional methods its delegate answers: set it again.
+            let delegate = scrollView.delegate
+            scrollView.delegate = nil
+            scrollView.delegate = delegate
+        }
+    }
+    /// Read by UIKit's `responds(to:)` / `forwardingTarget(for:)`, which are not main-actor isolated
+    /// (UIKit calls them on the main thread; only the setter above writes it).
+    nonisolated(unsafe) private weak var forwardTarget: AnyObject?
+    /// The list-view logic this adapter replays.
+    public private(set) lazy var core: ListViewCore = ListViewCore(listView: self, backend: self, ownership: .platform)
+
+    /// Above this many changes in one batch, the view reloads instead of animating; `nil`: never.
+    public var reloadThreshold: Int? {
+        get { core.reloadThreshold }
+        set { core.reloadThreshold = newValue }
+    }
+    /// Whether the first visible row stays put when rows are inserted or removed above it.
+    public var keepsFirstVisibleRow: Bool {
+        get { core.keepsFirstVisibleRowInPlace }
+        set { core.keepsFirstVisibleRowInPlace = newValue }
+    }
+    /// Whether a selected row is deselected right away (a tap, not a persistent selection).
+    public var deselectsAfterSelection = true
+    /// Delete, reorder and swipe actions per model type.
+    public let editing = EditingTable()
+    /// Draws platform-neutral cells (the default cell, the placeholder rows) into platform cells.
+    public var renderer = HostedCellRenderer.standard
+    /// Builds the background view for a ``BackgroundPlaceholder`` (when placeholders are not rows).
+    public var backgroundViewProvider: @MainActor (BackgroundPlaceholder, _ retry: (@MainActor () -> Void)?) -> UIView = {
+        PlaceholderBackgroundView(placeholder: $0, retry: $1)
+    }
+    /// Runs when the user pulls to refresh; the spinner stops when it returns, and
+    /// follows the data source's activity (refreshing / idle). `nil`: CellKit adds
+    /// no refresh control (one the app installed itself is never removed).
+    public var refreshAction: (@MainActor () async -> Void)? {
+        get { refresh.action }
+        set {
+            refresh.action = newValue
+            refresh.install(on: scrollView)
+        }
+    }
+    /// The last decision taken for a batch, for diagnostics and tests.
+    public var lastPlan: BatchPlan? { core.lastPlan }
+
+    let scrollView: UIScrollView
+    var hosts = HostIndex()
+    private var registered: Set<String> = []
+    private let refresh = RefreshBridge()
+
+    init(scrollView: UIScrollView) {
+        self.scrollView = scrollView
+        super.init()
+        keepsFirstVisibleRow = true
+        NotificationCenter.default.addObserver(self, selector: #selector(contentSizeCategoryDidChange),
+                                               name: UIContentSizeCategory.didChangeNotification, object: nil)
+    }
+
+    // MARK: Platform hooks (each adapter overrides them)
+
+    func platformRegister(_ source: CellSource) {}
+    func platformDequeue(_ source: CellSource, at indexPath: IndexPath) -> UIView { UIView() }
+    func platformBatch(_ updates: @escaping () -> Void) {}
+    func platformReplay(_ batch: Changeset) {}
+    func platformReconfigure(_ indexPaths: [IndexPath]) {}
+    func platformReload() {}
+    func platformFrame(at indexPath: IndexPath) -> CGRect? { nil }
+    func platformCell(at indexPath: IndexPath) -> UIView? { nil }
+
+    // MARK: ListView
+
+    public func register(_ source: CellSource) {
+        core.register(source)
+        if registered.insert(source.reuseIdentifier).inserted { platformRegister(source) }
+    }
+
+    @discardableResult
+    public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
+        let outcome = core.performBatchUpdates(changeset, updateData: updateData)
+        updateBackground()
+        return outcome
+    }
+
+    public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {
+        guard let content = core.cell(at: path), let host = hosts.host(of: content) else { return }
+        renderer.render(content, host)
+    }
+
+    /// Updates the background placeholder and the refresh control after every apply.
+    public func contentStateDidChange(_ state: ContentState) {
+        updateBackground()
+        if let controller = dataSource as? ListController { refresh.reflect(controller.activity, on: scrollView) }
+    }
+
+    /// Shows the controller's background placeholder (or none) behind the rows.
+    public func updateBackground() {
+        guard let controller = dataSource as? ListController else { return }
+        let placeholder = controller.backgroundPlaceholder
+        let view = placeholder.map { backgroundViewProvider($0, controller.onRetry) }
+        if let table = scrollView as? UITableView { table.backgroundView = view }
+        if let collection = scrollView as? UICollectionView { collection.backgroundView = view }
+    }
+
+    // MARK: ListViewBackend
+
+    public var hasWindow: Bool { scrollView.window != nil }
+
+    public func performBatch(animated: Bool, _ body: () -> Changeset) {
+        withoutActuallyEscaping(body) { body in
+            let run = { self.platformBatch { self.platformReplay(body()) } }
+            if animated { run() } else { UIView.performWithoutAnimation(run) }
+        }
+    }
+
+    public func reconfigureItems(at paths: [ItemPath]) { platformReconfigure(paths.map(\.indexPath)) }
+
+    public func reloadAll() {
+        platformReload()
+        updateBackground()
+    }
+
+    public func viewportOffset(ofItemAt path: ItemPath) -> Double? {
+        platformFrame(at: path.indexPath).map { Double($0.minY - scrollView.contentOffset.y) }
+    }
+
+    public func scrollItem(at path: ItemPath, toViewportOffset offset: Double) {
+        scrollView.layoutIfNeeded()
+        guard let frame = platformFrame(at: path.indexPath) else { return }
+        scrollView.contentOffset = AdapterSupport.anchoredOffset(top: frame.minY, distance: CGFloat(offset), in: scrollView)
+    }
+
+    /// A platform cell dequeued *with its index path* (so a reconfigure gets the
+    /// same cell back); platform-neutral content is hosted in a hosting cell.
+    public func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
+        register(source)
+        let cell = platformDequeue(source, at: path.indexPath)
+        guard let host = cell as? any HostingCell else { return cell }
+        let content = host.content ?? source.make?() ?? TextCell()
+        host.content = content
+        hosts.remember(cell, for: content)
+        return content
+    }
+
+    // MARK: Shared glue for the platform callbacks
+
+    /// The platform cell that shows `object` (the object itself, or its host).
+    func platformCell(for object: AnyObject, at indexPath: IndexPath) -> UIView {
+        if let view = object as? UIView { return view }
+        if let host = hosts.host(of: object) {
+            renderer.render(object, host)
+            return host
+        }
+        // Not dequeued from this view (a data source that built its own object): host it anyway.
+        let source = CellSource.type(TextCell.self)
+        register(source)
+        let host = platformDequeue(source, at: indexPath)
+        (host as? any HostingCell)?.content = object
+        hosts.remember(host, for: object)
+        renderer.render(object, host)
+        return host
+    }
+
+    /// The rows the platform gets for `section`: the core's cached count.
+    func rowCount(in section: Int) -> Int { core.counts.indices.contains(section) ? core.counts[section] : 0 }
+
+    /// The platform cell for the row at `indexPath`, configured by the data source through the core.
+    func configuredCell(at indexPath: IndexPath) -> UIView {
+        platformCell(for: core.cellForItem(at: ItemPath(indexPath)) ?? TextCell(), at: indexPath)
+    }
+
+    /// The user selected the row at `indexPath`; `deselect` is the platform's deselection.
+    func platformDidSelect(_ indexPath: IndexPath, deselect: (IndexPath, Bool) -> Void) {
+        if deselectsAfterSelection { deselect(indexPath, true) }
+        delegate?.listView(self, didSelectItemAt: ItemPath(indexPath))
+    }
+
+    /// The index titles for the platform: `nil` when there are none.
+    func platformIndexTitles() -> [String]? {
+        dataSource.map { $0.sectionIndexTitles(for: self) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The object CellKit handed out for a platform cell (the hosted content, or the cell).
+    func content(of cell: UIView) -> AnyObject { (cell as? any HostingCell)?.content ?? cell }
+
+    /// The platform shows `cell` at `indexPath`: feed the real width, record a self-sized height, tell the core.
+    func platformWillDisplay(_ cell: UIView, at indexPath: IndexPath) {
+        let path = ItemPath(indexPath)
+        if delegate?.listView(self, needsMeasuringItemAt: path) == true, cell.bounds.height > 0 {
+            delegate?.listView(self, didMeasureHeight: Double(cell.bounds.height), forItemAt: path)
+        }
+        core.willDisplay(content(of: cell), at: path)
+    }
+
+    /// The height to give the platform for `path`: automatic for rows that size
+    /// themselves (never a measured height as fixed), else the delegate's height.
+    func fixedHeight(at path: ItemPath, width: CGFloat) -> CGFloat? {
+        guard let controller = dataSource as? ListController else {
+            return delegate?.listView(self, heightForItemAt: path).map { CGFloat($0) }
+        }
+        if width > 0, controller.rowHeights.width != Double(width) { controller.rowHeights.width = Double(width) }
+        if let item = controller.displayed.item(at: path), controller.rowHeights.sizesItself(item) { return nil }
+        return controller.listView(self, heightForItemAt: path).map { CGFloat($0) }
+    }
+
+    /// A user dragged a row: the core keeps the flag until the data catches up.
+    func platformUserMoved(from source: IndexPath, to destination: IndexPath) {
+        core.userDidMoveItem(from: ItemPath(source), to: ItemPath(destination))
+        editing.onMove?(ItemPath(source), ItemPath(destination))
+    }
+
+    /// Where a drag may go: within the row's section when its model says so.
+    func platformMoveTarget(from source: IndexPath, proposed: IndexPath) -> IndexPath {
+        guard let model = AdapterSupport.model(in: dataSource, at: ItemPath(source)) else { return proposed }
+        let rows = core.counts.indices.contains(source.section) ? core.counts[source.section] : 0
+        return editing.target(forMoving: model, from: ItemPath(source), proposed: ItemPath(proposed), rowsInSourceSection: rows).indexPath
+    }
+
+    @objc private func contentSizeCategoryDidChange() {
+        // Dynamic Type changed: every measured height is stale.
+        (dataSource as? ListController)?.rowHeights.invalidateAll()
+        core.reloadData()
+    }
+
+    // MARK: Forwarding what CellKit does not handle
+
+    override public func responds(to selector: Selector!) -> Bool {
+        super.responds(to: selector) || (forwardTarget?.responds(to: selector) ?? false)
+    }
+
+    override public func forwardingTarget(for selector: Selector!) -> Any? {
+        if !super.responds(to: selector), let target = forwardTarget, target.responds(to: selector) { return target }
+        return super.forwardingTarget(for: selector)
+    }
+}
+#endif
