@@ -183,7 +183,9 @@ func pipelineBenchmarks() {
     }
 
     // c) Memory per row of a 1M-row snapshot, against the model array itself.
-    let memory = Benchmark.Configuration(metrics: [.mallocCountTotal, bytesPerRowMetric], maxIterations: 3)
+    // One iteration, no warm-up: in a fresh process, large arrays are fresh mmapped pages
+    // (after a free, glibc raises its mmap threshold and reuses resident heap).
+    let memory = Benchmark.Configuration(metrics: [.mallocCountTotal, bytesPerRowMetric], warmupIterations: 0, maxIterations: 1)
     Benchmark("Pc) memory: 1M BenchItem array", configuration: memory) { benchmark in
         let ids = benchIDs(1_000_000)
         let before = liveHeapBytes()
