@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "CellKit",
+    defaultLocalization: "en",
     platforms: [.iOS(.v15), .macOS(.v13)],
     products: [
         .library(name: "CellKitDiff", targets: ["CellKitDiff"]),
@@ -10,6 +11,7 @@ let package = Package(
         .library(name: "CellKitTesting", targets: ["CellKitTesting"]),
         .library(name: "CellKitTerminal", targets: ["CellKitTerminal"]),
         .library(name: "CellKitUIKit", targets: ["CellKitUIKit"]),
+        .library(name: "CellKitSwiftUI", targets: ["CellKitSwiftUI"]),
         .executable(name: "cellkit-demo", targets: ["cellkit-demo"]),
     ],
     dependencies: [
@@ -21,11 +23,15 @@ let package = Package(
         // Stdlib only: the diff is the hot path.
         .target(name: "CellKitDiff"),
         // Stdlib only (plus CellKitDiff): registry, presenters, data sources, controller.
-        .target(name: "CellKit", dependencies: ["CellKitDiff"]),
+        // Foundation only in Internal/Localization.swift, for its strings table (English base).
+        .target(name: "CellKit", dependencies: ["CellKitDiff"], resources: [.process("Localization")]),
         .target(name: "CellKitTesting", dependencies: ["CellKit"]),
         .target(name: "CellKitTerminal", dependencies: ["CellKit"]),
         // Compiles to an empty module where UIKit is missing; type-checked with ios-typecheck.
         .target(name: "CellKitUIKit", dependencies: ["CellKit"]),
+        // SwiftUI views as cells and a SwiftUI list view; empty where SwiftUI or UIKit is
+        // missing; type-checked with ios-typecheck.
+        .target(name: "CellKitSwiftUI", dependencies: ["CellKit", "CellKitUIKit"]),
         .executableTarget(
             name: "cellkit-demo",
             dependencies: [

@@ -84,7 +84,7 @@ public final class CellRegistry {
             cell.text = placeholder.message
             cell.error = placeholder.error
             cell.canRetry = placeholder.canRetry
-            cell.detailText = placeholder.canRetry ? "Select to retry" : nil
+            cell.detailText = placeholder.canRetry ? placeholder.retryHint : nil
         }
     }
 

@@ -66,6 +66,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public internal(set) var activity: ListActivity = .idle
     /// Whether more pages exist, as of the snapshot shown last.
     public internal(set) var hasMore = false
+    /// The observable state and activity of what this controller shows (see
+    /// ``ListState``); updated after every apply.
+    public let listState = ListState()
 
     /// The list view driven, if attached.
     public private(set) weak var listView: (any ListView)?
@@ -83,18 +86,52 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         didSet { rows.diagnostics = diagnostics }
     }
 
-    /// The models of the placeholder rows.
+    /// The placeholder rows' models and every text CellKit shows or announces.
+    ///
+    /// The defaults come from CellKit's strings table (English the base, German
+    /// too), in the user's language; set any of them to use your own text:
+    ///
+    /// ```swift
+    /// @MainActor func brand(_ controller: ListController) {
+    ///     controller.placeholders.loading.message = "Brewing…"
+    ///     controller.placeholders.noResults.message = "No coffee yet"
+    ///     controller.placeholders.retryHint = "Tap to try again"
+    ///     controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+    /// }
+    /// ```
     public struct Placeholders: Sendable {
-        /// Shown while the first load runs.
-        public var loading = LoadingPlaceholder()
-        /// Shown when a load returned nothing.
-        public var noResults = NoResultsPlaceholder()
+        /// Shown while the first load runs ("Loading…").
+        public var loading: LoadingPlaceholder
+        /// Shown when a load returned nothing ("No results").
+        public var noResults: NoResultsPlaceholder
         /// Whether placeholder rows are shown at all (a UIKit screen may use background views instead).
         public var showsRows = true
         /// Whether the error row offers a retry.
         public var errorCanRetry = true
-        /// Creates the defaults.
-        public init() {}
+        /// The error row's second line when it offers a retry ("Select to retry").
+        public var retryHint: String
+        /// The title of the retry button of an error background ("Retry").
+        public var retryTitle: String
+        /// The error text when the error has no user-facing description ("Couldn't load the content.").
+        public var unknownErrorMessage: String
+        /// The error text when the load was cancelled ("Loading was cancelled.").
+        public var cancelledMessage: String
+        /// Announced when content replaces a placeholder ("Content loaded"); see ``ListAnnouncement``.
+        public var loadedAnnouncement: String
+
+        /// Creates the defaults in the user's language, or in `localization` (a
+        /// language code such as `"de"`); English where CellKit has no strings for it.
+        /// On Linux, Foundation reports English as the user's language whatever `LANG`
+        /// says: pass `localization` there to show another language.
+        public init(localization: String? = nil) {
+            loading = LoadingPlaceholder(message: LocalizedStrings.string(.loading, localization: localization))
+            noResults = NoResultsPlaceholder(message: LocalizedStrings.string(.noResults, localization: localization))
+            retryHint = LocalizedStrings.string(.retryHint, localization: localization)
+            retryTitle = LocalizedStrings.string(.retry, localization: localization)
+            unknownErrorMessage = LocalizedStrings.string(.unknownError, localization: localization)
+            cancelledMessage = LocalizedStrings.string(.cancelled, localization: localization)
+            loadedAnnouncement = LocalizedStrings.string(.loadedAnnouncement, localization: localization)
+        }
     }
 
     /// Creates a controller with its own dispatch table.
@@ -173,7 +210,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         switch state {
         case .loading: row = ListItem(placeholders.loading)
         case .loaded, .empty: row = ListItem(placeholders.noResults)
-        case .failed(let error): row = ListItem(ErrorPlaceholder(error: error, canRetry: placeholders.errorCanRetry))
+        case .failed(let error): row = ListItem(ErrorPlaceholder(error: error, canRetry: placeholders.errorCanRetry, placeholders: placeholders))
         }
         return TableModel(sections: [TableSection(id: .placeholder, items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
@@ -214,7 +251,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
 
     private func showNow(_ target: TableModel, staged: borrowing TableChangeset) {
-        defer { listView?.contentStateDidChange(state) }
+        defer {
+            listView?.contentStateDidChange(state)
+            didShow()
+        }
         guard let listView else {
             displayed = target
             return

@@ -41,11 +41,16 @@ public protocol ListView: AnyObject {
     /// changed (loading → failed while empty): list views that show placeholders
     /// as a background view update it here. Default: nothing.
     func contentStateDidChange(_ state: ContentState)
+    /// Told when the list should say something to assistive technologies (see
+    /// ``ListAnnouncement``): UIKit adapters post a VoiceOver announcement, the
+    /// headless list view records it in its log. Default: nothing.
+    func announce(_ announcement: ListAnnouncement)
 }
 
 extension ListView {
     public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {}
     public func contentStateDidChange(_ state: ContentState) {}
+    public func announce(_ announcement: ListAnnouncement) {}
 }
 
 /// Why a visible cell changed without being dequeued again.

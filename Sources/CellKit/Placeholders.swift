@@ -1,44 +1,82 @@
 /// The row shown while the first load runs (Instant Cocoa's `ICLoadingPlaceholder`).
 ///
 /// Its default cell is ``LoadingCell``; register another cell or a configure
-/// handler for `LoadingPlaceholder` to change it.
+/// handler for `LoadingPlaceholder` to change it. The default message comes from
+/// CellKit's strings table ("Loading…" in English); change it on
+/// ``ListController/placeholders``.
 public struct LoadingPlaceholder: Hashable, Sendable, Identifiable {
-    /// The message shown.
+    /// The message shown, also the row's accessibility label.
     public var message: String
     /// A fixed identity: there is one loading row.
     public var id: String { "loading" }
-    /// Creates a loading placeholder.
-    public init(message: String = "Loading…") { self.message = message }
+    /// Creates a loading placeholder; `nil`: the localized "Loading…".
+    public init(message: String? = nil) { self.message = message ?? LocalizedStrings.string(.loading) }
 }
 
 /// The row shown when a load succeeded with nothing to show (`ICNoResultsPlaceholder`).
 public struct NoResultsPlaceholder: Hashable, Sendable, Identifiable {
-    /// The message shown.
+    /// The message shown, also the row's accessibility label.
     public var message: String
     /// A fixed identity: there is one no-results row.
     public var id: String { "no-results" }
-    /// Creates a no-results placeholder.
-    public init(message: String = "No results") { self.message = message }
+    /// Creates a no-results placeholder; `nil`: the localized "No results".
+    public init(message: String? = nil) { self.message = message ?? LocalizedStrings.string(.noResults) }
 }
 
 /// The row shown when the first load failed (Instant Cocoa's `NSError` row), with a retry.
+///
+/// Its ``message`` is for users: the error's `LocalizedError.errorDescription`,
+/// the description of Foundation's own errors (`URLError`, `CocoaError`), or a
+/// generic localized sentence — never the developer-facing `"\(error)"`, which
+/// stays available through ``error`` and the diagnostics.
+///
+/// ```swift
+/// struct Offline: Error {}
+/// let row = ErrorPlaceholder(error: Offline())
+/// assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
+/// ```
 public struct ErrorPlaceholder: Sendable, Identifiable {
     /// The error that ended the load.
     public var error: any Error
     /// Whether selecting the row retries.
     public var canRetry: Bool
+    /// The text shown for the error (see the type's discussion).
+    public var message: String
+    /// The row's second line when it allows a retry ("Select to retry").
+    public var retryHint: String
     /// A fixed identity: there is one error row.
     public var id: String { "error" }
-    /// The text shown for the error.
-    public var message: String { "\(error)" }
-    /// Creates an error placeholder.
-    public init(error: any Error, canRetry: Bool = true) {
+    /// Creates an error placeholder whose texts come from `placeholders`.
+    public init(error: any Error, canRetry: Bool = true, placeholders: ListController.Placeholders = ListController.Placeholders()) {
         self.error = error
         self.canRetry = canRetry
+        self.message = placeholders.message(for: error)
+        self.retryHint = placeholders.retryHint
     }
 }
 
 extension ErrorPlaceholder: ContentFingerprinting {
-    /// The error's text: a different error is an update of the row.
-    public var contentFingerprint: String { "\(error)|\(canRetry)" }
+    /// The error and the texts: a different error is an update of the row.
+    public var contentFingerprint: String { "\(error)|\(message)|\(canRetry)|\(retryHint)" }
+}
+
+extension ListController.Placeholders {
+    /// What the error row and background say for `error`: its user-facing
+    /// description if it has one, ``cancelledMessage`` for a cancellation, else
+    /// ``unknownErrorMessage``.
+    ///
+    /// ```swift
+    /// struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
+    /// var placeholders = ListController.Placeholders()
+    /// placeholders.unknownErrorMessage = "The feed is offline."
+    /// assert(placeholders.message(for: Offline()) == "The feed is offline.")
+    /// assert(placeholders.message(for: CancellationError()) == "Loading was cancelled.")
+    /// ```
+    public func message(for error: any Error) -> String {
+        if let text = LocalizedStrings.userFacingDescription(of: error) { return text }
+        return error is CancellationError ? cancelledMessage : unknownErrorMessage
+    }
+
+    /// The languages CellKit ships strings for (`"de"`, `"en"`); English is the base.
+    public static var availableLocalizations: [String] { LocalizedStrings.localizations }
 }

@@ -18,6 +18,22 @@ open class TextCell: ListCell {
     /// A short marker shown at the trailing edge (for example "›").
     public var accessory: String?
 
+    /// What assistive technologies read for the cell (VoiceOver on UIKit list
+    /// views): the text and the detail line joined by a comma, unless set.
+    /// Setting it overrides that until the cell is reused.
+    ///
+    /// ```swift
+    /// let cell = TextCell()
+    /// cell.text = "Ada Lovelace"
+    /// cell.detailText = "First programmer"
+    /// assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
+    /// ```
+    public var accessibilityLabel: String {
+        get { customAccessibilityLabel ?? [text, detailText ?? ""].filter { !$0.isEmpty }.joined(separator: ", ") }
+        set { customAccessibilityLabel = newValue }
+    }
+    private var customAccessibilityLabel: String?
+
     /// Creates an empty cell.
     public required init() {}
 
@@ -26,6 +42,7 @@ open class TextCell: ListCell {
         text = ""
         detailText = nil
         accessory = nil
+        customAccessibilityLabel = nil
     }
 }
 

@@ -56,6 +56,10 @@ public final class TerminalApp {
     /// Called just before the process exits, after the terminal was restored.
     public var onExit: ((Int32) -> Void)?
 
+    /// How many times the spinner's timer woke the app while no spinner was on screen:
+    /// 0 (or 1, as the last spinner leaves) when idle costs nothing, as it should.
+    public private(set) var idleTimerWakeCount = 0
+
     /// The current filter text.
     public private(set) var filterText = ""
     /// Whether the filter prompt is taking keys.
@@ -134,7 +138,10 @@ public final class TerminalApp {
         let animation = DispatchSource.makeTimerSource(queue: .main)
         animation.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
         animation.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { _ = self?.listView.advanceAnimation() }
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                if !self.listView.advanceAnimation() { self.idleTimerWakeCount += 1 }
+            }
         }
         self.animation = animation
         sources = [signalSource, inputSource, animation]

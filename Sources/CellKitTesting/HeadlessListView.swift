@@ -114,6 +114,14 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
 
     public func contentStateDidChange(_ state: ContentState) { lastContentState = state }
 
+    /// The announcements made so far, in order (also in ``log`` as ``Event/announced(_:)``).
+    public private(set) var announcements: [ListAnnouncement] = []
+
+    public func announce(_ announcement: ListAnnouncement) {
+        announcements.append(announcement)
+        record(.announced(announcement))
+    }
+
     public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {
         switch reason {
         case .reconfigured: record(.reconfigured(path))
@@ -220,6 +228,12 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// The text of the visible ``/CellKit/TextCell``s, top to bottom (other cells show as their type name).
     public var visibleTexts: [String] {
         visibleCells.map { ($0 as? TextCell)?.text ?? String(describing: type(of: $0)) }
+    }
+
+    /// The accessibility labels of the visible ``/CellKit/TextCell``s, top to bottom: what
+    /// VoiceOver would read on a UIKit list view (other cells show as their type name).
+    public var visibleAccessibilityLabels: [String] {
+        visibleCells.map { ($0 as? TextCell)?.accessibilityLabel ?? String(describing: type(of: $0)) }
     }
 
     /// Forgets the recorded events.

@@ -18,13 +18,20 @@ public struct HostedCellRenderer {
         self.render = render
     }
 
-    /// The default: a ``TextCell``'s text, detail and accessory as a list content
-    /// configuration, a spinner for a running ``LoadingCell``, any other object's description.
+    /// The default: content that adopts ``UIKitHostedContent`` draws itself (the
+    /// SwiftUI module's `SwiftUICell`); a ``TextCell``'s text, detail and accessory as a list content
+    /// configuration and its ``TextCell/accessibilityLabel`` as the cell's, a spinner
+    /// for a running ``LoadingCell``, any other object's description.
     public static let standard = HostedCellRenderer { content, view in
+        if let drawsItself = content as? any UIKitHostedContent {
+            drawsItself.render(into: view)
+            return
+        }
         var configuration = UIListContentConfiguration.subtitleCell()
         var accessory: String?
         var spinning = false
         if let text = content as? TextCell {
+            view.accessibilityLabel = text.accessibilityLabel
             configuration.text = text.text
             configuration.secondaryText = text.detailText
             accessory = text.accessory
@@ -55,6 +62,16 @@ public struct HostedCellRenderer {
         spinner.startAnimating()
         return spinner
     }
+}
+
+/// A platform-neutral cell that draws itself into the UIKit cell hosting it, on
+/// table and collection views alike (the SwiftUI module's `SwiftUICell` hosts a
+/// SwiftUI view this way). ``HostedCellRenderer/standard`` calls it after every
+/// configure, reconfigure and resource update of the row.
+@MainActor
+public protocol UIKitHostedContent: AnyObject {
+    /// Draws the content into `cell`: a `UITableViewCell` or a `UICollectionViewCell`.
+    func render(into cell: UIView)
 }
 
 /// A table cell that hosts a platform-neutral cell.

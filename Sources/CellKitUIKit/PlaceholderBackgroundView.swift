@@ -4,7 +4,8 @@ import CellKit
 
 /// The default background of an empty list when placeholders are not rows
 /// (Coffee's loading and error views): a spinner or a message, and a retry button
-/// for errors that allow one.
+/// for errors that allow one. Its texts come from ``ListController/placeholders``
+/// (localized); the message is the label VoiceOver reads.
 @MainActor
 public final class PlaceholderBackgroundView: UIView {
     /// The placeholder shown.
@@ -37,16 +38,17 @@ public final class PlaceholderBackgroundView: UIView {
         case .noResults(let message):
             label.text = message
             stack.addArrangedSubview(label)
-        case .error(let message, let canRetry):
+        case .error(let message, let retryTitle):
             label.text = message
             stack.addArrangedSubview(label)
-            if canRetry, retry != nil {
+            if let retryTitle, retry != nil {
                 let button = UIButton(type: .system)
-                button.setTitle("Retry", for: .normal)
+                button.setTitle(retryTitle, for: .normal)
                 button.addTarget(self, action: #selector(retryTapped), for: .touchUpInside)
                 stack.addArrangedSubview(button)
             }
         }
+        label.accessibilityLabel = placeholder.accessibilityLabel
         addSubview(stack)
         NSLayoutConstraint.activate([
             stack.centerXAnchor.constraint(equalTo: centerXAnchor),

@@ -60,7 +60,7 @@ enum ScreenRunner {
                 diagnostics.write()
                 if stats {
                     // Work counts for the tests (a paste must cost one filter pass, not one per character).
-                    writeToStandardError("cellkit-demo stats: filter passes \(screen.filterPasses), applied snapshots \(screen.controller.appliedSnapshotCount), filter length \(app.filterText.count)\n")
+                    writeToStandardError("cellkit-demo stats: filter passes \(screen.filterPasses), applied snapshots \(screen.controller.appliedSnapshotCount), filter length \(app.filterText.count), idle timer wakeups \(app.idleTimerWakeCount)\n")
                 }
             }
             screen.start()

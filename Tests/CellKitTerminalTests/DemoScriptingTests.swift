@@ -45,6 +45,15 @@ struct DemoScriptingTests {
         #expect(fine.errorOutput.isEmpty, "\(fine.errorOutput)")
     }
 
+    @Test("--help describes the exit statuses and piped output")
+    func helpDescribesScripting() throws {
+        // The help is wrapped to the terminal's width: compare with the lines joined.
+        let help = try demo(["--help"], environment: ["COLUMNS": "80"]).output.replacing(/\s+/, with: " ")
+        for phrase in ["Exit status", "1 when loading failed", "2 when standard output", "every page", "--pages N"] {
+            #expect(help.contains(phrase), "--help does not mention \(phrase)")
+        }
+    }
+
     @Test("an unreadable directory is reported as permission denied, exit 1",
           .enabled(if: isRoot && Spawn.isAvailable("setpriv") && GitFixture.isAvailable, "needs root and setpriv to run as another user"))
     func unreadableDirectory() throws {

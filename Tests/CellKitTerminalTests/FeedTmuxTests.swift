@@ -91,7 +91,8 @@ struct FeedTmuxTests {
         try tmux.send("日本語", literal: true)
         try tmux.waitFor(text: "wide characters like 日本語")
         try tmux.send("zzz", literal: true)
-        try tmux.waitFor(text: "No tweets or people match “日本語zzz”")
+        // It says what it searched: the loaded tweets.
+        try tmux.waitFor("the no-results row") { $0.contains { $0.contains("No tweets or people match “日本語zzz” in the ") && $0.contains(" loaded tweets") } }
         try tmux.send("Escape")
         try tmux.waitFor("the rows again") { $0.contains { $0.contains("@") } && !$0.contains { $0.contains("No tweets") } }
         try tmux.send("q")

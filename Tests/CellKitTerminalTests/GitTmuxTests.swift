@@ -136,9 +136,12 @@ struct GitUsabilityTmuxTests {
         let session = try DemoSession("git-days", ["git", root.path], columns: 100, rows: 24)
         defer { session.close() }
         let tmux = session.tmux
-        let screen = try tmux.waitFor(text: "3 commits")
+        // The status line may show the count before the list applied the rows: wait for both.
+        let screen = try tmux.waitFor("the rows and the count") { lines in
+            lines.contains { $0.contains("3 commits") } && lines.contains { $0.contains("Third, on Friday again") }
+        }
         #expect(!screen.contains { $0.contains("duplicate") || $0.contains("CellKit [") }, "\(screen)")
-        #expect(screen.filter { $0.hasPrefix(" 2024-03-01 Fri") }.count == 2)
+        #expect(screen.filter { $0.hasPrefix(" 2024-03-01 Fri") }.count == 2, "\(screen)")
         try tmux.send("q")
         #expect(try session.waitForExitAndCheckTerminal() == 0)
         #expect(!session.standardError.contains("duplicate"), "\(session.standardError)")

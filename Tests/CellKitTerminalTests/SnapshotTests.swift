@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import CellKit
 @testable import CellKitTerminal
@@ -49,7 +50,7 @@ struct SnapshotTests {
         var lines = fixture.markedFrame()
         fixture.controller.apply(TableModel(), state: .empty)
         lines += fixture.markedFrame()
-        struct Timeout: Error, CustomStringConvertible { var description: String { "the server timed out" } }
+        struct Timeout: LocalizedError { var errorDescription: String? { "the server timed out" } }
         fixture.controller.apply(TableModel(), state: .failed(Timeout()))
         lines += fixture.markedFrame()
         try assertSnapshot(lines, named: "placeholders-40x3")

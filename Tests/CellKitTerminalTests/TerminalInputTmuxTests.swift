@@ -34,6 +34,26 @@ struct TerminalInputTmuxTests {
         #expect(counts.applied <= 60, "\(counts.applied) applied snapshots")
     }
 
+    @Test("an idle app is not woken by the spinner's timer")
+    func noIdleWakeups() throws {
+        let session = try DemoSession("idle", ["feed"], environment: ["CELLKIT_DEMO_STATS": "1"])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        // Some use with no spinner on screen (the top of the loaded feed), each key waited for.
+        for step in 0..<40 {
+            let row = step % 2 == 0 ? 2 : 1
+            try tmux.send(row == 2 ? "j" : "k")
+            try tmux.waitFor("row \(row)") { statusPosition($0)?.hasPrefix("\(row)/") == true }
+        }
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        let text = session.standardError
+        let match = try #require(text.firstMatch(of: /idle timer wakeups (\d+)/), "\(text)")
+        // At most one, as the last spinner leaves the screen; a 100 ms timer would have woken it many times.
+        #expect(Int(match.1)! <= 1, "\(text)")
+    }
+
     @Test("a bracketed paste is one filter pass; its newlines and q do not act as keys")
     func bracketedPaste() throws {
         let session = try DemoSession("bpaste", ["feed"], environment: ["CELLKIT_DEMO_STATS": "1"])

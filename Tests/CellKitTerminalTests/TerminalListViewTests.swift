@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import CellKit
 @testable import CellKitTerminal
@@ -151,7 +152,7 @@ struct TerminalListViewTests {
         #expect(fixture.frame()[0].contains("Loading"))
         fixture.controller.apply(TableModel(), state: .empty)
         #expect(fixture.frame()[0].contains("No results"))
-        struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
+        struct Offline: LocalizedError { var errorDescription: String? { "offline" } }
         fixture.controller.apply(TableModel(), state: .failed(Offline()))
         let frame = fixture.frame()
         #expect(frame[0].contains("offline"))

@@ -60,10 +60,10 @@ struct AdapterRequestsTests {
         #expect(BackgroundPlaceholder.for(.loading, isEmpty: true, placeholders: rows) == .loading(message: "Loading…"))
         #expect(BackgroundPlaceholder.for(.loaded, isEmpty: true, placeholders: rows) == .noResults(message: "No results"))
         #expect(BackgroundPlaceholder.for(.empty, isEmpty: true, placeholders: rows) == .noResults(message: "No results"))
-        #expect(BackgroundPlaceholder.for(.failed(Failure()), isEmpty: true, placeholders: rows) == .error(message: "offline", canRetry: true))
+        #expect(BackgroundPlaceholder.for(.failed(Failure()), isEmpty: true, placeholders: rows) == .error(message: "Couldn't load the content.", retryTitle: "Retry"))
         #expect(BackgroundPlaceholder.for(.failed(Failure()), isEmpty: false, placeholders: rows) == nil)
         rows.errorCanRetry = false
-        #expect(BackgroundPlaceholder.for(.failed(Failure()), isEmpty: true, placeholders: rows) == .error(message: "offline", canRetry: false))
+        #expect(BackgroundPlaceholder.for(.failed(Failure()), isEmpty: true, placeholders: rows) == .error(message: "Couldn't load the content.", retryTitle: nil))
     }
 
     @MainActor @Test func controllerWithBackgroundPlaceholdersShowsNoPlaceholderRows() {

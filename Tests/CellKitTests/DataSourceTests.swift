@@ -66,7 +66,7 @@ struct DataSourceStateTests {
         await first.value
         await screen.controller.settle()
         let error = try #require(screen.placeholder as? ErrorPlaceholder)
-        #expect(error.message == "fetch failed: offline" && error.canRetry)
+        #expect(error.error is FetchFailed && error.canRetry)
         #expect(screen.errors.value.isEmpty, "a failed first load is shown as a row, not reported as a lost refresh")
 
         screen.listView.selectItem(at: ItemPath(row: 0, section: 0))  // retry

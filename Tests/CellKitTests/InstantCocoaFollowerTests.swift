@@ -1,3 +1,4 @@
+import Foundation
 import CellKit
 import CellKitTesting
 import Testing
@@ -145,7 +146,7 @@ struct InstantCocoaFollowerTests {
     }
 
     @Test func errorPlaceholderRetriesWhenSelected() {
-        struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
+        struct Offline: LocalizedError { var errorDescription: String? { "The network is offline" } }
         let controller = ListController(diagnostics: .ignore)
         let listView = HeadlessListView()
         controller.attach(to: listView)
@@ -202,6 +203,7 @@ struct ContentStateHookTests {
         listView.clearLog()
         controller.apply(TableModel(), state: .failed(Offline()))
         #expect(listView.lastContentState?.error is Offline)
-        #expect(listView.log.isEmpty)  // no row changed, yet the list view was told
+        // No row changed, yet the list view was told (and asked to announce the failure).
+        #expect(listView.log == [.announced(ListAnnouncement(kind: .failed, message: "Couldn't load the content."))])
     }
 }

@@ -487,8 +487,17 @@ import Testing
     assert(ItemID(Tag(name: "swift")) == ItemID(type: Tag.self, id: Tag(name: "swift")))
 }
 
-// Sources/CellKit/ListCell.swift:6
+// Sources/CellKit/ListAnnouncement.swift:20
 @MainActor private func docExample43() async throws {
+    let placeholders = ListController.Placeholders()
+    let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
+    let after = ListAnnouncement.Shown(state: .loaded, isEmpty: false)
+    let said = ListAnnouncement.between(before, after, placeholders: placeholders)
+    assert(said == ListAnnouncement(kind: .loaded, message: "Content loaded"))
+}
+
+// Sources/CellKit/ListCell.swift:6
+@MainActor private func docExample44() async throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -496,7 +505,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:31
-@MainActor private func docExample44() async throws {
+@MainActor private func docExample45() async throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -510,7 +519,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController+Binding.swift:14
-@MainActor private func docExample45() async throws {
+@MainActor private func docExample46() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -524,7 +533,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:16
-@MainActor private func docExample46() async throws {
+@MainActor private func docExample47() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -542,16 +551,60 @@ import Testing
     }
 }
 
+// Sources/CellKit/ListController.swift:94
+@MainActor private func docExample48() async throws {
+    @MainActor func brand(_ controller: ListController) {
+        controller.placeholders.loading.message = "Brewing…"
+        controller.placeholders.noResults.message = "No coffee yet"
+        controller.placeholders.retryHint = "Tap to try again"
+        controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+    }
+}
+
 // Sources/CellKit/ListItem.swift:10
-@MainActor private func docExample47() async throws {
+@MainActor private func docExample49() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
     assert(a.id == b.id && !a.isContentEqual(to: b))
 }
 
+// Sources/CellKit/ListState.swift:16
+@MainActor private func docExample50() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor func watch(_ controller: ListController) -> ListState.Observation {
+        controller.listState.observe {
+            print("about to change; now", controller.listState.state)
+        }
+    }
+
+    @MainActor func load(_ controller: ListController) {
+        let token = watch(controller)
+        controller.apply(TableModel([Song(id: 1, title: "Blue")]))
+        assert(controller.listState.itemCount == 1 && !controller.listState.isRefreshing)
+        token.cancel()
+    }
+}
+
+// Sources/CellKit/Placeholders.swift:33
+@MainActor private func docExample51() async throws {
+    struct Offline: Error {}
+    let row = ErrorPlaceholder(error: Offline())
+    assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
+}
+
+// Sources/CellKit/Placeholders.swift:68
+@MainActor private func docExample52() async throws {
+    struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
+    var placeholders = ListController.Placeholders()
+    placeholders.unknownErrorMessage = "The feed is offline."
+    assert(placeholders.message(for: Offline()) == "The feed is offline.")
+    assert(placeholders.message(for: CancellationError()) == "Loading was cancelled.")
+}
+
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample48() async throws {
+@MainActor private func docExample53() async throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -571,7 +624,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:13
-@MainActor private func docExample49() async throws {
+@MainActor private func docExample54() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -586,21 +639,21 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample50() async throws {
+@MainActor private func docExample55() async throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/SectionID.swift:24
-@MainActor private func docExample51() async throws {
+@MainActor private func docExample56() async throws {
     @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
         controller.displayed.sections.first?.id == .placeholder
     }
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample52() async throws {
+@MainActor private func docExample57() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -610,7 +663,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample53() async throws {
+@MainActor private func docExample58() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -626,14 +679,22 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample54() async throws {
+@MainActor private func docExample59() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
+// Sources/CellKit/TextCell.swift:25
+@MainActor private func docExample60() async throws {
+    let cell = TextCell()
+    cell.text = "Ada Lovelace"
+    cell.detailText = "First programmer"
+    assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
+}
+
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:30
-@MainActor private func docExample55() async throws {
+@MainActor private func docExample61() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -669,16 +730,20 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:72
-@MainActor private func docExample56() async throws {
+@MainActor private func docExample62() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
-@MainActor private func docExample57() async throws {
+@MainActor private func docExample63() async throws {
     final class UserCell: TextCell { var image: String? }
-    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
+    struct User: Identifiable, Equatable, Sendable {
+        let id: Int
+        var name: String
+        var byline: String
+    }
 
     struct UserPresenter: Presenter {
         enum Event: Equatable, Sendable { case userCellSelected(User) }
@@ -700,11 +765,15 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:62
-@MainActor private func docExample58() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:66
+@MainActor private func docExample64() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
-    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String; var byline: String }
+    struct User: Identifiable, Equatable, Sendable {
+        let id: Int
+        var name: String
+        var byline: String
+    }
     struct UserPresenter: Presenter {
         enum Event: Sendable { case userCellSelected(User) }
         func present(_ user: User, in cell: UserCell, style: CellStyle, context: PresentationContext<Event>) {
@@ -745,7 +814,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample59() async throws {
+@MainActor private func docExample65() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -774,8 +843,12 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample60() async throws {
-    struct Setting: Identifiable, Equatable, Sendable { let id: String; var title: String; var isOn: Bool }
+@MainActor private func docExample66() async throws {
+    struct Setting: Identifiable, Equatable, Sendable {
+        let id: String
+        var title: String
+        var isOn: Bool
+    }
     final class ToggleCell: TextCell {}
 
     let controller = ListController()
@@ -803,8 +876,12 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample61() async throws {
-    struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String; var likes: Int }
+@MainActor private func docExample67() async throws {
+    struct Post: Identifiable, Equatable, Sendable {
+        let id: Int
+        var text: String
+        var likes: Int
+    }
 
     let controller = ListController()
     // cellForItem(at:) + didUpdate(to:)
@@ -828,9 +905,13 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample62() async throws {
+@MainActor private func docExample68() async throws {
     final class SKUserCell: TextCell {}
-    struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
+    struct SKUser: Identifiable, Equatable, Sendable {
+        let id: Int
+        var name: String
+        var bio: String
+    }
 
     @MainActor final class SKFollowerListViewController {
         let controller = ListController()
@@ -862,8 +943,8 @@ import Testing
     assert(screen.pushed == ["Grace"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:78
-@MainActor private func docExample63() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
+@MainActor private func docExample69() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -883,8 +964,8 @@ import Testing
     assert(calls == ["verified", "account", "object"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:109
-@MainActor private func docExample64() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:113
+@MainActor private func docExample70() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: TextCell { var spinning = false }
 
@@ -906,7 +987,11 @@ import Testing
     controller.apply(TableModel(), state: .empty)
     assert(listView.visibleTexts == ["Nobody follows you yet"])
 
-    // -configureCell:withError:
+    // -configureCell:withError: (by default the row shows the error's user-facing
+    // description, `LocalizedError.errorDescription`, else "Couldn't load the content.")
+    controller.dispatch.configure(ErrorPlaceholder.self) { (cell: ErrorCell, row) in
+        cell.text = (row.error as? Offline)?.description ?? row.message
+    }
     controller.apply(TableModel(), state: .failed(Offline()))
     assert(listView.visibleTexts == ["The network is offline"])
     listView.selectItem(at: ItemPath(item: 0, section: 0))
@@ -914,7 +999,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample65() async throws {
+@MainActor private func docExample71() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -935,7 +1020,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample66() async throws {
+@MainActor private func docExample72() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -970,7 +1055,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
-@MainActor private func docExample67() async throws {
+@MainActor private func docExample73() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -994,7 +1079,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
-@MainActor private func docExample68() async throws {
+@MainActor private func docExample74() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1008,7 +1093,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:36
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample75() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1039,7 +1124,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:78
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample76() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1061,7 +1146,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:108
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample77() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1083,7 +1168,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:134
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample78() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1100,7 +1185,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:25
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample79() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1111,8 +1196,12 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:41
-@MainActor private func docExample74() async throws {
-    struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
+@MainActor private func docExample80() async throws {
+    struct Book: Identifiable, Equatable, Sendable {
+        let id: Int
+        var title: String
+        var author: String
+    }
     final class BookCell: TextCell {}
 
     let controller = ListController()
@@ -1123,9 +1212,13 @@ import Testing
     controller.onSelect(Book.self) { book, path in print("open", book.title, "at", path) }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:60
-@MainActor private func docExample75() async throws {
-    struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String; var author: String }
+// Sources/CellKit/Documentation.docc/GettingStarted.md:64
+@MainActor private func docExample81() async throws {
+    struct Book: Identifiable, Equatable, Sendable {
+        let id: Int
+        var title: String
+        var author: String
+    }
 
     let controller = ListController()
     controller.register(TextCell.self, for: Book.self) { cell, book in cell.text = book.title }
@@ -1145,8 +1238,8 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:89
-@MainActor private func docExample76() async throws {
+// Sources/CellKit/Documentation.docc/GettingStarted.md:97
+@MainActor private func docExample82() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1156,8 +1249,8 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:104
-@MainActor private func docExample77() async throws {
+// Sources/CellKit/Documentation.docc/GettingStarted.md:112
+@MainActor private func docExample83() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1173,7 +1266,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample84() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1200,8 +1293,8 @@ import Testing
     assert(controller.rowHeights.measurements == measured)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:63
-@MainActor private func docExample79() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:64
+@MainActor private func docExample85() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1218,8 +1311,8 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:88
-@MainActor private func docExample80() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:89
+@MainActor private func docExample86() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1228,7 +1321,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample87() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1255,7 +1348,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:56
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample88() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1277,7 +1370,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:85
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample89() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1290,7 +1383,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:37
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample90() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1303,7 +1396,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample91() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1319,7 +1412,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1341,7 +1434,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:99
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample93() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1356,7 +1449,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:125
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample94() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1373,7 +1466,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:150
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample95() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1388,7 +1481,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:169
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample96() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1407,8 +1500,54 @@ import Testing
     assert(!listView.log.contains { if case .rejected = $0 { true } else { false } })
 }
 
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:151
+@MainActor private func docExample97() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor func followState() {
+        let controller = ListController()
+        var changes = 0
+        let observation = controller.listState.observe { changes += 1 }
+        controller.apply(TableModel([Song(id: 1, title: "Blue")]))
+        assert(controller.listState.itemCount == 1 && !controller.listState.isRefreshing)
+        assert(changes == 1)
+        observation.cancel()
+    }
+}
+
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:191
+@MainActor private func docExample98() async throws {
+    struct Offline: Error {}
+
+    @MainActor func brandedTexts() {
+        let listView = HeadlessListView()
+        let controller = ListController()
+        controller.placeholders.loading.message = "Brewing…"
+        controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+        controller.attach(to: listView)
+        assert(listView.visibleTexts == ["Brewing…"])
+        controller.apply(TableModel(), state: .failed(Offline()))
+        assert(listView.visibleAccessibilityLabels == ["The coffee machine is offline., Select to retry"])
+        assert(ListController.Placeholders(localization: "de").noResults.message == "Keine Ergebnisse")
+    }
+}
+
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:213
+@MainActor private func docExample99() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor func announcements() {
+        let listView = HeadlessListView()
+        let controller = ListController()
+        controller.attach(to: listView)
+        controller.apply(TableModel([Song(id: 1, title: "Blue")]))
+        controller.apply(TableModel([Song(id: 1, title: "Blue"), Song(id: 2, title: "Red")]))
+        assert(listView.announcements.map(\.message) == ["Content loaded"])
+    }
+}
+
 // Sources/CellKitTesting/HeadlessListView.swift:24
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample100() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1423,14 +1562,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample101() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample102() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1447,14 +1586,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample103() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample104() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1463,7 +1602,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample105() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1472,7 +1611,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample106() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1480,14 +1619,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:135
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample107() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
 }
 
 // Sources/CellKitTerminal/StyledText.swift:141
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample108() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1495,7 +1634,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample109() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1507,7 +1646,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample110() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1518,7 +1657,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample111() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1530,7 +1669,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample112() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1547,14 +1686,18 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample104() async throws {
-    struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String; var done: Bool }
+@MainActor private func docExample113() async throws {
+    struct Todo: Identifiable, Equatable, Sendable {
+        let id: Int
+        var title: String
+        var done: Bool
+    }
 
     let list = TerminalListView(columns: 24, rows: 3)
     let controller = ListController()
-    controller.register(TextCell.self, for: Todo.self) { cell, task in
-        cell.text = task.title
-        cell.accessory = task.done ? "✓" : nil
+    controller.register(TextCell.self, for: Todo.self) { cell, todo in
+        cell.text = todo.title
+        cell.accessory = todo.done ? "✓" : nil
     }
     controller.attach(to: list)
     controller.apply(TableModel([Todo(id: 1, title: "Buy milk", done: true),
@@ -1566,8 +1709,8 @@ import Testing
     assert(frame[1].contains("Call Ada"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:51
-@MainActor private func docExample105() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
+@MainActor private func docExample114() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1577,7 +1720,10 @@ import Testing
                          StyledSpan(" " + subject)])]
         }
     }
-    struct Commit: Identifiable, Equatable, Sendable { let id: String; var subject: String }
+    struct Commit: Identifiable, Equatable, Sendable {
+        let id: String
+        var subject: String
+    }
 
     let list = TerminalListView(columns: 30, rows: 2)
     let controller = ListController()
@@ -1590,15 +1736,15 @@ import Testing
     assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:83
-@MainActor private func docExample106() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:90
+@MainActor private func docExample115() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
     let controller = ListController()
     var opened: [Int] = []
-    controller.register(TextCell.self, for: Todo.self) { cell, task in cell.text = task.title }
-    controller.onSelect(Todo.self) { task, _ in opened.append(task.id) }
+    controller.register(TextCell.self, for: Todo.self) { cell, todo in cell.text = todo.title }
+    controller.onSelect(Todo.self) { todo, _ in opened.append(todo.id) }
     controller.attach(to: list)
     controller.apply(TableModel((1...10).map { Todo(id: $0, title: "task \($0)") }))
 
@@ -1610,8 +1756,8 @@ import Testing
     assert(opened == [3])
 }
 
-// README.md:22
-@MainActor private func docExample107() async throws {
+// README.md:47
+@MainActor private func docExample116() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1630,7 +1776,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 107 examples compile and run") @MainActor func run() async throws {
+    @Test("all 116 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -1738,5 +1884,14 @@ struct DocExamples {
         try await docExample105()
         try await docExample106()
         try await docExample107()
+        try await docExample108()
+        try await docExample109()
+        try await docExample110()
+        try await docExample111()
+        try await docExample112()
+        try await docExample113()
+        try await docExample114()
+        try await docExample115()
+        try await docExample116()
     }
 }

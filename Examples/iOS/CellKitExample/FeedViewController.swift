@@ -1,6 +1,7 @@
 #if canImport(UIKit)
 import UIKit
-import CellKitUIKit
+import SwiftUI
+import CellKitSwiftUI
 
 /// The Nimbus seed's cell: it updates itself from the tweet it shows (`NICell`'s
 /// `shouldUpdateCellWithObject:`), on creation and on every reuse.
@@ -16,7 +17,7 @@ final class TweetCell: UITableViewCell, UpdatableCell {
     }
 }
 
-/// The seeds' Twitter feed on a `UITableView`: the tweet names its cell, a loading
+/// The seeds' Twitter feed on a `UITableView`, with one SwiftUI row (`PromoRow`): the tweet names its cell, a loading
 /// row while the first page loads (Instant Cocoa's placeholder rows), pull to
 /// refresh prepends newer tweets while the row being read stays put, swipe to
 /// like or delete, content changes reconfigure the visible cell in place.
@@ -26,6 +27,7 @@ final class FeedViewController: UIViewController {
     private lazy var tableView = UITableView(frame: .zero, style: .plain)
     private lazy var adapter = TableViewAdapter(tableView: tableView)
     private var tweets: [Tweet] = []
+    private let promo = Promo(id: "swiftui", title: "Rows in SwiftUI", message: "This row is a SwiftUI view in a UITableView cell.")
 
     init(service: FeedService) {
         self.service = service
@@ -45,6 +47,8 @@ final class FeedViewController: UIViewController {
 
         // Tweet names TweetCell itself (CellModel); only taps need wiring.
         controller.onSelect(Tweet.self) { [weak self] tweet, _ in self?.showDetail(of: tweet) }
+        // A SwiftUI view as a cell of this UITableView (UIHostingConfiguration on iOS 16+).
+        controller.register(Promo.self) { promo in PromoRow(promo: promo) }
         controller.onRetry = { [weak self] in self?.load() }
 
         adapter.editing.onDelete(Tweet.self) { [weak self] tweet, _ in self?.remove(tweet) }
@@ -65,9 +69,9 @@ final class FeedViewController: UIViewController {
         Task {
             do {
                 tweets = try await service.load()
-                controller.apply(TableModel(tweets))
+                controller.apply(feedModel())
             } catch {
-                controller.apply(TableModel(tweets), state: .failed(error))
+                controller.apply(feedModel(), state: .failed(error))
             }
         }
     }
@@ -75,21 +79,28 @@ final class FeedViewController: UIViewController {
     private func refresh() async {
         do {
             tweets.insert(contentsOf: try await service.refresh(), at: 0)
-            controller.apply(TableModel(tweets))
+            controller.apply(feedModel())
         } catch {
-            controller.apply(TableModel(tweets), state: .failed(error))  // the content stays
+            controller.apply(feedModel(), state: .failed(error))  // the content stays
         }
     }
 
     private func toggleLike(_ tweet: Tweet) {
         guard let index = tweets.firstIndex(where: { $0.id == tweet.id }) else { return }
         tweets[index].isLiked.toggle()
-        controller.apply(TableModel(tweets))   // an update: the visible cell is reconfigured
+        controller.apply(feedModel())   // an update: the visible cell is reconfigured
     }
 
     private func remove(_ tweet: Tweet) {
         tweets.removeAll { $0.id == tweet.id }
-        controller.apply(TableModel(tweets))
+        controller.apply(feedModel())
+    }
+
+    /// The tweets, with the SwiftUI promo row after the third one.
+    private func feedModel() -> TableModel {
+        var items = tweets.map { ListItem($0) }
+        if !items.isEmpty { items.insert(ListItem(promo), at: min(3, items.count)) }
+        return TableModel(sections: [TableSection(id: 0, items: items)])
     }
 
     private func showDetail(of tweet: Tweet) {

@@ -13,6 +13,14 @@ struct Tweet: CellModel, Identifiable, Equatable, Sendable {
     @MainActor static var cellSource: CellSource { .tableCell(TweetCell.self, cellStyle: .subtitle) }
 }
 
+/// A note from the app shown between tweets, drawn by a SwiftUI view (`PromoRow`)
+/// inside the UIKit feed.
+struct Promo: Identifiable, Equatable, Sendable {
+    let id: String
+    var title: String
+    var message: String
+}
+
 /// A user of Coffee's Basic example: a name, a byline, an avatar that arrives later.
 struct User: Identifiable, Equatable, Sendable {
     let id: Int

@@ -27,8 +27,9 @@ actor FeedService {
 
 /// Fake network for the users list: the users, then their avatars one by one.
 actor UserService {
-    struct Offline: Error, CustomStringConvertible {
-        var description: String { "The network is unreachable." }
+    /// Shown to the user by the error row or background (`LocalizedError`).
+    struct Offline: LocalizedError {
+        var errorDescription: String? { "The network is unreachable." }
     }
 
     private var attempts = 0

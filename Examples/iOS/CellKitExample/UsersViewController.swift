@@ -2,58 +2,18 @@
 import UIKit
 import CellKitUIKit
 
-/// A list cell with an avatar that arrives after the row is shown.
-final class UserCell: UICollectionViewListCell {
-    var avatar: UIImage? {
-        didSet { setNeedsUpdateConfiguration() }
-    }
-    var name = ""
-    var byline: String?
-
-    override func updateConfiguration(using state: UICellConfigurationState) {
-        var content = defaultContentConfiguration().updated(for: state)
-        content.text = name
-        content.secondaryText = byline
-        content.image = avatar ?? UIImage(systemName: "person.crop.circle")
-        contentConfiguration = content
-    }
-
-    override func prepareForReuse() {
-        super.prepareForReuse()
-        avatar = nil
-    }
-}
-
-/// Coffee's `UserPresenter`: presents a user in a style (with or without the byline),
-/// updates the one visible cell whose avatar arrived, and packages taps as events.
-struct UserPresenter: Presenter {
-    enum Event: Sendable { case selected(User) }
-
-    func present(_ user: User, in cell: UserCell, style: CellStyle, context: PresentationContext<Event>) {
-        cell.name = user.name
-        cell.byline = style == .withByline ? user.byline : nil
-        cell.accessories = [.disclosureIndicator(), .reorder(displayed: .whenEditing)]
-        cell.setNeedsUpdateConfiguration()
-    }
-
-    func update(_ cell: UserCell, showing user: User, style: CellStyle, resource: ResourceUpdate) {
-        guard resource.key == "image", let avatar = resource.value as? Avatar else { return }
-        cell.avatar = UIImage(systemName: avatar.symbolName)
-    }
-
-    func selected(_ user: User, style: CellStyle) -> Event? { .selected(user) }
-}
-
 /// Coffee's users list on a `UICollectionView` with a list layout: the loading and
 /// error placeholders are background views (Coffee's loading and error views) with
 /// a retry, avatars reach only the visible cell that shows their user, rows can be
-/// reordered and swiped.
+/// reordered and swiped. Its registrations are `UsersList`'s, shared with the
+/// SwiftUI screen.
 final class UsersViewController: UIViewController {
     private let service: UserService
     private let controller = ListController()
     private lazy var collectionView = UICollectionView(frame: .zero, collectionViewLayout: UICollectionViewFlowLayout())
     private lazy var adapter = CollectionViewAdapter(collectionView: collectionView)
     private var users: [User] = []
+    private var avatars: ResourceLoader<User, Avatar>?
 
     init(service: UserService) {
         self.service = service
@@ -71,11 +31,9 @@ final class UsersViewController: UIViewController {
         navigationItem.rightBarButtonItem = editButtonItem
         collectionView.collectionViewLayout = adapter.makeListLayout(appearance: .plain)
 
+        // The same registrations as the SwiftUI screen (UsersScreen).
+        avatars = UsersList.register(on: controller, service: service) { [weak self] user in self?.showProfile(of: user) }
         controller.placeholders.showsRows = false           // placeholders as background views
-        controller.placeholders.loading.message = "Loading users…"
-        controller.addPresenter(UserPresenter(), style: .withByline) { [weak self] event in
-            if case .selected(let user) = event { self?.showProfile(of: user) }
-        }
         controller.onRetry = { [weak self] in self?.load() }
 
         adapter.editing.canMove(User.self)
@@ -106,21 +64,10 @@ final class UsersViewController: UIViewController {
     private func reloadUsers() async {
         do {
             users = try await service.loadUsers()
-            controller.apply(TableModel(users))
-            downloadAvatars(for: users)
+            controller.apply(TableModel(users))   // avatars load as rows show (UsersList's ResourceLoader)
         } catch {
             controller.apply(TableModel(users), state: .failed(error))
             adapter.updateBackground()
-        }
-    }
-
-    private func downloadAvatars(for users: [User]) {
-        for user in users {
-            Task {
-                guard let avatar = try? await service.avatar(for: user) else { return }
-                // Coffee's provideResourceToVisibleCells:updatedKey: — nothing is reloaded.
-                controller.provideResource(user, key: "image", value: avatar)
-            }
         }
     }
 

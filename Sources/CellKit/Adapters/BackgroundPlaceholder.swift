@@ -13,8 +13,9 @@ public enum BackgroundPlaceholder: Hashable, Sendable {
     case loading(message: String)
     /// The load returned nothing.
     case noResults(message: String)
-    /// The load failed and nothing is showing; `canRetry`: offer a retry.
-    case error(message: String, canRetry: Bool)
+    /// The load failed and nothing is showing: the error's user-facing message,
+    /// and the retry button's title when the error offers a retry.
+    case error(message: String, retryTitle: String?)
 
     /// What to show behind the rows: `nil` when content is showing (a failed
     /// refresh keeps the content) or when the placeholders are rows.
@@ -24,7 +25,15 @@ public enum BackgroundPlaceholder: Hashable, Sendable {
         case .loading: return .loading(message: placeholders.loading.message)
         case .loaded, .empty: return .noResults(message: placeholders.noResults.message)
         case .failed(let error):
-            return .error(message: ErrorPlaceholder(error: error).message, canRetry: placeholders.errorCanRetry)
+            return .error(message: placeholders.message(for: error), retryTitle: placeholders.errorCanRetry ? placeholders.retryTitle : nil)
+        }
+    }
+
+    /// What assistive technologies read for the placeholder: its message (a retry
+    /// button carries its own title).
+    public var accessibilityLabel: String {
+        switch self {
+        case .loading(let message), .noResults(let message), .error(let message, _): message
         }
     }
 }

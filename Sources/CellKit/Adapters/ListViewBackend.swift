@@ -121,6 +121,8 @@ public enum ListViewEvent: Hashable, Sendable, CustomStringConvertible {
     case reloaded
     /// The row at `path` was selected.
     case selected(ItemPath)
+    /// The controller asked for an announcement to assistive technologies.
+    case announced(ListAnnouncement)
 
     public var description: String {
         switch self {
@@ -136,6 +138,7 @@ public enum ListViewEvent: Hashable, Sendable, CustomStringConvertible {
         case .refused(let message): "refused: \(message)"
         case .reloaded: "reloaded"
         case .selected(let p): "selected \(p)"
+        case .announced(let a): a.description
         }
     }
 }

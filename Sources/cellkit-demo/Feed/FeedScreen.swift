@@ -78,7 +78,10 @@ final class FeedScreen: DemoScreen {
     func refresh() { source.refresh() }
 
     func filter(_ text: String) {
-        controller.placeholders.noResults = NoResultsPlaceholder(message: "No tweets or people match “\(text)”")
+        // Say what was searched: the filter looks at the loaded pages of the endless feed only.
+        let loaded = source.innerSnapshot.model.itemCount
+        controller.placeholders.noResults = NoResultsPlaceholder(
+            message: "No tweets or people match “\(text)” in the \(loaded) loaded tweet\(loaded == 1 ? "" : "s")")
         source.filter = text
     }
 
@@ -103,7 +106,7 @@ final class FeedScreen: DemoScreen {
                 let fresh = count - lastCount
                 showStatus("\(fresh) new tweet\(fresh == 1 ? "" : "s") at the top")
             } else if source.filter.isEmpty {
-                showStatus("\(count) tweets")
+                showStatus("\(count) tweet\(count == 1 ? "" : "s")")
             }
         }
         if !snapshot.state.isLoading && !firstLoadDone {

@@ -1,4 +1,5 @@
 import CellKit
+import Foundation
 
 /// Someone on the sample network.
 struct User: Identifiable, Equatable, Sendable {
@@ -22,11 +23,13 @@ struct Tweet: Identifiable, Equatable, Sendable, ResourceReferencing {
     func refers(to object: Any) -> Bool { (object as? User)?.id == author.id }
 }
 
-/// A load of the sample feed that failed on purpose (`--fail-rate`).
-struct FeedError: Error, CustomStringConvertible {
+/// A load of the sample feed that failed on purpose (`--fail-rate`); the error row
+/// shows its description (`LocalizedError`).
+struct FeedError: LocalizedError, CustomStringConvertible {
     var what: String
     var failRate: Double
     var description: String { "could not load \(what): the server timed out (simulated by --fail-rate \(failRate))" }
+    var errorDescription: String? { description }
 }
 
 /// The bundled sample network: users and an endless, seeded stream of tweets. No network.

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -26,8 +27,9 @@ struct CommitInfo: Identifiable, Equatable, Sendable {
     var branches: [String] { refs.filter { !$0.hasPrefix("tag: ") } }
 }
 
-/// Why the history could not be read; names the path and what git said.
-enum GitError: Error, CustomStringConvertible {
+/// Why the history could not be read; names the path and what git said. Its
+/// description is meant for the user: the error row shows it (`LocalizedError`).
+enum GitError: LocalizedError, CustomStringConvertible {
     case notARepository(path: String, detail: String)
     case missing(path: String)
     case permissionDenied(path: String, detail: String)
@@ -52,6 +54,8 @@ enum GitError: Error, CustomStringConvertible {
             return "\(command) failed with status \(status)" + (detail.isEmpty ? "" : ": \(detail)")
         }
     }
+
+    var errorDescription: String? { description }
 }
 
 /// Reads a repository's history with the `git` command, a page at a time.

@@ -126,9 +126,10 @@ enum ChildSignals {
 
 /// Whether process `pid` is gone (or a zombie nobody reaped yet).
 func processIsGone(_ pid: pid_t) -> Bool {
-    if kill(pid, 0) != 0 && errno == ESRCH { return true }
+    if kill(pid, 0) != 0 { return errno == ESRCH }
+    // It exists: alive, or a zombie that its new parent has not reaped yet (Linux tells).
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return true }
+          let close = stat.lastIndex(of: ")") else { return false }
     return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
 }
 

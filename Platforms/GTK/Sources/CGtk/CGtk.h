@@ -72,6 +72,10 @@ static inline void ck_list_view_scroll_to(GtkListView *view, guint position) {
     gtk_widget_activate_action(GTK_WIDGET(view), "list.scroll-to-item", "u", position);
 }
 static inline void ck_widget_add_css_class(GtkWidget *widget, const char *name) { gtk_widget_add_css_class(widget, name); }
+/* gtk_accessible_update_property is variadic: the accessible label of a widget (what screen readers read). */
+static inline void ck_accessible_set_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
 static inline GtkAdjustment *ck_list_view_vadjustment(GtkListView *view) {
     return gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(view));
 }

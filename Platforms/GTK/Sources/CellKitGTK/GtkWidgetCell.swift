@@ -141,7 +141,8 @@ final class GtkTextRow {
     private var spinner: GtkWidgetPointer?
 
     /// Shows what `cell` holds: a text cell's lines (with a spinner for a
-    /// `LoadingCell` that animates), or the cell's description.
+    /// `LoadingCell` that animates) and its accessibility label (what a screen reader
+    /// reads for the row), or the cell's description.
     func show(_ cell: AnyObject) {
         let loading = (cell as? LoadingCell)?.isAnimating ?? false
         if loading, spinner == nil {
@@ -155,6 +156,7 @@ final class GtkTextRow {
         }
         if let cell = cell as? TextCell {
             show(cell.text, detail: cell.detailText, accessory: cell.accessory)
+            ck_accessible_set_label(widget, cell.accessibilityLabel)
         } else {
             show(String(describing: cell))
         }

@@ -1,6 +1,7 @@
 import CGtk
 import CellKit
 import CellKitGTK
+import Foundation
 
 /// Someone on the sample network.
 struct User: Identifiable, Equatable, Sendable {
@@ -27,9 +28,11 @@ struct Avatar: Equatable, Sendable {
     init(_ user: User) { initials = String(user.name.split(separator: " ").compactMap(\.first).prefix(2)) }
 }
 
-/// A load of the sample feed that failed on purpose (`--fail`).
-struct FeedError: Error, CustomStringConvertible {
+/// A load of the sample feed that failed on purpose (`--fail`); the error row shows its
+/// description (`LocalizedError`).
+struct FeedError: LocalizedError, CustomStringConvertible {
     var description: String { "could not load the feed: the server timed out (simulated by --fail)" }
+    var errorDescription: String? { description }
 }
 
 /// The bundled sample feed: the same people and topics as `cellkit-demo feed`, seeded, no network.

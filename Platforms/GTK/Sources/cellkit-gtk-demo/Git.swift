@@ -12,11 +12,13 @@ struct Commit: Identifiable, Equatable, Sendable {
     var subject: String
 }
 
-/// Why the history could not be read: names the path and what git said.
-struct GitError: Error, CustomStringConvertible {
+/// Why the history could not be read: names the path and what git said; the error row
+/// shows it (`LocalizedError`).
+struct GitError: LocalizedError, CustomStringConvertible {
     var path: String
     var detail: String
     var description: String { "could not read the history of ‘\(path)’: \(detail)" }
+    var errorDescription: String? { description }
 }
 
 /// The git history screen: commits by day, as `cellkit-demo git` shows them.

@@ -6,7 +6,7 @@ import CellKit
 import CellKitGTK
 import Testing
 
-// Platforms/GTK/Sources/CellKitGTK/GtkListBackend.swift:14
+// Platforms/GTK/Sources/CellKitGTK/GtkListBackend.swift:15
 @MainActor private func docExample1() async throws {
 
     struct Person: Identifiable, Sendable { let id: Int; var name: String }
@@ -58,7 +58,7 @@ import Testing
     }
 }
 
-// Platforms/GTK/Sources/CellKitGTK/Documentation.docc/CellKitGTK.md:32
+// Platforms/GTK/Sources/CellKitGTK/Documentation.docc/CellKitGTK.md:34
 @MainActor private func docExample5() async throws {
 
     struct Contact: Identifiable, Sendable { let id: Int; var name: String; var email: String }

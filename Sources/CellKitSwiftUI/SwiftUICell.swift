@@ -1,0 +1,103 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+import SwiftUI
+import UIKit
+import CellKit
+import CellKitUIKit
+
+/// A cell that shows a SwiftUI view, on `UITableView` and `UICollectionView` lists alike.
+///
+/// It is a platform-neutral cell (``ListCell``) like ``TextCell``: the registry
+/// builds it, dequeues it from the reuse pool of its source (one pool per view type
+/// and style), and configures it with ``show(_:)``; the UIKit adapter hosts it in
+/// one of its own cells and asks it to draw itself (``UIKitHostedContent``).
+///
+/// - On iOS 16 and later it sets the UIKit cell's `contentConfiguration` to a
+///   `UIHostingConfiguration` of the view: SwiftUI sizes the row (self-sizing), and a
+///   new view for the same cell (a reconfigure when the model's content changed, a
+///   resource that arrived) updates the hosted view in place.
+/// - On iOS 15, where `UIHostingConfiguration` does not exist, it embeds a
+///   `UIHostingController`'s view in the cell's content view, pinned to its edges,
+///   and replaces its `rootView` on every update. The hosting controller is not added
+///   as a child view controller (a cell has none), so the view gets no
+///   appear/disappear callbacks, and the row sizes by the hosting view's intrinsic
+///   content size.
+///
+/// Both paths are type-checked against the iOS 16.4 SDK; neither has run.
+///
+/// Usually you do not touch it: register a view for a model with
+/// `ListController.register(_:style:content:)`. Presenters can use it as their cell:
+///
+/// ```swift
+/// struct UserRow: View { let name: String; var body: some View { Text(name) } }
+/// struct User: Identifiable, Sendable { let id: Int; var name: String }
+///
+/// struct UserRowPresenter: Presenter {
+///     func present(_ user: User, in cell: SwiftUICell<UserRow>, style: CellStyle, context: PresentationContext<Never>) {
+///         cell.show(UserRow(name: user.name))
+///     }
+/// }
+/// ```
+@MainActor
+public final class SwiftUICell<Content: View>: ListCell, UIKitHostedContent {
+    /// The view shown, once configured.
+    public private(set) var view: Content?
+    /// Resources delivered for the model shown (see `ListController.register(_:style:content:)`);
+    /// cleared when the cell shows another model.
+    public internal(set) var resources: [ResourceKey: any Sendable] = [:]
+    /// The identity of the model shown, to clear ``resources`` when that changes.
+    var modelID: AnyHashable?
+    /// iOS 15 only: the hosting controller embedded in the UIKit cell.
+    private var legacyHost: UIHostingController<Content>?
+
+    /// Creates an empty cell.
+    public init() {}
+
+    /// Shows `view`; the UIKit cell hosting this cell redraws with it.
+    public func show(_ view: Content) { self.view = view }
+
+    /// Hosts ``view`` in `cell` (see the type's discussion for iOS 15).
+    public func render(into cell: UIView) {
+        guard let view else { return }
+        if #available(iOS 16.0, *) {
+            let configuration = UIHostingConfiguration { view }
+            if let cell = cell as? UITableViewCell {
+                cell.contentConfiguration = configuration
+            } else if let cell = cell as? UICollectionViewCell {
+                cell.contentConfiguration = configuration
+            }
+        } else {
+            renderWithHostingController(view, into: cell)
+        }
+    }
+
+    /// iOS 15: a `UIHostingController`'s view pinned inside the cell's content view.
+    private func renderWithHostingController(_ view: Content, into cell: UIView) {
+        let contentView = (cell as? UITableViewCell)?.contentView ?? (cell as? UICollectionViewCell)?.contentView ?? cell
+        if let host = legacyHost, host.view.superview === contentView {
+            host.rootView = view
+            host.view.invalidateIntrinsicContentSize()
+            return
+        }
+        let host = UIHostingController(rootView: view)
+        host.view.backgroundColor = .clear
+        host.view.translatesAutoresizingMaskIntoConstraints = false
+        contentView.addSubview(host.view)
+        NSLayoutConstraint.activate([
+            host.view.topAnchor.constraint(equalTo: contentView.topAnchor),
+            host.view.bottomAnchor.constraint(equalTo: contentView.bottomAnchor),
+            host.view.leadingAnchor.constraint(equalTo: contentView.leadingAnchor),
+            host.view.trailingAnchor.constraint(equalTo: contentView.trailingAnchor),
+        ])
+        legacyHost = host
+    }
+
+    /// Forgets the resources of the model shown before when `model` is another one.
+    func prepare(for model: Any) {
+        let id = (model as? any Identifiable).map { Self.identity(of: $0) }
+        if id != modelID || id == nil { resources = [:] }
+        modelID = id
+    }
+
+    private static func identity<Model: Identifiable>(of model: Model) -> AnyHashable { AnyHashable(model.id) }
+}
+#endif
