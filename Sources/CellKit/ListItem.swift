@@ -105,6 +105,14 @@ protocol ContentEquality {
 enum EquatableWitness<Model: Equatable>: ContentEquality {
     static func equal(_ a: any Sendable, _ b: any Sendable) -> Bool {
         if let equal = exactlyEqual(a, b) { return equal }
+        return castEqual(a, b)
+    }
+
+    /// `==` after dynamic casts (subclass instances). Kept out of ``equal(_:_:)``:
+    /// the casts' `Optional<Model>` results need metadata that unspecialised code
+    /// would otherwise look up on every call, cast or not.
+    @inline(never)
+    private static func castEqual(_ a: any Sendable, _ b: any Sendable) -> Bool {
         guard let a = a as? Model, let b = b as? Model else { return false }
         return a == b
     }
