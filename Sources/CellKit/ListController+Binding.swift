@@ -105,11 +105,11 @@ extension ListController: SnapshotQueueOwner {
         Self.displayedModel(snapshot.model, state: snapshot.state, placeholders: placeholders)
     }
 
-    func show(_ snapshot: ListSnapshot, target: TableModel, staged: consuming TableChangeset) {
+    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset) {
         record(snapshot.model, state: snapshot.state)
         activity = snapshot.activity
         hasMore = snapshot.hasMore
-        show(target, staged: consume staged)
+        show(target, staged: staged)
     }
 }
 

@@ -233,7 +233,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// ``displayed`` only ever holds what the list view was handed. Freeing a
     /// snapshot's rows is O(rows): the model shown before and the stages' data
     /// are released off the main actor once they are replaced.
-    func show(_ target: TableModel, staged: consuming TableChangeset) {
+    func show(_ target: TableModel, staged: TableChangeset) {
         guard !isShowing else {
             deferredTarget = target
             return
@@ -250,7 +250,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         Self.release(previous, staged)
     }
 
-    private func showNow(_ target: TableModel, staged: borrowing TableChangeset) {
+    private func showNow(_ target: TableModel, staged: TableChangeset) {
         defer {
             listView?.contentStateDidChange(state)
             didShow()
@@ -293,7 +293,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Drops `model` and `staged` on a background task, so that freeing their rows
     /// (when these are the last references) does not occupy the main actor.
-    nonisolated static func release(_ model: consuming TableModel, _ staged: consuming TableChangeset) {
+    nonisolated static func release(_ model: TableModel, _ staged: TableChangeset) {
         let garbage = (model, staged)
         Task.detached(priority: .background) { withExtendedLifetime(garbage) {} }
     }

@@ -11,7 +11,7 @@ protocol SnapshotQueueOwner: AnyObject, Sendable {
     /// What the list should show for `snapshot` (its rows, or placeholder rows).
     func target(for snapshot: ListSnapshot) -> TableModel
     /// Makes `snapshot` current and shows `target` through `staged`, computed from ``displayed``.
-    func show(_ snapshot: ListSnapshot, target: TableModel, staged: consuming TableChangeset)
+    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset)
 }
 
 /// The queue between a data source and the list: snapshots are submitted,
@@ -73,7 +73,7 @@ final class SnapshotQueue {
                 // Something was shown while diffing: start again from what is shown now.
                 staged = ListController.stagedChanges(from: owner.displayed, to: target, reloadThreshold: owner.reloadThreshold)
             }
-            owner.show(snapshot, target: target, staged: consume staged)
+            owner.show(snapshot, target: target, staged: staged)
             appliedCount += 1
             mainActorTime += clock.now - start
         }
