@@ -86,6 +86,12 @@ public final class CellRegistry {
             cell.canRetry = placeholder.canRetry
             cell.detailText = placeholder.canRetry ? placeholder.retryHint : nil
         }
+        register(LoadMoreCell.self, for: LoadMorePlaceholder.self) { cell, placeholder in
+            cell.text = placeholder.text
+            cell.error = placeholder.error
+            cell.isAnimating = !placeholder.isFailed
+            cell.detailText = placeholder.isFailed ? placeholder.retryHint : nil
+        }
     }
 
     // MARK: Registering

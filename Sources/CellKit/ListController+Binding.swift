@@ -10,6 +10,8 @@ extension ListController {
     /// to show are reported to the data source (a paginated source loads its next
     /// page from there), the error row's retry calls its ``ListDataSource/load()``
     /// unless ``onRetry`` is set, and the controller keeps the data source alive.
+    /// While a next page loads, and after one failed, the list ends with the
+    /// ``LoadMorePlaceholder`` row; its retry calls ``ListDataSource/loadNextPage()``.
     ///
     /// ```swift
     /// struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -70,8 +72,19 @@ extension ListController {
     }
 
     public func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {
+        if let more = displayed.item(at: path)?.model as? LoadMorePlaceholder {
+            // The end of the list is reached again after a failed page: retry it. Not when
+            // the row shows because the content changed (a list view that reloads updated
+            // rows would otherwise retry a failing page forever).
+            if more.isFailed, !isShowing { dataSource?.loadNextPage() }
+            return
+        }
         guard let item = contentItem(at: path) else { return }
-        dataSource?.willDisplayItem(at: path, in: displayed)
+        if let dataSource {
+            var content = displayed
+            if content.sections.last?.id == Self.loadMoreSection { content.sections.removeLast() }
+            dataSource.willDisplayItem(at: path, in: content)
+        }
         for hook in displayHooks { hook.willDisplay?(path, item) }
         resources.willDisplay(item, cell: cell)
     }
@@ -95,20 +108,24 @@ extension ListController {
 
     /// The content row shown at `path` (not a placeholder row).
     func contentItem(at path: ItemPath) -> ListItem? {
-        guard let item = displayed.item(at: path), displayed.sections[path.section].id != .placeholder else { return nil }
+        guard let item = displayed.item(at: path), displayed.sections[path.section].id != .placeholder,
+              displayed.sections[path.section].id != Self.loadMoreSection else { return nil }
         return item
     }
 }
 
 extension ListController: SnapshotQueueOwner {
     func target(for snapshot: ListSnapshot) -> TableModel {
-        Self.displayedModel(snapshot.model, state: snapshot.state, placeholders: placeholders)
+        Self.displayedModel(
+            snapshot.model, state: snapshot.state, placeholders: placeholders,
+            activity: snapshot.activity, nextPageError: snapshot.nextPageError)
     }
 
     func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset) {
-        record(snapshot.model, state: snapshot.state)
+        record(snapshot.model, state: snapshot.state, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows)
         activity = snapshot.activity
         hasMore = snapshot.hasMore
+        nextPageError = snapshot.nextPageError
         show(target, staged: staged)
     }
 }

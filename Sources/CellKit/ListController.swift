@@ -66,6 +66,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public internal(set) var activity: ListActivity = .idle
     /// Whether more pages exist, as of the snapshot shown last.
     public internal(set) var hasMore = false
+    /// Why the last next-page load failed, as of the snapshot shown last (see ``ListSnapshot/nextPageError``).
+    public internal(set) var nextPageError: (any Error)?
     /// The observable state and activity of what this controller shows (see
     /// ``ListState``); updated after every apply.
     public let listState = ListState()
@@ -104,6 +106,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         public var loading: LoadingPlaceholder
         /// Shown when a load returned nothing ("No results").
         public var noResults: NoResultsPlaceholder
+        /// Shown after the content while the next page loads, or when it failed (its texts; English).
+        public var loadMore = LoadMorePlaceholder()
         /// Whether placeholder rows are shown at all (a UIKit screen may use background views instead).
         public var showsRows = true
         /// Whether the error row offers a retry.
@@ -131,6 +135,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             unknownErrorMessage = LocalizedStrings.string(.unknownError, localization: localization)
             cancelledMessage = LocalizedStrings.string(.cancelled, localization: localization)
             loadedAnnouncement = LocalizedStrings.string(.loadedAnnouncement, localization: localization)
+            loadMore = LoadMorePlaceholder(
+                message: LocalizedStrings.string(.loadingMore, localization: localization),
+                failureMessage: LocalizedStrings.string(.loadMoreFailed, localization: localization)
+            )
         }
     }
 
@@ -191,11 +199,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         show(Self.displayedModel(model, state: state, placeholders: placeholders))
     }
 
-    /// Makes `model` and `state` current, reporting a failure that keeps content.
-    func record(_ model: TableModel, state: ContentState) {
+    /// Makes `model` and `state` current, reporting a failure that keeps content
+    /// (to ``onError``; and as a diagnostic unless the list shows it in its retry row).
+    func record(_ model: TableModel, state: ContentState, shownInRow: Bool = false) {
         if case .failed(let error) = state, !model.isEmpty {
             onError?(error)
-            diagnostics(Diagnostic(.loadFailed, "load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
+            if !shownInRow {
+                diagnostics(Diagnostic(.loadFailed, "load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
+            }
         }
         self.model = model
         self.state = state
@@ -204,8 +215,27 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Changes only the state, keeping the content.
     public func setState(_ state: ContentState) { apply(model, state: state) }
 
-    static func displayedModel(_ model: TableModel, state: ContentState, placeholders: Placeholders) -> TableModel {
-        guard placeholders.showsRows, model.isEmpty else { return model }
+    /// What the list shows for `model`: placeholder rows when it is empty, else the
+    /// content followed by the ``LoadMorePlaceholder`` row while a next page loads or after it failed.
+    static func displayedModel(
+        _ model: TableModel, state: ContentState, placeholders: Placeholders,
+        activity: ListActivity = .idle, nextPageError: (any Error)? = nil
+    ) -> TableModel {
+        guard placeholders.showsRows else { return model }
+        guard model.isEmpty else {
+            var more: LoadMorePlaceholder
+            if let nextPageError {
+                more = placeholders.loadMore.failed(with: nextPageError)
+            } else if activity == .loadingMore {
+                more = placeholders.loadMore
+            } else {
+                return model
+            }
+            more.retryHint = placeholders.retryHint
+            var shown = model
+            shown.sections.append(TableSection(id: Self.loadMoreSection, items: [ListItem(more)]))
+            return shown
+        }
         let row: ListItem
         switch state {
         case .loading: row = ListItem(placeholders.loading)
@@ -214,6 +244,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         }
         return TableModel(sections: [TableSection(id: .placeholder, items: [row])], sectionIndexStyle: model.sectionIndexStyle)
     }
+
+    /// The section of the ``LoadMorePlaceholder`` row.
+    static let loadMoreSection: SectionID = "cellkit.load-more"
 
     /// Replaces what is shown with `target`, through the diff. Called while an
     /// apply is under way (a display hook or a configure handler that applies),
@@ -377,8 +410,12 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {
         guard let model = displayed.item(at: path)?.model else { return }
-        if !rows.select(model, at: path), let error = model as? ErrorPlaceholder, error.canRetry {
-            onRetry?()
+        if !rows.select(model, at: path) {
+            if let error = model as? ErrorPlaceholder, error.canRetry {
+                onRetry?()
+            } else if let more = model as? LoadMorePlaceholder, more.isFailed {
+                dataSource?.loadNextPage()
+            }
         }
     }
 }

@@ -80,3 +80,68 @@ extension ListController.Placeholders {
     /// The languages CellKit ships strings for (`"de"`, `"en"`); English is the base.
     public static var availableLocalizations: [String] { LocalizedStrings.localizations }
 }
+
+/// The row at the end of a paged list while its next page loads ("Loading
+/// more…"), and, when that page failed, in its failed form: "Couldn't load
+/// more", with a retry.
+///
+/// The controller adds it after the content from the snapshot's
+/// ``ListSnapshot/activity`` (``ListActivity/loadingMore``) and
+/// ``ListSnapshot/nextPageError``, in a section of its own, on every list view
+/// (it is a row). Both forms are one row (one identity), so a retry that starts
+/// or fails again updates the row in place. Selecting the failed row, or the row
+/// coming on screen again, calls ``ListDataSource/loadNextPage()``.
+///
+/// Its default cell is ``LoadMoreCell``; register another cell or a configure
+/// handler for `LoadMorePlaceholder` to restyle it, and change its texts in
+/// ``ListController/Placeholders/loadMore``. With placeholder rows turned off
+/// (``ListController/Placeholders/showsRows``), there is no such row: show a footer
+/// from ``ListController/activity`` and ``ListController/nextPageError`` instead.
+///
+/// ```swift
+/// var placeholders = ListController.Placeholders()
+/// placeholders.loadMore.failureMessage = "No connection"
+/// let failed = placeholders.loadMore.failed(with: CancellationError())
+/// assert(failed.isFailed && failed.text.hasPrefix("No connection"))
+/// ```
+public struct LoadMorePlaceholder: Sendable, Identifiable {
+    /// The text while the next page loads.
+    public var message: String
+    /// The text when the next page failed; the error follows it.
+    public var failureMessage: String
+    /// Why the next page failed; `nil` while it loads.
+    public var error: (any Error)?
+    /// A fixed identity: there is one load-more row, loading or failed.
+    public var id: String { "load-more" }
+    /// Whether this is the failed form (selecting it retries).
+    public var isFailed: Bool { error != nil }
+    /// The failed row's second line ("Select to retry"; ``ListController/Placeholders/retryHint``).
+    public var retryHint: String
+    /// The text shown: the message, or the failure message and the error's user-facing
+    /// description (`LocalizedError.errorDescription`; none for errors without one).
+    public var text: String {
+        guard let error else { return message }
+        return LocalizedStrings.userFacingDescription(of: error).map { "\(failureMessage): \($0)" } ?? failureMessage
+    }
+
+    /// Creates a load-more placeholder; `nil` texts: the localized "Loading more…" and
+    /// "Couldn't load more".
+    public init(message: String? = nil, failureMessage: String? = nil, error: (any Error)? = nil) {
+        self.message = message ?? LocalizedStrings.string(.loadingMore)
+        self.failureMessage = failureMessage ?? LocalizedStrings.string(.loadMoreFailed)
+        self.retryHint = LocalizedStrings.string(.retryHint)
+        self.error = error
+    }
+
+    /// The failed form of this row, for `error`.
+    public func failed(with error: any Error) -> LoadMorePlaceholder {
+        var copy = self
+        copy.error = error
+        return copy
+    }
+}
+
+extension LoadMorePlaceholder: ContentFingerprinting {
+    /// The text: loading and failed (or another error) are updates of the one row.
+    public var contentFingerprint: String { error.map { "\(text)|\($0)" } ?? text }
+}

@@ -48,9 +48,17 @@ open class TextCell: ListCell {
 
 /// The default cell of the loading placeholder row: a spinner and a message.
 @MainActor
-public final class LoadingCell: TextCell {
+public class LoadingCell: TextCell {
     /// Whether the activity indicator runs (Instant Cocoa's `startAnimating`).
     public var isAnimating = false
+}
+
+/// The default cell of the ``LoadMorePlaceholder`` row: a spinner and "Loading
+/// more…" while the next page loads; the error and a retry hint when it failed.
+@MainActor
+public final class LoadMoreCell: LoadingCell {
+    /// Why the next page failed; `nil` while it loads.
+    public var error: (any Error)?
 }
 
 /// The default cell of the no-results placeholder row.

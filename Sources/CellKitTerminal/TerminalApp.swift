@@ -53,6 +53,9 @@ public final class TerminalApp {
     public var onRefresh: (() -> Void)?
     /// Called with the filter text as the user types it, and with "" when it is cleared.
     public var onFilter: ((String) -> Void)?
+    /// Called with each key the list view would get, before it gets it; return
+    /// `true` when the key was handled (for example held until the next page has loaded).
+    public var onListKey: ((Key) -> Bool)?
     /// Called just before the process exits, after the terminal was restored.
     public var onExit: ((Int32) -> Void)?
 
@@ -273,7 +276,7 @@ public final class TerminalApp {
                 suspend()
             default:
                 applyFilterIfChanged()
-                listView.handle(key)
+                if onListKey?(key) != true { listView.handle(key) }
             }
             return
         }
@@ -294,7 +297,7 @@ public final class TerminalApp {
             suspend()
         default:
             applyFilterIfChanged()
-            listView.handle(key)
+            if onListKey?(key) != true { listView.handle(key) }
         }
     }
 

@@ -34,6 +34,12 @@ enum CellRendering {
             let lines = renderable.terminalLines(width: width)
             return lines.isEmpty ? [StyledLine()] : lines
         }
+        if let more = cell as? LoadMoreCell, more.error != nil {
+            // The failed "load more" row: the message, then the retry hint.
+            var lines = [StyledLine("  ↻ " + more.text, style: TextStyle(foreground: .red))]
+            if let detail = more.detailText { lines.append(StyledLine("    " + detail + " (Enter)", style: .dim)) }
+            return lines
+        }
         if let loading = cell as? LoadingCell {
             let mark = loading.isAnimating ? spinner[phase % spinner.count] : "⋯"
             return [StyledLine("  \(mark) " + loading.text, style: TextStyle(foreground: .cyan))]

@@ -16,8 +16,9 @@ struct CellKitDemo: ParsableCommand {
         commandName: "cellkit-demo",
         abstract: "CellKit lists in your terminal: a sample Twitter feed, or a git repository's history.",
         discussion: """
-        In a terminal the list is interactive: ↑/↓ or j/k move, PgUp/PgDn and Home/End jump, \
-        Enter selects (on an error row: retry), / filters (Enter keeps the filter, Esc clears it), \
+        In a terminal the list is interactive: ↑/↓ or j/k move, PgUp/PgDn and Home/End jump \
+        (End first loads every page; keys past the loaded rows wait for the next page), \
+        Enter selects (on an error or "Couldn't load more" row: retry), / filters (Enter keeps the filter, Esc clears it), \
         r refreshes, q quits (Ctrl-C too). The screen follows resizes.
 
         Ctrl-Z suspends (fg resumes). Control characters in the text show as visible symbols (␉ ␊ ␛).

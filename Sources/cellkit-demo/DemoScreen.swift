@@ -28,6 +28,8 @@ protocol DemoScreen: AnyObject {
     func filter(_ text: String)
     /// How many times the loaded rows were filtered (for the tests' work counts).
     var filterPasses: Int { get }
+    /// Handles a key meant for the list first; returns whether it did (see ``PagedNavigation``).
+    func handleListKey(_ key: Key, in list: TerminalListView) -> Bool
     /// Every loaded row, unfiltered, and whether more pages exist.
     var loadedSnapshot: ListSnapshot { get }
     /// Loads the next page; nil when none is left or one is loading.
@@ -54,6 +56,7 @@ enum ScreenRunner {
             screen.controller.attach(to: list)
             app.onRefresh = { [unowned screen] in screen.refresh() }
             app.onFilter = { [unowned screen] text in screen.filter(text) }
+            app.onListKey = { [unowned screen] key in screen.handleListKey(key, in: list) }
             screen.showStatus = { app.statusMessage = $0 }
             let stats = getenv("CELLKIT_DEMO_STATS") != nil
             app.onExit = { [unowned screen] _ in

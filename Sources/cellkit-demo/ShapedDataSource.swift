@@ -64,7 +64,7 @@ final class ShapedDataSource: ListDataSource {
         case .loaded, .empty: state = model.isEmpty ? .empty : .loaded
         default: break
         }
-        snapshot = ListSnapshot(model, state: state, activity: source.activity, hasMore: source.hasMore)
+        snapshot = ListSnapshot(model, state: state, activity: source.activity, hasMore: source.hasMore, nextPageError: source.nextPageError)
         onSnapshot?(snapshot)
         onPublish?(snapshot)
     }

@@ -337,7 +337,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:26
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:39
 @MainActor private func docExample31() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -348,11 +348,34 @@ import Testing
         await source.load().value
         await source.loadNextPage()?.value
         assert(source.items.count == 40 && source.hasMore)
+        await source.loadAll().value
+        assert(source.items.count == 100 && !source.hasMore)
     }
 }
 
-// Sources/CellKit/DataSources/RemoteDataSource.swift:11
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:169
 @MainActor private func docExample32() async throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
+
+    let source = PaginatedDataSource<Post> { page in
+        Page((page * 10..<page * 10 + 10).map { Post(id: $0) }, hasMore: page < 2)
+    }
+    Task { @MainActor in
+        await source.load().value
+        source.edit { posts in
+            posts.remove(at: 3)                          // swipe to delete post 3
+            posts[0].likes += 1                          // a like
+            posts.insert(Post(id: 100), at: 0)           // a post being sent
+            posts.swapAt(1, 2)                           // a reorder
+        }
+        await source.loadAll().value
+        assert(source.items.map(\.id).prefix(4) == [100, 1, 0, 2])
+        assert(!source.items.contains { $0.id == 3 })
+    }
+}
+
+// Sources/CellKit/DataSources/RemoteDataSource.swift:14
+@MainActor private func docExample33() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -364,8 +387,24 @@ import Testing
     }
 }
 
+// Sources/CellKit/DataSources/RemoteDataSource.swift:70
+@MainActor private func docExample34() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
+
+    let source = RemoteDataSource { (0..<5).map { Song(id: $0) } }
+    Task { @MainActor in
+        await source.load().value
+        source.edit { songs in
+            songs.removeAll { $0.id == 2 }
+            songs[0].starred = true
+        }
+        await source.refresh().value
+        assert(source.items.map(\.id) == [0, 1, 3, 4])
+    }
+}
+
 // Sources/CellKit/DataSources/SectionedDataSource.swift:5
-@MainActor private func docExample33() async throws {
+@MainActor private func docExample35() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func contacts() {
@@ -378,7 +417,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:7
-@MainActor private func docExample34() async throws {
+@MainActor private func docExample36() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func followers(in listView: any ListView) async {
@@ -392,8 +431,21 @@ import Testing
     }
 }
 
+// Sources/CellKit/DataSources/SimpleDataSource.swift:59
+@MainActor private func docExample37() async throws {
+    struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
+
+    @MainActor func swipeToDelete() {
+        let source = SimpleDataSource([Chore(id: 1), Chore(id: 2), Chore(id: 3)])
+        let removed = source.edit { model in model.remove(at: ItemPath(item: 1, section: 0)) }
+        source.edit { model in _ = model.move(from: ItemPath(item: 1, section: 0), to: ItemPath(item: 0, section: 0)) }
+        assert(removed == [ItemPath(item: 1, section: 0)])
+        assert(source.model.sections[0].items.map { $0.model(as: Chore.self)!.id } == [3, 1])
+    }
+}
+
 // Sources/CellKit/Diagnostics.swift:38
-@MainActor private func docExample35() async throws {
+@MainActor private func docExample38() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -402,7 +454,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:11
-@MainActor private func docExample36() async throws {
+@MainActor private func docExample39() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -417,7 +469,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/HeightCache.swift:9
-@MainActor private func docExample37() async throws {
+@MainActor private func docExample40() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
     let row = ListItem(Message(id: 1, text: "hi"))
@@ -428,7 +480,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:20
-@MainActor private func docExample38() async throws {
+@MainActor private func docExample41() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -442,7 +494,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowOffsetIndex.swift:9
-@MainActor private func docExample39() async throws {
+@MainActor private func docExample42() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -451,7 +503,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
-@MainActor private func docExample40() async throws {
+@MainActor private func docExample43() async throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
@@ -459,7 +511,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
-@MainActor private func docExample41() async throws {
+@MainActor private func docExample44() async throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -470,7 +522,7 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:28
-@MainActor private func docExample42() async throws {
+@MainActor private func docExample45() async throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
@@ -488,7 +540,7 @@ import Testing
 }
 
 // Sources/CellKit/ListAnnouncement.swift:20
-@MainActor private func docExample43() async throws {
+@MainActor private func docExample46() async throws {
     let placeholders = ListController.Placeholders()
     let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
     let after = ListAnnouncement.Shown(state: .loaded, isEmpty: false)
@@ -497,7 +549,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample44() async throws {
+@MainActor private func docExample47() async throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -505,7 +557,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:31
-@MainActor private func docExample45() async throws {
+@MainActor private func docExample48() async throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -518,8 +570,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:14
-@MainActor private func docExample46() async throws {
+// Sources/CellKit/ListController+Binding.swift:16
+@MainActor private func docExample49() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -533,7 +585,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:16
-@MainActor private func docExample47() async throws {
+@MainActor private func docExample50() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -551,8 +603,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:94
-@MainActor private func docExample48() async throws {
+// Sources/CellKit/ListController.swift:96
+@MainActor private func docExample51() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
         controller.placeholders.noResults.message = "No coffee yet"
@@ -562,7 +614,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:10
-@MainActor private func docExample49() async throws {
+@MainActor private func docExample52() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -570,7 +622,7 @@ import Testing
 }
 
 // Sources/CellKit/ListState.swift:16
-@MainActor private func docExample50() async throws {
+@MainActor private func docExample53() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func watch(_ controller: ListController) -> ListState.Observation {
@@ -588,14 +640,14 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:33
-@MainActor private func docExample51() async throws {
+@MainActor private func docExample54() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
 // Sources/CellKit/Placeholders.swift:68
-@MainActor private func docExample52() async throws {
+@MainActor private func docExample55() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
     placeholders.unknownErrorMessage = "The feed is offline."
@@ -603,8 +655,16 @@ import Testing
     assert(placeholders.message(for: CancellationError()) == "Loading was cancelled.")
 }
 
+// Sources/CellKit/Placeholders.swift:101
+@MainActor private func docExample56() async throws {
+    var placeholders = ListController.Placeholders()
+    placeholders.loadMore.failureMessage = "No connection"
+    let failed = placeholders.loadMore.failed(with: CancellationError())
+    assert(failed.isFailed && failed.text.hasPrefix("No connection"))
+}
+
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample53() async throws {
+@MainActor private func docExample57() async throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -624,7 +684,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:13
-@MainActor private func docExample54() async throws {
+@MainActor private func docExample58() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -639,21 +699,21 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample55() async throws {
+@MainActor private func docExample59() async throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/SectionID.swift:24
-@MainActor private func docExample56() async throws {
+@MainActor private func docExample60() async throws {
     @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
         controller.displayed.sections.first?.id == .placeholder
     }
 }
 
 // Sources/CellKit/TableModel.swift:42
-@MainActor private func docExample57() async throws {
+@MainActor private func docExample61() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -663,7 +723,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample58() async throws {
+@MainActor private func docExample62() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -679,22 +739,22 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample59() async throws {
+@MainActor private func docExample63() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/TextCell.swift:25
-@MainActor private func docExample60() async throws {
+@MainActor private func docExample64() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:30
-@MainActor private func docExample61() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
+@MainActor private func docExample65() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -729,15 +789,15 @@ import Testing
     assert((wishlist.listView.visibleCells.first as? ProductCell)?.styled == true)
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:72
-@MainActor private func docExample62() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:76
+@MainActor private func docExample66() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
-@MainActor private func docExample63() async throws {
+@MainActor private func docExample67() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
@@ -766,7 +826,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:66
-@MainActor private func docExample64() async throws {
+@MainActor private func docExample68() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -814,7 +874,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample65() async throws {
+@MainActor private func docExample69() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -843,7 +903,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample66() async throws {
+@MainActor private func docExample70() async throws {
     struct Setting: Identifiable, Equatable, Sendable {
         let id: String
         var title: String
@@ -876,7 +936,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample67() async throws {
+@MainActor private func docExample71() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -905,7 +965,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample68() async throws {
+@MainActor private func docExample72() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -944,7 +1004,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample73() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -965,7 +1025,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:113
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample74() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: TextCell { var spinning = false }
 
@@ -999,7 +1059,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample75() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1020,7 +1080,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample76() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1055,7 +1115,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample77() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1079,7 +1139,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample78() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1093,7 +1153,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:36
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample79() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1124,7 +1184,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:78
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample80() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1146,7 +1206,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:108
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample81() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1168,7 +1228,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:134
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample82() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1185,7 +1245,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:25
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample83() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1196,7 +1256,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:41
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample84() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1213,7 +1273,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:64
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample85() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1239,7 +1299,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:97
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample86() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1250,7 +1310,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:112
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample87() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1266,7 +1326,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample88() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1294,7 +1354,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:64
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample89() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1312,7 +1372,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:89
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample90() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1320,8 +1380,60 @@ import Testing
     assert(index.offset(ofRow: 3) == 132 && index.totalHeight == 252)
 }
 
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:23
+@MainActor private func docExample91() async throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+    final class RetryCell: TextCell {}
+
+    @MainActor func feedScreen(in listView: any ListView) -> PaginatedDataSource<Post> {
+        let source = PaginatedDataSource<Post>(prefetchDistance: 3) { page in
+            Page((page * 20..<page * 20 + 20).map { Post(id: $0, text: "post \($0)") }, hasMore: page < 9)
+        }
+        let controller = ListController()
+        controller.register(TextCell.self, for: Post.self) { cell, post in cell.text = post.text }
+        // Restyle the load-more row; its texts live in the placeholders.
+        controller.placeholders.loadMore.failureMessage = "No connection"
+        controller.register(RetryCell.self, for: LoadMorePlaceholder.self) { cell, more in
+            cell.text = more.text
+            cell.accessory = more.isFailed ? "↻" : nil
+        }
+        controller.attach(to: listView)
+        controller.bind(to: source)
+        source.load()
+        return source
+    }
+}
+
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:58
+@MainActor private func docExample92() async throws {
+    struct Commit: Identifiable, Equatable, Sendable { let id: Int }
+
+    let source = PaginatedDataSource<Commit> { page in
+        Page((page * 50..<page * 50 + 50).map { Commit(id: $0) }, hasMore: page < 9)
+    }
+    Task { @MainActor in
+        await source.load().value
+        await source.loadUntil { $0.count >= 100 }.value    // enough for a search
+        assert(source.items.count == 100)
+        await source.loadAll().value                         // End: the real end
+        assert(source.items.count == 500 && !source.hasMore)
+    }
+}
+
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:111
+@MainActor private func docExample93() async throws {
+    struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
+
+    @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
+        source.edit { messages in
+            if let index = messages.firstIndex(where: { $0.id == read }) { messages[index].isRead = true }
+            messages.removeAll { $0.id == delete }
+        }
+    }
+}
+
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample94() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1348,7 +1460,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:56
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample95() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1370,7 +1482,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:85
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample96() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1383,7 +1495,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:37
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample97() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1396,7 +1508,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample98() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1412,7 +1524,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample99() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1434,7 +1546,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:99
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample100() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1449,7 +1561,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:125
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample101() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1466,7 +1578,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:150
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample102() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1481,7 +1593,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:169
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample103() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1500,8 +1612,8 @@ import Testing
     assert(!listView.log.contains { if case .rejected = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:151
-@MainActor private func docExample97() async throws {
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
+@MainActor private func docExample104() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1515,8 +1627,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:191
-@MainActor private func docExample98() async throws {
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
+@MainActor private func docExample105() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1532,8 +1644,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:213
-@MainActor private func docExample99() async throws {
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:214
+@MainActor private func docExample106() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1547,7 +1659,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:24
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample107() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1562,14 +1674,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample108() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample109() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1586,14 +1698,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample110() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample111() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1602,7 +1714,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample112() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1611,7 +1723,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample113() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1619,14 +1731,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:135
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample114() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
 }
 
 // Sources/CellKitTerminal/StyledText.swift:141
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample115() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1634,7 +1746,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample116() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1646,7 +1758,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample117() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1657,7 +1769,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample118() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1669,7 +1781,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample119() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1686,7 +1798,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample120() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1710,7 +1822,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample121() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1737,7 +1849,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:90
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample122() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -1756,8 +1868,8 @@ import Testing
     assert(opened == [3])
 }
 
-// README.md:47
-@MainActor private func docExample116() async throws {
+// README.md:43
+@MainActor private func docExample123() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1774,9 +1886,21 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
+// README.md:127
+@MainActor private func docExample124() async throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
+
+    @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
+        source.edit { posts in
+            if let index = posts.firstIndex(where: { $0.id == id }) { posts[index].liked = true }
+            posts.removeAll { $0.id == deleted }
+        }
+    }
+}
+
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 116 examples compile and run") @MainActor func run() async throws {
+    @Test("all 124 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -1893,5 +2017,13 @@ struct DocExamples {
         try await docExample114()
         try await docExample115()
         try await docExample116()
+        try await docExample117()
+        try await docExample118()
+        try await docExample119()
+        try await docExample120()
+        try await docExample121()
+        try await docExample122()
+        try await docExample123()
+        try await docExample124()
     }
 }

@@ -107,6 +107,9 @@ public final class ListViewCore {
 
     private enum Phase { case idle, batch, reconfiguring }
     private var phase = Phase.idle
+    /// Rows asked to reconfigure whose cell the platform has not asked for yet (UIKit
+    /// may ask during its next layout pass): their dequeue hands back the showing cell.
+    private var reconfiguring: Set<ItemPath> = []
     private var reloadQueued = false
 
     /// Creates the core of `listView`, replayed by `backend` (often the same object).
@@ -147,6 +150,7 @@ public final class ListViewCore {
         }
         reloadQueued = false
         userMovePending = false
+        reconfiguring.removeAll()
         if ownership == .core {
             for (path, cell) in visible.sorted(by: { $0.key < $1.key }) { endDisplay(cell, at: path) }
         }
@@ -168,11 +172,14 @@ public final class ListViewCore {
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         guard phase == .idle, let backend else {
-            let message = "performBatchUpdates(_:updateData:) called inside another batch update or reconfigure; the batch was not applied and the data not switched"
+            let message = backend == nil
+                ? "performBatchUpdates(_:updateData:) on a list view whose backend is gone; the batch was not applied and the data not switched"
+                : "performBatchUpdates(_:updateData:) called inside another batch update or reconfigure; the batch was not applied and the data not switched"
             refuse(message, isViolation: false)
             return .refused(message)
         }
         phase = .batch
+        reconfiguring.removeAll()
         let outcome = runBatch(changeset, backend: backend, updateData: updateData)
         phase = .idle
         if case .reloaded(.invalid(let error)) = outcome { onEvent?(.rejected(error)) }
@@ -303,6 +310,7 @@ public final class ListViewCore {
     private func reconfigure(_ paths: [ItemPath], backend: any ListViewBackend) {
         guard !paths.isEmpty else { return }
         phase = .reconfiguring
+        reconfiguring.formUnion(paths)
         backend.reconfigureItems(at: paths)
         phase = .idle
     }
@@ -320,7 +328,7 @@ public final class ListViewCore {
     public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
         let id = source.reuseIdentifier
         register(source)
-        if phase == .reconfiguring, let showing = visible[path], reuseIdentifiers[ObjectIdentifier(showing)] == id {
+        if reconfiguring.contains(path), let showing = visible[path], reuseIdentifiers[ObjectIdentifier(showing)] == id {
             return showing
         }
         if ownership == .core, var pool = pools[id], let cell = pool.popLast() {
@@ -345,7 +353,7 @@ public final class ListViewCore {
     public func cellForItem(at path: ItemPath) -> AnyObject? {
         guard let listView, let dataSource = listView.dataSource else { return nil }
         let cell = dataSource.listView(listView, cellForItemAt: path)
-        guard phase == .reconfiguring, let showing = visible[path] else {
+        guard reconfiguring.remove(path) != nil, let showing = visible[path] else {
             onEvent?(.configured(path))
             return cell
         }
@@ -388,6 +396,7 @@ public final class ListViewCore {
         if let current = pathOfCell[ObjectIdentifier(cell)], visible[current] === cell {
             visible[current] = nil
             pathOfCell[ObjectIdentifier(cell)] = nil
+            reconfiguring.remove(current)
         }
         listView.map { $0.delegate?.listView($0, didEndDisplaying: cell, at: path) }
     }
@@ -402,6 +411,7 @@ public final class ListViewCore {
         if !alreadyRemoved, visible[path] === cell {
             visible[path] = nil
             pathOfCell[ObjectIdentifier(cell)] = nil
+            reconfiguring.remove(path)
         }
         onEvent?(.endedDisplay(path))
         listView.map { $0.delegate?.listView($0, didEndDisplaying: cell, at: path) }

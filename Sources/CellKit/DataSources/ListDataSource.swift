@@ -36,6 +36,10 @@ public protocol ListDataSource: AnyObject {
     func cancel()
     /// The row at `path` of `model` is about to show (paginated sources load the next page). Default: nothing.
     func willDisplayItem(at path: ItemPath, in model: TableModel)
+    /// Loads the next page now, also after a failed one (the retry of the
+    /// ``LoadMorePlaceholder`` row); returns the task, or `nil` when nothing was
+    /// started (no page left, one already loading). Default: `nil`.
+    @discardableResult func loadNextPage() -> Task<Void, Never>?
 }
 
 extension ListDataSource {
@@ -43,6 +47,7 @@ extension ListDataSource {
     @discardableResult public func refresh() -> Task<Void, Never> { load() }
     public func cancel() {}
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {}
+    @discardableResult public func loadNextPage() -> Task<Void, Never>? { nil }
 }
 
 /// Generation numbers for loads: each new load makes every older one stale.

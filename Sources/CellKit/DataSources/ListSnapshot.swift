@@ -35,17 +35,28 @@ public struct ListSnapshot: Sendable, CustomStringConvertible {
     public var activity: ListActivity
     /// Whether more pages exist after the content (paginated sources); `false` otherwise.
     public var hasMore: Bool
+    /// Why the last next-page load failed, until the next page is asked for again.
+    ///
+    /// While it is set, the controller ends the list with the
+    /// ``LoadMorePlaceholder`` row in its failed form ("couldn't load more"):
+    /// selecting that row, or the row coming on screen again, calls the data
+    /// source's ``ListDataSource/loadNextPage()``.
+    public var nextPageError: (any Error)?
 
     /// Creates a snapshot.
-    public init(_ model: TableModel = TableModel(), state: ContentState = .loading, activity: ListActivity = .idle, hasMore: Bool = false) {
+    public init(
+        _ model: TableModel = TableModel(), state: ContentState = .loading, activity: ListActivity = .idle,
+        hasMore: Bool = false, nextPageError: (any Error)? = nil
+    ) {
         self.model = model
         self.state = state
         self.activity = activity
         self.hasMore = hasMore
+        self.nextPageError = nextPageError
     }
 
     public var description: String {
-        "ListSnapshot(\(model.itemCount) rows, \(state), \(activity)\(hasMore ? ", more" : ""))"
+        "ListSnapshot(\(model.itemCount) rows, \(state), \(activity)\(hasMore ? ", more" : "")\(nextPageError.map { ", next page failed: \($0)" } ?? ""))"
     }
 }
 

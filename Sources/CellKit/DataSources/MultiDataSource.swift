@@ -56,6 +56,16 @@ public final class MultiDataSource: ListDataSource {
         child.willDisplayItem(at: ItemPath(item: path.item, section: origin.section), in: child.snapshot.model)
     }
 
+    /// Asks the children whose next page failed for it again; without such a
+    /// child, the last child with more pages for its next page.
+    @discardableResult
+    public func loadNextPage() -> Task<Void, Never>? {
+        var failed = children.filter { $0.snapshot.nextPageError != nil }
+        if failed.isEmpty, let last = children.last(where: { $0.snapshot.hasMore }) { failed = [last] }
+        let tasks = failed.compactMap { $0.loadNextPage() }
+        return tasks.isEmpty ? nil : all(tasks)
+    }
+
     private func all(_ tasks: [Task<Void, Never>]) -> Task<Void, Never> {
         Task { for task in tasks { await task.value } }
     }
@@ -67,6 +77,7 @@ public final class MultiDataSource: ListDataSource {
         var firstError: (any Error)?
         var activity = ListActivity.idle
         var hasMore = false
+        var nextPageError: (any Error)?
         for (index, child) in children.enumerated() {
             let snapshot = child.snapshot
             for (s, section) in snapshot.model.sections.enumerated() {
@@ -79,6 +90,7 @@ public final class MultiDataSource: ListDataSource {
             if firstError == nil, let error = snapshot.state.error, snapshot.model.isEmpty { firstError = error }
             if snapshot.activity != .idle, activity == .idle { activity = snapshot.activity }
             hasMore = hasMore || snapshot.hasMore
+            if nextPageError == nil { nextPageError = snapshot.nextPageError }
         }
         let model = TableModel(sections: sections, sectionIndexStyle: children.first?.snapshot.model.sectionIndexStyle ?? .none)
         let state: ContentState
@@ -97,7 +109,7 @@ public final class MultiDataSource: ListDataSource {
             state = .empty
         }
         self.origins = origins
-        snapshot = ListSnapshot(model, state: state, activity: activity, hasMore: hasMore)
+        snapshot = ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError)
         onSnapshot?(snapshot)
     }
 }

@@ -21,7 +21,20 @@ public struct Page<Item: Sendable>: Sendable {
 /// it covers: rows up to the last one it still holds are replaced (so rows it
 /// lacks there were deleted), rows after that stay, without repeats. New items
 /// at the top are inserted and the rest stays where it was. Items whose id is already shown
-/// are skipped when a page is appended.
+/// are skipped when a page is appended. When the new first page holds only new
+/// items (more arrived than one page), the rows loaded before stay below them and
+/// the pages after the first are fetched again, their items going in between,
+/// until one reaches the rows loaded before: paged to the end, every item shows
+/// exactly once. (Pages are numbered, so items that arrive on the server between
+/// two page loads shift the later pages: such an item shows where the page that
+/// brings it puts it, until the next refresh.) ``lastRefreshNewItemCount`` says how
+/// many items a refresh brought.
+///
+/// A failed next page keeps the content and ends the list with the
+/// ``LoadMorePlaceholder`` row in its failed form (``nextPageError``); selecting
+/// it, the row coming on screen again, ``loadNextPage()`` or ``loadAll()`` ask
+/// for the page again, and paging goes on after a success. While a next page
+/// loads, the same row shows "Loading more…".
 ///
 /// ```swift
 /// struct Post: Identifiable, Equatable, Sendable { let id: Int }
@@ -33,6 +46,8 @@ public struct Page<Item: Sendable>: Sendable {
 ///     await source.load().value
 ///     await source.loadNextPage()?.value
 ///     assert(source.items.count == 40 && source.hasMore)
+///     await source.loadAll().value
+///     assert(source.items.count == 100 && !source.hasMore)
 /// }
 /// ```
 @MainActor
@@ -52,6 +67,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     public private(set) var pageInFlight: Int?
     /// Whether the first page is being (re)loaded.
     public private(set) var isFetchingFirstPage = false
+    /// Why the last next-page load failed; `nil` once the page is asked for again.
+    public private(set) var nextPageError: (any Error)?
+    /// How many items the last finished ``refresh()`` brought that were not loaded before; `nil` before one finished.
+    public private(set) var lastRefreshNewItemCount: Int?
     /// How many rows before the end trigger the next page.
     public var prefetchDistance: Int
 
@@ -59,7 +78,12 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     private var loads = LoadGenerations()
     private var moreTask: Task<Void, Never>?
     private var ids: Set<Item.ID> = []
-    private var lastLoadMoreFailed = false
+    /// After a refresh whose first page held only new items: the first of the rows
+    /// loaded before it; the items of the pages fetched again go in front of it.
+    /// Newest gap first (a second such refresh before the first gap is filled opens
+    /// another above it); empty: pages go at the end.
+    private var gapEnds: [Item.ID] = []
+    private var edits = LocalEdits<Item.ID>()
 
     /// Creates a source fetching pages with `fetch`.
     public init(prefetchDistance: Int = 5, fetch: @escaping FetchPage) {
@@ -78,7 +102,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     @discardableResult
     public func refresh() -> Task<Void, Never> { startFirstPage(refreshing: true) }
 
-    /// Loads the next page unless one is loading, none is left, or the first page is loading.
+    /// Loads the next page unless one is loading, none is left, or the first page is loading;
+    /// after a failed page, asks for that page again.
     /// Returns the task, or `nil` when nothing was started.
     @discardableResult
     public func loadNextPage() -> Task<Void, Never>? {
@@ -86,8 +111,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         let page = nextPage
         let generation = loads.current
         pageInFlight = page
-        lastLoadMoreFailed = false
-        publish(ListSnapshot(snapshot.model, state: snapshot.quietState, activity: .loadingMore, hasMore: hasMore))
+        nextPageError = nil
+        publish(state: snapshot.quietState)
         let fetch = fetch
         let task = Task { [weak self] in
             let result: Result<Page<Item>, any Error>
@@ -96,6 +121,85 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         }
         moreTask = task
         return task
+    }
+
+    /// Loads page after page until `isEnough(items)` holds or no page is left
+    /// (what End does in a list that should reach its real end). Each page is
+    /// published as it arrives, with the ``ListActivity/loadingMore`` activity,
+    /// so the list shows the progress.
+    ///
+    /// A failed page stops it (the list ends with the retry row; call it again to
+    /// go on); so do a refresh, ``cancel()`` and cancelling the returned task. A
+    /// page already loading is waited for, not asked for twice.
+    @discardableResult
+    public func loadUntil(_ isEnough: @escaping @MainActor (_ items: [Item]) -> Bool) -> Task<Void, Never> {
+        let generation = loads.current
+        return Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self, self.loads.isCurrent(generation), !isEnough(self.items) else { return }
+                if let running = self.moreTask {
+                    await running.value
+                } else if let started = self.loadNextPage() {
+                    await started.value
+                } else {
+                    return  // no page left, or the first page is loading
+                }
+                if self.nextPageError != nil { return }
+            }
+        }
+    }
+
+    /// Loads every page that is left (see ``loadUntil(_:)``).
+    @discardableResult
+    public func loadAll() -> Task<Void, Never> { loadUntil { _ in false } }
+
+    /// Edits the items at once (an optimistic local edit: a swipe to delete, a
+    /// like, a reorder) and publishes them; returns what `change` returns.
+    ///
+    /// Insert, remove, update and move items with `Array`'s methods on the items
+    /// handed in. Later loads respect the edit:
+    /// - a removed item never comes back, neither from a later page nor from a
+    ///   refresh (its id is skipped from then on, unless it is inserted again);
+    /// - an inserted item stays where it was put until a fetch returns its id;
+    /// - updated and moved items stay as edited while pages load (a page never
+    ///   replaces a row already loaded); a refresh shows the server's version and
+    ///   order of the items its first page holds: the server is the truth for what
+    ///   it returns.
+    ///
+    /// ```swift
+    /// struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
+    ///
+    /// let source = PaginatedDataSource<Post> { page in
+    ///     Page((page * 10..<page * 10 + 10).map { Post(id: $0) }, hasMore: page < 2)
+    /// }
+    /// Task { @MainActor in
+    ///     await source.load().value
+    ///     source.edit { posts in
+    ///         posts.remove(at: 3)                          // swipe to delete post 3
+    ///         posts[0].likes += 1                          // a like
+    ///         posts.insert(Post(id: 100), at: 0)           // a post being sent
+    ///         posts.swapAt(1, 2)                           // a reorder
+    ///     }
+    ///     await source.loadAll().value
+    ///     assert(source.items.map(\.id).prefix(4) == [100, 1, 0, 2])
+    ///     assert(!source.items.contains { $0.id == 3 })
+    /// }
+    /// ```
+    @discardableResult
+    public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
+        let before = items.map(\.id)
+        let gap = gapIndex
+        defer {
+            edits.record(before: before, after: items.map(\.id))
+            ids = Set(items.map(\.id))
+            if let gap, gapIndex == nil {
+                // The row the gap ended at was removed: the gap ends at the row now in its place.
+                gapEnds.removeFirst()
+                if gap < items.count { gapEnds.insert(items[gap].id, at: 0) }
+            }
+            publishContent()
+        }
+        return try change(&items)
     }
 
     /// Stops every fetch; the content stays. A cancelled first load shows the error row with a retry.
@@ -107,12 +211,13 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         pageInFlight = nil
         isFetchingFirstPage = false
         let state: ContentState = snapshot.state.isLoading ? .failed(CancellationError()) : snapshot.state
-        publish(ListSnapshot(snapshot.model, state: state, hasMore: hasMore))
+        publish(state: state)
     }
 
-    /// Loads the next page when `path` is one of the last ``prefetchDistance`` rows.
+    /// Loads the next page when `path` is one of the last ``prefetchDistance`` rows
+    /// (not after a failed page: the retry row asks again).
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {
-        guard !lastLoadMoreFailed, path.section == model.sections.count - 1,
+        guard nextPageError == nil, path.section == model.sections.count - 1,
               path.item >= model.sections[path.section].items.count - prefetchDistance else { return }
         loadNextPage()
     }
@@ -124,7 +229,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         pageInFlight = nil
         isFetchingFirstPage = true
         if refreshing {
-            publish(ListSnapshot(snapshot.model, state: snapshot.quietState, activity: .refreshing, hasMore: hasMore))
+            publish(state: snapshot.quietState, activity: .refreshing)
         } else {
             publish(ListSnapshot(snapshot.model, state: .loading))
         }
@@ -144,28 +249,41 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         isFetchingFirstPage = false
         switch result {
         case .success(let page):
-            lastLoadMoreFailed = false
+            nextPageError = nil
+            let previous = items
             var fresh = [Item]()
             var freshIDs = Set<Item.ID>()
             for item in page.items where freshIDs.insert(item.id).inserted { fresh.append(item) }
-            if refreshing && nextPage > 1 {
+            var merged: [Item]
+            if refreshing && (nextPage > 1 || !gapEnds.isEmpty) {
                 // The new first page replaces the loaded rows up to the last one it
                 // still holds (rows before that which it lacks were deleted); the rows
                 // after it stay, without the ones the new page repeats.
                 let overlap = items.lastIndex { freshIDs.contains($0.id) }
                 let rest = items[(overlap.map { $0 + 1 } ?? 0)...].filter { !freshIDs.contains($0.id) }
-                items = fresh + rest
+                merged = fresh + rest
+                if overlap == nil, page.hasMore, let first = rest.first {
+                    // Only new items: more may lie between them and the rows loaded
+                    // before. Fetch the pages after the first again, into the gap.
+                    gapEnds.insert(first.id, at: 0)
+                    nextPage = 1
+                    hasMore = true
+                }
             } else {
-                items = fresh
+                merged = fresh
                 hasMore = page.hasMore
                 nextPage = 1
+                gapEnds = []
             }
+            merged = edits.merge(merged, previous: previous)
+            items = merged
+            if refreshing { lastRefreshNewItemCount = fresh.reduce(0) { $0 + (ids.contains($1.id) ? 0 : 1) } }
             ids = Set(items.map(\.id))
             publishContent()
         case .failure(let error) where error is CancellationError:
-            publish(ListSnapshot(snapshot.model, state: snapshot.state.isLoading ? .failed(error) : snapshot.state, hasMore: hasMore))
+            publish(state: snapshot.state.isLoading ? .failed(error) : snapshot.state)
         case .failure(let error):
-            publish(ListSnapshot(snapshot.model, state: .failed(error), hasMore: hasMore))
+            publish(state: .failed(error))
         }
     }
 
@@ -175,21 +293,55 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         moreTask = nil
         switch result {
         case .success(let loaded):
-            for item in loaded.items where ids.insert(item.id).inserted { items.append(item) }
+            for item in loaded.items where edits.admits(item.id) {
+                guard ids.insert(item.id).inserted else {
+                    // A row loaded before the refresh: the gap is closed, later items go at the end.
+                    if let gap = gapIndex, let index = items.firstIndex(where: { $0.id == item.id }), index >= gap {
+                        gapEnds.removeFirst()
+                    }
+                    continue
+                }
+                if let gap = gapIndex {
+                    items.insert(item, at: gap)
+                } else {
+                    items.append(item)
+                }
+            }
             hasMore = loaded.hasMore
+            if !hasMore { gapEnds = [] }
             nextPage = page + 1
             publishContent()
         case .failure(let error) where error is CancellationError:
-            publish(ListSnapshot(snapshot.model, state: snapshot.state, hasMore: hasMore))
+            publish(state: snapshot.state)
         case .failure(let error):
-            lastLoadMoreFailed = true
-            publish(ListSnapshot(snapshot.model, state: .failed(error), hasMore: hasMore))
+            nextPageError = error
+            publish(state: .failed(error))
         }
+    }
+
+    /// Where the newest gap after a refresh ends (see `gapEnds`); `nil` when there is none.
+    private var gapIndex: Int? {
+        guard let gapEnd = gapEnds.first else { return nil }
+        return items.firstIndex { $0.id == gapEnd }
+    }
+
+    /// What runs now, for the snapshots published between loads (edits).
+    private var activity: ListActivity {
+        if pageInFlight != nil { return .loadingMore }
+        if isFetchingFirstPage && !items.isEmpty { return .refreshing }
+        return .idle
     }
 
     private func publishContent() {
         let model = TableModel(items)
-        publish(ListSnapshot(model, state: .settled(model), hasMore: hasMore))
+        // An edit to an empty list during the first load leaves the loading row.
+        let state: ContentState = isFetchingFirstPage && model.isEmpty ? .loading : .settled(model)
+        publish(ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError))
+    }
+
+    /// Publishes the shown content again with `state` and `activity` (default: what runs now).
+    private func publish(state: ContentState, activity: ListActivity? = nil) {
+        publish(ListSnapshot(snapshot.model, state: state, activity: activity ?? self.activity, hasMore: hasMore, nextPageError: nextPageError))
     }
 
     private func publish(_ snapshot: ListSnapshot) {

@@ -8,6 +8,9 @@
 /// reports the error otherwise). A result that arrives after a newer load
 /// started is dropped; two quick refreshes show the newest result only.
 ///
+/// ``edit(_:)`` changes the items at once (optimistic local edits); a later
+/// fetch respects them as described there.
+///
 /// ```swift
 /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 ///
@@ -30,11 +33,15 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     public private(set) var items: [Item] = []
     /// Whether a fetch runs.
     public private(set) var isFetching = false
+    /// How many items the last finished fetch brought that were not shown before it
+    /// (the "3 new" of a refresh message); `nil` before a fetch finished.
+    public private(set) var lastRefreshNewItemCount: Int?
 
     private let fetch: Fetch
     private let makeModel: @MainActor ([Item]) -> TableModel
     private var loads = LoadGenerations()
     private var hasLoaded = false
+    private var edits = LocalEdits<Item.ID>()
 
     /// Creates a source that shows the fetched items in one section, or as `makeModel` arranges them.
     public init(makeModel: @escaping @MainActor ([Item]) -> TableModel = { TableModel($0) }, fetch: @escaping Fetch) {
@@ -49,6 +56,42 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     /// Fetches again, keeping the content visible.
     @discardableResult
     public func refresh() -> Task<Void, Never> { start(refreshing: true) }
+
+    /// Edits the items at once (an optimistic local edit: a swipe to delete, a
+    /// like, a reorder) and publishes them; returns what `change` returns.
+    ///
+    /// The same shape as ``PaginatedDataSource/edit(_:)``: insert, remove, update
+    /// and move with `Array`'s methods. A later fetch (``refresh()``, ``load()``)
+    /// shows the server's items, versions and order, except that a removed item
+    /// stays removed (its id is skipped from then on, unless it is inserted again)
+    /// and an inserted item the server does not return yet stays where it was put.
+    /// A fetch running during the edit respects it too.
+    ///
+    /// ```swift
+    /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
+    ///
+    /// let source = RemoteDataSource { (0..<5).map { Song(id: $0) } }
+    /// Task { @MainActor in
+    ///     await source.load().value
+    ///     source.edit { songs in
+    ///         songs.removeAll { $0.id == 2 }
+    ///         songs[0].starred = true
+    ///     }
+    ///     await source.refresh().value
+    ///     assert(source.items.map(\.id) == [0, 1, 3, 4])
+    /// }
+    /// ```
+    @discardableResult
+    public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
+        let before = items.map(\.id)
+        defer {
+            edits.record(before: before, after: items.map(\.id))
+            let model = makeModel(items)
+            let state: ContentState = isFetching && model.isEmpty ? .loading : .settled(model)
+            publish(ListSnapshot(model, state: state, activity: isFetching && !model.isEmpty ? .refreshing : .idle))
+        }
+        return try change(&items)
+    }
 
     /// Stops the fetch. The content stays; a cancelled first load shows the error row with a retry.
     public func cancel() {
@@ -84,8 +127,10 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
         switch result {
         case .success(let fetched):
             hasLoaded = true
-            items = fetched
-            let model = makeModel(fetched)
+            let shown = Set(items.map(\.id))
+            lastRefreshNewItemCount = fetched.reduce(0) { $0 + (shown.contains($1.id) ? 0 : 1) }
+            items = edits.merge(fetched, previous: items)
+            let model = makeModel(items)
             publish(ListSnapshot(model, state: .settled(model)))
         case .failure(let error) where error is CancellationError:
             // Cancelled from outside through the returned task: as `cancel()`.

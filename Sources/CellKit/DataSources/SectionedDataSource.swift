@@ -56,6 +56,15 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
         onSnapshot?(snapshot)
     }
 
+    /// Edits the items at once (the same shape as ``PaginatedDataSource/edit(_:)``),
+    /// regroups them and publishes the result; returns what `change` returns.
+    @discardableResult
+    public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
+        var items = items
+        defer { set(items) }
+        return try change(&items)
+    }
+
     /// Publishes the content again.
     @discardableResult
     public func load() -> Task<Void, Never> {

@@ -51,6 +51,29 @@ public final class SimpleDataSource: ListDataSource {
         set(model: TableModel(items))
     }
 
+    /// Edits the content at once with ``TableModel``'s mutations (insert, remove,
+    /// move, replace) and publishes it; returns what `change` returns (the paths
+    /// the mutations report). The same shape as ``PaginatedDataSource/edit(_:)``;
+    /// nothing loads here, so there is nothing to respect later.
+    ///
+    /// ```swift
+    /// struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
+    ///
+    /// @MainActor func swipeToDelete() {
+    ///     let source = SimpleDataSource([Chore(id: 1), Chore(id: 2), Chore(id: 3)])
+    ///     let removed = source.edit { model in model.remove(at: ItemPath(item: 1, section: 0)) }
+    ///     source.edit { model in _ = model.move(from: ItemPath(item: 1, section: 0), to: ItemPath(item: 0, section: 0)) }
+    ///     assert(removed == [ItemPath(item: 1, section: 0)])
+    ///     assert(source.model.sections[0].items.map { $0.model(as: Chore.self)!.id } == [3, 1])
+    /// }
+    /// ```
+    @discardableResult
+    public func edit<Result>(_ change: (inout TableModel) throws -> Result) rethrows -> Result {
+        var model = snapshot.model
+        defer { set(model: model) }
+        return try change(&model)
+    }
+
     /// Publishes the content again.
     @discardableResult
     public func load() -> Task<Void, Never> {

@@ -21,11 +21,12 @@ final class FeedScreen: DemoScreen {
     private let feed: SampleFeed
     private let avatarDelay: Int
     private let source: ShapedDataSource
+    private let pages: PaginatedDataSource<Tweet>
+    private let navigation: PagedNavigation
     private var avatars: [Int: Avatar] = [:]
     private var avatarLoads: Set<Int> = []
     private var firstLoadDone = false
     private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
-    private var lastCount = 0
     private var lastActivity = ListActivity.idle
     private var newestShown = 1000
 
@@ -36,7 +37,9 @@ final class FeedScreen: DemoScreen {
         self.avatarDelay = avatarDelay
         let pages = PaginatedDataSource<Tweet>(prefetchDistance: 1) { page in try await server.page(page) }
         let feed = server.feed
+        self.pages = pages
         source = ShapedDataSource(pages) { loaded, filter, _ in FeedScreen.shape(loaded, filter: filter, feed: feed) }
+        navigation = PagedNavigation(pages, controller: controller)
 
         controller.register(TweetCell.self, for: Tweet.self) { [unowned self] cell, tweet in
             cell.tweet = tweet
@@ -63,6 +66,7 @@ final class FeedScreen: DemoScreen {
             if let user = item.model(as: User.self) { loadAvatar(user) }
         }
         source.onPublish = { [unowned self] snapshot in published(snapshot) }
+        navigation.isEnabled = { [unowned self] in source.filter.isEmpty }
     }
 
     func start() {
@@ -76,6 +80,8 @@ final class FeedScreen: DemoScreen {
     }
 
     func refresh() { source.refresh() }
+
+    func handleListKey(_ key: Key, in list: TerminalListView) -> Bool { navigation.handle(key, in: list) }
 
     func filter(_ text: String) {
         // Say what was searched: the filter looks at the loaded pages of the endless feed only.
@@ -95,15 +101,16 @@ final class FeedScreen: DemoScreen {
         switch (snapshot.state, snapshot.activity) {
         case (.loading, _):
             showStatus("Loading the feed…")
+        case (_, _) where snapshot.nextPageError != nil:
+            showStatus("Could not load more tweets; Enter on the last row or End retries")
         case (.failed(let error), _):
             showStatus(snapshot.model.isEmpty ? "Loading failed; select the error row to retry" : "\(error)")
         case (_, .refreshing):
             showStatus("Refreshing…")
         case (_, .loadingMore):
-            showStatus("Loading more tweets…")
+            showStatus("Loading more tweets… \(pages.items.count) so far")
         default:
-            if lastActivity == .refreshing && count > lastCount {
-                let fresh = count - lastCount
+            if lastActivity == .refreshing, let fresh = pages.lastRefreshNewItemCount, fresh > 0 {
                 showStatus("\(fresh) new tweet\(fresh == 1 ? "" : "s") at the top")
             } else if source.filter.isEmpty {
                 showStatus("\(count) tweet\(count == 1 ? "" : "s")")
@@ -114,7 +121,6 @@ final class FeedScreen: DemoScreen {
             for waiter in firstLoadWaiters { waiter.resume() }
             firstLoadWaiters.removeAll()
         }
-        if source.filter.isEmpty { lastCount = count }
         lastActivity = snapshot.activity
     }
 

@@ -27,7 +27,8 @@ actor FeedServer {
         arrivals = SeededRandom.derived(seed: seed, stream: 3)
     }
 
-    /// Page 0: every tweet newer than page 1; page n: twenty older tweets, from the start's top down.
+    /// Page 0: every tweet newer than page 1; page n: twenty older tweets, from the start's top down,
+    /// down to tweet 1 (the feed's real end, page 49).
     func page(_ n: Int) async throws -> Page<Tweet> {
         try await Task.sleep(for: .milliseconds(n == 0 && !firstPageServed ? timing.firstPage : timing.page))
         if failRate > 0 && failures.unit() < failRate {
@@ -40,6 +41,6 @@ actor FeedServer {
             return Page((0...(top - 1000 + Self.pageSize - 1)).map { feed.tweet(top - $0) }, hasMore: true)
         }
         let top = 1000 - Self.pageSize * n
-        return Page((0..<Self.pageSize).map { feed.tweet(top - $0) }, hasMore: true)
+        return Page((0..<Self.pageSize).map { feed.tweet(top - $0) }, hasMore: top - Self.pageSize > 0)
     }
 }

@@ -19,10 +19,11 @@ final class GitScreen: DemoScreen {
 
     private let repository: GitRepository
     private let source: ShapedDataSource
+    private let pages: PaginatedDataSource<CommitInfo>
+    private let navigation: PagedNavigation
     private let diffstats: ResourceLoader<any CommitRow, String>
     private var firstLoadDone = false
     private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
-    private var lastCount = 0
     private var lastActivity = ListActivity.idle
     private var searchingRest = false
 
@@ -42,7 +43,9 @@ final class GitScreen: DemoScreen {
                 throw error
             }
         }
+        self.pages = pages
         source = ShapedDataSource(pages) { loaded, filter, hasMore in GitScreen.shape(loaded, filter: filter, hasMore: hasMore) }
+        navigation = PagedNavigation(pages, controller: controller)
         diffstats = ResourceLoader(key: "diffstat", cacheLimit: 1_000) { row in
             await repository.diffstat(row.info.hash) ?? "diffstat unavailable"
         }
@@ -54,6 +57,7 @@ final class GitScreen: DemoScreen {
         controller.register(SearchRestCell.self, for: SearchRest.self) { cell, row in cell.row = row }
         controller.onSelect(SearchRest.self) { [unowned self] _, _ in searchRest() }
         source.onPublish = { [unowned self] snapshot in published(snapshot) }
+        navigation.isEnabled = { [unowned self] in source.filter.isEmpty }
     }
 
     private func register<Model: CommitRow & Identifiable, Cell: CommitCellBase>(_ cell: Cell.Type, for model: Model.Type, height: Double) where Model.ID: Sendable {
@@ -81,6 +85,8 @@ final class GitScreen: DemoScreen {
     }
 
     func refresh() { source.refresh() }
+
+    func handleListKey(_ key: Key, in list: TerminalListView) -> Bool { navigation.handle(key, in: list) }
 
     func filter(_ text: String) {
         searchingRest = false
@@ -122,20 +128,23 @@ final class GitScreen: DemoScreen {
     }
 
     private func published(_ snapshot: ListSnapshot) {
-        let count = snapshot.model.itemCount
+        let count = pages.items.count
         switch (snapshot.state, snapshot.activity) {
         case (.loading, _):
             showStatus("Reading \(repository.path)…")
+        case (_, _) where snapshot.nextPageError != nil:
+            showStatus("Could not read more history; Enter on the last row or End retries")
         case (.failed(let error), _):
             showStatus("\(error)")
         case (_, .refreshing):
             showStatus("Refreshing…")
         case (_, .loadingMore):
-            showStatus("Reading more history…")
+            showStatus("Reading more history… \(count) commits so far")
         default:
             if lastActivity == .refreshing {
-                let fresh = count - lastCount
-                showStatus(fresh <= 0 ? "Up to date" : "\(fresh) new commit\(fresh == 1 ? "" : "s")")
+                // The source counts the commits it had not loaded: the row count may stay the same.
+                let fresh = pages.lastRefreshNewItemCount ?? 0
+                showStatus(fresh == 0 ? "Up to date" : "\(fresh) new commit\(fresh == 1 ? "" : "s")")
             } else if source.filter.isEmpty {
                 showStatus("\(count)\(snapshot.hasMore ? "+" : "") commit\(count == 1 && !snapshot.hasMore ? "" : "s")")
             } else if !searchingRest {
@@ -150,7 +159,6 @@ final class GitScreen: DemoScreen {
             for waiter in firstLoadWaiters { waiter.resume() }
             firstLoadWaiters.removeAll()
         }
-        if source.filter.isEmpty { lastCount = count }
         if source.filter.isEmpty { searchingRest = false }
         lastActivity = snapshot.activity
     }

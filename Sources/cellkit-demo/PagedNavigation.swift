@@ -1,0 +1,127 @@
+import CellKit
+import CellKitTerminal
+
+/// Navigation keys on a paged list: End / G load every page before going to
+/// the last row, and keys that move past the loaded rows wait for the next
+/// page instead of being dropped (keys pressed meanwhile are kept, in order).
+@MainActor
+final class PagedNavigation {
+    /// The paged source's operations this needs.
+    struct Pages {
+        var loadAll: @MainActor () -> Task<Void, Never>
+        var loadUntil: @MainActor (_ count: Int) -> Task<Void, Never>
+        var count: @MainActor () -> Int
+        var hasMore: @MainActor () -> Bool
+        var failed: @MainActor () -> Bool
+    }
+
+    private let pages: Pages
+    private let controller: ListController
+    /// Whether keys move through the loaded pages (not while a filter shows a part of them).
+    var isEnabled: () -> Bool = { true }
+    private var queue: [Key] = []
+    private var waiting = false
+
+    init<Item>(_ source: PaginatedDataSource<Item>, controller: ListController) {
+        pages = Pages(
+            loadAll: { source.loadAll() },
+            loadUntil: { count in source.loadUntil { $0.count > count } },
+            count: { source.items.count },
+            hasMore: { source.hasMore },
+            failed: { source.nextPageError != nil }
+        )
+        self.controller = controller
+    }
+
+    /// Handles `key` for `list`; returns whether it did (the list view must not).
+    func handle(_ key: Key, in list: TerminalListView) -> Bool {
+        guard Self.isNavigation(key), isEnabled() else { return false }
+        if waiting {
+            queue.append(key)
+            return true
+        }
+        switch key {
+        case .end, .character("G"):
+            guard pages.hasMore() else { return false }
+            wait(for: pages.loadAll(), in: list, then: .end)
+            return true
+        case .down, .character("j"), .control("n"), .pageDown, .character(" "), .control("f"):
+            guard isAtEnd(list), pages.hasMore(), !pages.failed() else { return false }
+            queue.insert(key, at: 0)
+            let count = pages.count()
+            // The selection stays on the row it was on (the last loaded one, or the
+            // load-more row's place), whatever the list does with the load-more row meanwhile.
+            let position = list.selectedPath.map(contentIndex) ?? 0
+            wait(for: pages.loadUntil(count), in: list, then: nil, restoring: position) { [pages] in pages.count() > count }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Waits for `task` and the list to show its result, then handles `key` and the keys kept meanwhile.
+    /// When `progressed` says nothing arrived (a failed page, a refresh running), the kept keys are dropped.
+    private func wait(
+        for task: Task<Void, Never>, in list: TerminalListView, then key: Key?, restoring position: Int? = nil,
+        progressed: @escaping @MainActor () -> Bool = { true }
+    ) {
+        waiting = true
+        Task {
+            await task.value
+            await controller.settle()
+            waiting = false
+            if let position, let path = contentPath(at: position) { list.select(path) }
+            if !progressed() { queue.removeAll() }
+            if let key { list.handle(key) }
+            while !waiting, !queue.isEmpty {
+                let next = queue.removeFirst()
+                if !handle(next, in: list) { list.handle(next) }
+            }
+        }
+    }
+
+    /// Whether the selection is on the last loaded row or after it (on the load-more row).
+    private func isAtEnd(_ list: TerminalListView) -> Bool {
+        guard let selected = list.selectedPath else { return false }
+        return contentIndex(of: selected) >= contentCount - 1
+    }
+
+    /// The content sections shown (without the load-more row's).
+    private var contentSections: [TableSection] {
+        controller.displayed.sections.filter { !$0.items.contains { $0.model is LoadMorePlaceholder } }
+    }
+
+    private var contentCount: Int { contentSections.reduce(0) { $0 + $1.items.count } }
+
+    /// The position of `path` among the content rows; the load-more row counts as one past the last.
+    private func contentIndex(of path: ItemPath) -> Int {
+        let sections = controller.displayed.sections
+        guard sections.indices.contains(path.section) else { return contentCount }
+        if sections[path.section].items.contains(where: { $0.model is LoadMorePlaceholder }) { return contentCount }
+        return sections[..<path.section].reduce(0) { $0 + $1.items.count } + path.item
+    }
+
+    /// The path of the content row at `index`, or of the last row when there are fewer.
+    private func contentPath(at index: Int) -> ItemPath? {
+        var remaining = index
+        var last: ItemPath?
+        for (s, section) in controller.displayed.sections.enumerated() where !section.items.isEmpty {
+            if section.items.contains(where: { $0.model is LoadMorePlaceholder }) { continue }
+            if remaining < section.items.count { return ItemPath(item: remaining, section: s) }
+            remaining -= section.items.count
+            last = ItemPath(item: section.items.count - 1, section: s)
+        }
+        return last
+    }
+
+    private static func isNavigation(_ key: Key) -> Bool {
+        switch key {
+        case .down, .up, .pageDown, .pageUp, .home, .end, .enter,
+             .character("j"), .character("k"), .character("g"), .character("G"), .character(" "), .character("b"),
+             .control("n"), .control("p"), .control("f"), .control("b"):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+/// Paging in the demo's git mode: End reaches the real end, keys wait for pages,
+/// a failed page can be retried, a refresh counts what it brought.
+@Suite("cellkit-demo git: paging", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"))
+struct PagingTmuxTests {
+    @Test("End loads every page and goes to the real last commit")
+    func endReachesTheRealEnd() throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)  // 46 commits in all
+        let session = try DemoSession("git-end", ["git", fixture.repository, "--page-size", "10"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Linear commit 40")
+        try tmux.send("End")
+        let screen = try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
+        #expect(screen.contains { $0.contains("Add the first file") })
+        #expect(screen.contains { $0.contains("46 commits") })
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("keys pressed past the loaded rows wait for the next page")
+    func keysWaitForThePage() throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)
+        let session = try DemoSession("git-burst", ["git", fixture.repository, "--page-size", "10"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Linear commit 40")
+        try tmux.send(Array(repeating: "j", count: 30).joined(), literal: true)
+        let screen = try tmux.waitFor("row 31") { statusPosition($0)?.hasPrefix("31/") == true }
+        #expect(screen.contains { $0.contains("Linear commit 10") }, "the selected row (commit 10) is on screen")
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("a failed page shows the retry row; Enter retries and paging goes on")
+    func failedPageRecovers() throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)
+        // Page 2 (commits 11–20) cannot be read while one of its commits is missing.
+        let restore = try fixture.hideCommitObject("HEAD~14")
+        let session = try DemoSession("git-retry", ["git", fixture.repository, "--page-size", "10"], columns: 100, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Linear commit 40")
+        try tmux.send("End")
+        var screen = try tmux.waitFor(text: "Couldn't load more")
+        #expect(screen.contains { $0.contains("Select to retry (Enter)") })
+        #expect(statusPosition(screen) == "11/11", "End selects the retry row")
+        try restore()
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("page 2") { statusPosition($0)?.hasSuffix("/20") == true || statusPosition($0)?.hasSuffix("/21") == true }
+        #expect(!screen.contains { $0.contains("Couldn't load more") })
+        try tmux.send("End")
+        try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
+    @Test("a refresh with one page loaded counts the new commits")
+    func refreshCountsNewCommits() throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)
+        let session = try DemoSession("git-refresh-count", ["git", fixture.repository, "--page-size", "20"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "20+ commits")
+        try fixture.addLinearCommits(3, from: 41)
+        try tmux.send("r")
+        try tmux.waitFor(text: "3 new commits")
+        try tmux.waitFor(text: "Linear commit 43")
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+}
+
+extension GitFixture {
+    /// Adds `count` commits on main, "Linear commit N", N from `first`, a minute apart on 2024-03-03.
+    func addLinearCommits(_ count: Int, from first: Int = 1) throws {
+        let script = """
+        set -e
+        cd "$1"
+        i=$2
+        end=$(($2 + $3))
+        while [ $i -lt $end ]; do
+          echo "$i" > linear.txt; git add linear.txt
+          d="2024-03-03T$(printf %02d $((i / 60 + 8))):$(printf %02d $((i % 60))):00+0000"
+          GIT_AUTHOR_DATE="$d" GIT_COMMITTER_DATE="$d" git commit -q -m "Linear commit $i"
+          i=$((i + 1))
+        done
+        """
+        let result = try Spawn.run(["sh", "-c", script, "sh", repository, "\(first)", "\(count)"])
+        guard result.status == 0 else { throw TestFailure("could not commit: \(result.errorOutput)") }
+    }
+
+    /// Moves the loose object of commit `revision` away, so that `git log` fails when it reaches it;
+    /// returns the function that puts it back.
+    func hideCommitObject(_ revision: String) throws -> () throws -> Void {
+        let parsed = try Spawn.run(["git", "-C", repository, "rev-parse", revision])
+        let hash = parsed.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard parsed.status == 0, hash.count == 40 else { throw TestFailure("no commit \(revision): \(parsed.errorOutput)") }
+        let object = root.appendingPathComponent("repo/.git/objects/\(hash.prefix(2))/\(hash.dropFirst(2))")
+        let held = root.appendingPathComponent("held-object")
+        try FileManager.default.moveItem(at: object, to: held)
+        return { try FileManager.default.moveItem(at: held, to: object) }
+    }
+}
+
+/// The feed's paging with failures (`--fail-rate`): the failures follow the seed, so the same page fails every run.
+@Suite("cellkit-demo feed: paging that recovers", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+struct FeedPagingTmuxTests {
+    @Test("a failed page shows the retry row at the end; Enter retries and paging goes on")
+    func failedPageRecovers() throws {
+        // Seed 1 at a fail rate of 0.5: pages 1–4 load, page 5 fails, then fails once more, then loads.
+        let session = try DemoSession("feed-retry", ["feed", "--seed", "1", "--fail-rate", "0.5"], columns: 90, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.send("End")
+        let screen = try tmux.waitFor(text: "Couldn't load more: could not load page 5 of the feed")
+        #expect(screen.contains { $0.contains("Select to retry (Enter)") })
+        #expect(!screen.contains { $0.contains("load failed while content was showing") }, "the row says it; no diagnostic in the status line")
+        // Page 5 arrives (100 tweets and their suggestions: more than 100 rows); the next page may follow.
+        let pageFiveShown = { (screen: [String]) in
+            let total = statusPosition(screen).flatMap { $0.split(separator: "/").last.flatMap { Int($0) } } ?? 0
+            return total > 100 && !screen.contains { $0.contains("page 5 of the feed") }
+        }
+        // With this seed the first retry of page 5 fails too, the second succeeds. End moving onto
+        // the row may already have retried once (the row came on screen again): Enter until it loads.
+        var attempts = 0
+        while true {
+            try tmux.send("Enter")
+            attempts += 1
+            if (try? tmux.waitFor("page 5 in place of the retry row", timeout: 8, pageFiveShown)) != nil { break }
+            if attempts == 3 { _ = try tmux.waitFor("page 5 in place of the retry row", timeout: 1, pageFiveShown) }
+        }
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+}

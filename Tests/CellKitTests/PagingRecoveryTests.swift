@@ -1,0 +1,277 @@
+import CellKit
+import CellKitTesting
+import Testing
+
+/// A server whose list changes between fetches: pages of `size` items from the top.
+actor PostServer {
+    private(set) var ids: [Int]
+    let size: Int
+
+    init(_ ids: [Int], pageSize: Int) {
+        self.ids = ids
+        size = pageSize
+    }
+
+    func page(_ n: Int) -> Page<Post> {
+        let start = min(n * size, ids.count)
+        return Page(posts(ids[start..<min(start + size, ids.count)]), hasMore: start + size < ids.count)
+    }
+
+    /// New items arrive at the top.
+    func publish(_ new: [Int]) { ids.insert(contentsOf: new, at: 0) }
+}
+
+@MainActor
+@Suite("Data sources: paging that recovers, loading to the end, refresh counts")
+struct PagingRecoveryTests {
+    @Test func aRefreshWithMoreNewItemsThanAPageLosesNothing() async throws {
+        let server = PostServer(Array(0..<35), pageSize: 10)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in await server.page(page) }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        await source.load().value
+        await source.loadNextPage()?.value
+        #expect(source.items.map(\.id) == Array(0..<20))
+
+        // 25 new items: the refreshed first page holds only new ones.
+        await server.publish(Array(100..<125))
+        await source.refresh().value
+        #expect(source.lastRefreshNewItemCount == 10)
+        #expect(source.items.map(\.id) == Array(100..<110) + Array(0..<20), "the rows loaded before stay below the new page")
+        await source.loadAll().value
+        await screen.controller.settle()
+        let all = await server.ids
+        #expect(source.items.map(\.id) == all, "every item the server holds, once, in its order")
+        #expect(screen.shownIDs == all)
+        #expect(!source.hasMore)
+        try screen.expectConsistent()
+    }
+
+    @Test func refreshesAndPagesInAnyOrderEndWithEveryServerItemExactlyOnce() async throws {
+        // Seeded: new items arrive on the server (sometimes more than a page), refreshes and
+        // next pages interleave; paged to the end, every server item shows exactly once. (The
+        // order can only be what the pages say: an item that arrived between two page loads
+        // shifts the later pages, and shows where the page that brings it puts it.)
+        for round in 0..<100 {
+            let seed = UInt64.random(in: 0...UInt64.max)
+            var rng = SplitMix64(seed: seed)
+            let server = PostServer(Array(0..<Int(20 + rng.next() % 40)), pageSize: 10)
+            let source = PaginatedDataSource<Post> { page in await server.page(page) }
+            await source.load().value
+            var nextID = 1000
+            for _ in 0..<12 {
+                switch rng.next() % 3 {
+                case 0:
+                    let count = Int(rng.next() % 25)
+                    await server.publish(Array(nextID..<nextID + count))
+                    nextID += count
+                case 1: await source.refresh().value
+                default: await source.loadNextPage()?.value
+                }
+            }
+            await source.refresh().value
+            await source.loadAll().value
+            let expected = await server.ids
+            #expect(source.items.map(\.id).sorted() == expected.sorted(), "round \(round), seed \(seed)")
+            if source.items.map(\.id).sorted() != expected.sorted() { print("seed", seed); break }
+        }
+    }
+
+    @Test func aFailedNextPageShowsTheRetryRowWhichLoadsItAgain() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post>(prefetchDistance: 3) { try await gate.fetch($0) }
+        let screen = PostScreen()  // 10 rows on screen
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<12), hasMore: true))
+        await load.value
+        await screen.controller.settle()
+
+        // The end comes on screen: page 1 loads, with the "loading more" row after the content.
+        screen.listView.scroll(to: 2 * 44)
+        await gate.waitForCalls(2)
+        await screen.controller.settle()
+        screen.listView.scroll(to: 3 * 44)
+        var more = try #require(screen.controller.displayed.sections.last?.items.first?.model as? LoadMorePlaceholder)
+        #expect(!more.isFailed && screen.shownIDs == Array(0..<12))
+        #expect(screen.listView.visibleTexts.last == "Loading more…")
+
+        // It fails: the same row turns into the retry row.
+        await gate.resume(1, throwing: FetchFailed())
+        while source.pageInFlight != nil { await Task.yield() }
+        await screen.controller.settle()
+        more = try #require(screen.controller.displayed.sections.last?.items.first?.model as? LoadMorePlaceholder)
+        // FetchFailed has no user-facing description: the row says only that it failed.
+        #expect(more.isFailed && more.text == "Couldn't load more")
+        #expect(source.nextPageError != nil && source.snapshot.nextPageError != nil && screen.controller.nextPageError != nil)
+        #expect(screen.listView.visibleTexts.last == "Couldn't load more")
+        #expect(screen.errors.value == ["fetch failed: offline"])
+
+        // Selecting it asks for page 1 again; paging goes on after the success.
+        let retryRow = try #require(screen.controller.displayed.indexPath(of: more))
+        #expect(source.pageInFlight == nil, "the row turning into the retry row does not retry by itself")
+        screen.listView.selectItem(at: retryRow)
+        await gate.waitForCalls(3)
+        #expect(await gate.arguments == [0, 1, 1])
+        await gate.resume(2, returning: Page(posts(12..<20), hasMore: true))
+        while source.pageInFlight != nil { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == Array(0..<20))
+        #expect(!screen.controller.displayed.sections.flatMap(\.items).contains { $0.model is LoadMorePlaceholder })
+        screen.listView.scroll(to: 10 * 44)
+        await gate.waitForCalls(4)
+        #expect(await gate.arguments == [0, 1, 1, 2], "reaching the end loads the next page again")
+        await gate.resume(3, returning: Page(posts(20..<22), hasMore: false))
+        while source.pageInFlight != nil { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == Array(0..<22))
+        try screen.expectConsistent()
+    }
+
+    @Test func reachingTheFailedRowAgainRetries() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post>(prefetchDistance: 1) { try await gate.fetch($0) }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<15), hasMore: true))
+        await load.value
+        await screen.controller.settle()
+        screen.listView.scroll(to: 6 * 44)
+        await gate.waitForCalls(2)
+        await gate.resume(1, throwing: FetchFailed())
+        while source.pageInFlight != nil { await Task.yield() }
+        await screen.controller.settle()
+        // Scrolling among the content rows does not retry; the retry row coming on screen again does.
+        screen.listView.scroll(to: 0)
+        screen.listView.scroll(to: 5 * 44)
+        #expect(source.pageInFlight == nil)
+        screen.listView.scroll(to: 6 * 44)
+        #expect(source.pageInFlight == 1)
+        await gate.waitForCalls(3)
+        await gate.resume(2, returning: Page(posts(15..<20), hasMore: false))
+        while source.pageInFlight != nil { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == Array(0..<20))
+        try screen.expectConsistent()
+    }
+
+    @Test func theRetryRowCanBeRestyledAndRetitled() async throws {
+        let screen = PostScreen()
+        screen.controller.placeholders.loadMore.failureMessage = "No connection"
+        screen.controller.register(TextCell.self, for: LoadMorePlaceholder.self) { cell, more in
+            cell.text = "[\(more.isFailed ? "retry" : "…")] " + more.text
+        }
+        screen.controller.submit(ListSnapshot(TableModel(posts(0..<3)), state: .loaded, hasMore: true, nextPageError: FetchFailed()))
+        await screen.controller.settle()
+        #expect(screen.listView.visibleTexts == ["post 0", "post 1", "post 2", "[retry] No connection"])
+        try screen.expectConsistent()
+    }
+
+    @Test func loadAllLoadsEveryPageStopsAtAFailureAndGoesOnWhenCalledAgain() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post> { try await gate.fetch($0) }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<10), hasMore: true))
+        await load.value
+
+        let all = source.loadAll()
+        await gate.waitForCalls(2)
+        #expect(source.snapshot.activity == .loadingMore, "each page shows as it loads")
+        await gate.resume(1, returning: Page(posts(10..<20), hasMore: true))
+        await gate.waitForCalls(3)
+        #expect(source.items.count == 20, "published before the next page is asked for")
+        await gate.resume(2, throwing: FetchFailed())
+        await all.value
+        #expect(source.nextPageError != nil && source.items.count == 20)
+
+        let again = source.loadAll()
+        await gate.waitForCalls(4)
+        #expect(await gate.arguments == [0, 1, 2, 2])
+        await gate.resume(3, returning: Page(posts(20..<30), hasMore: true))
+        await gate.waitForCalls(5)
+        await gate.resume(4, returning: Page(posts(30..<35), hasMore: false))
+        await again.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == Array(0..<35) && !source.hasMore)
+
+        // Nothing is left: it ends at once.
+        await source.loadAll().value
+        #expect(await gate.arguments.count == 5)
+        try screen.expectConsistent()
+    }
+
+    @Test func aMultiSourceShowsItsChildsRetryRowAndForwardsTheRetry() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 0) { try await gate.fetch($0) }
+        let source = MultiDataSource([SimpleDataSource([Post(100)]), paged])
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<3), hasMore: true))
+        await load.value
+        let more = try #require(paged.loadNextPage())
+        await gate.waitForCalls(2)
+        await gate.resume(1, throwing: FetchFailed())
+        await more.value
+        await screen.controller.settle()
+        let row = try #require(screen.controller.displayed.sections.last?.items.first?.model as? LoadMorePlaceholder)
+        #expect(row.isFailed && source.snapshot.nextPageError != nil)
+        screen.listView.selectItem(at: try #require(screen.controller.displayed.indexPath(of: row)))
+        await gate.waitForCalls(3)
+        #expect(await gate.arguments == [0, 1, 1])
+        await gate.resume(2, returning: Page(posts(3..<5), hasMore: false))
+        while paged.pageInFlight != nil { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [100, 0, 1, 2, 3, 4])
+        try screen.expectConsistent()
+    }
+
+    @Test func anEditDuringTheFirstLoadKeepsTheLoadingRowWhileNothingShows() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post> { try await gate.fetch($0) }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        source.edit { _ in }
+        await screen.controller.settle()
+        #expect(screen.placeholder is LoadingPlaceholder)
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<2), hasMore: false))
+        await load.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [0, 1])
+    }
+
+    @Test func loadUntilStopsOnceTheConditionHolds() async throws {
+        let server = PostServer(Array(0..<100), pageSize: 10)
+        let source = PaginatedDataSource<Post> { page in await server.page(page) }
+        await source.load().value
+        await source.loadUntil { $0.count > 25 }.value
+        #expect(source.items.count == 30 && source.hasMore)
+    }
+
+    @Test func aRefreshCountsTheNewItemsEvenWhenTheRowCountStays() async throws {
+        // One page loaded, 3 new items on the server: the refreshed page still has 10 rows.
+        let server = PostServer(Array(0..<30), pageSize: 10)
+        let source = PaginatedDataSource<Post> { page in await server.page(page) }
+        await source.load().value
+        #expect(source.lastRefreshNewItemCount == nil)
+        await server.publish([100, 101, 102])
+        await source.refresh().value
+        #expect(source.items.count == 10)
+        #expect(source.lastRefreshNewItemCount == 3)
+        await source.refresh().value
+        #expect(source.lastRefreshNewItemCount == 0)
+
+        let remote = RemoteDataSource { Array(posts(0..<5)) }
+        await remote.load().value
+        #expect(remote.lastRefreshNewItemCount == 5)
+    }
+}
