@@ -263,13 +263,16 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
     ///
     /// The list view validates each stage once, against the counts it cached;
-    /// ``displayed`` only ever holds what the list view was handed.
-    func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
+    /// ``displayed`` only ever holds what the list view was handed. Freeing a
+    /// snapshot's rows is O(rows): the model shown before and the stages' data
+    /// are released off the main actor once they are replaced.
+    func show(_ target: TableModel, staged: TableChangeset) {
         guard !isShowing else {
             deferredTarget = target
             return
         }
         isShowing = true
+        let previous = displayed
         showNow(target, staged: staged)
         // Applies asked for while this one ran: the newest wins, diffed from what is shown now.
         while let next = deferredTarget {
@@ -277,9 +280,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             showNow(next, staged: stagedChanges(from: displayed, to: next))
         }
         isShowing = false
+        Self.release(previous, staged)
     }
 
-    private func showNow(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
+    private func showNow(_ target: TableModel, staged: TableChangeset) {
         defer {
             listView?.contentStateDidChange(state)
             didShow()
@@ -318,6 +322,13 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             return
         }
         displayed = target
+    }
+
+    /// Drops `model` and `staged` on a background task, so that freeing their rows
+    /// (when these are the last references) does not occupy the main actor.
+    nonisolated static func release(_ model: TableModel, _ staged: TableChangeset) {
+        let garbage = (model, staged)
+        Task.detached(priority: .background) { withExtendedLifetime(garbage) {} }
     }
 
     // MARK: Resources
