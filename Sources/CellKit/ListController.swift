@@ -135,6 +135,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             unknownErrorMessage = LocalizedStrings.string(.unknownError, localization: localization)
             cancelledMessage = LocalizedStrings.string(.cancelled, localization: localization)
             loadedAnnouncement = LocalizedStrings.string(.loadedAnnouncement, localization: localization)
+            loadMore = LoadMorePlaceholder(
+                message: LocalizedStrings.string(.loadingMore, localization: localization),
+                failureMessage: LocalizedStrings.string(.loadMoreFailed, localization: localization)
+            )
         }
     }
 
@@ -219,7 +223,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     ) -> TableModel {
         guard placeholders.showsRows else { return model }
         guard model.isEmpty else {
-            let more: LoadMorePlaceholder
+            var more: LoadMorePlaceholder
             if let nextPageError {
                 more = placeholders.loadMore.failed(with: nextPageError)
             } else if activity == .loadingMore {
@@ -227,6 +231,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             } else {
                 return model
             }
+            more.retryHint = placeholders.retryHint
             var shown = model
             shown.sections.append(TableSection(id: Self.loadMoreSection, items: [ListItem(more)]))
             return shown

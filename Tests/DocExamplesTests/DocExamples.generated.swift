@@ -1612,7 +1612,7 @@ import Testing
     assert(!listView.log.contains { if case .rejected = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:151
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
 @MainActor private func docExample104() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1627,7 +1627,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:191
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
 @MainActor private func docExample105() async throws {
     struct Offline: Error {}
 
@@ -1644,7 +1644,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:213
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:214
 @MainActor private func docExample106() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 

@@ -112,7 +112,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:41
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:42
 @MainActor func iosDocExample9() async throws {
     // iOS only: type-checked against the iOS SDK
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String; var likes: Int }
@@ -134,7 +134,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:71
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:72
 @MainActor func iosDocExample10() async throws {
     // iOS only: type-checked against the iOS SDK
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -149,7 +149,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:90
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:91
 @MainActor func iosDocExample11() async throws {
     // iOS only: type-checked against the iOS SDK
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
@@ -184,7 +184,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:168
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:169
 @MainActor func iosDocExample12() async throws {
     // iOS only: type-checked against the iOS SDK
     struct ListStatus: View {
