@@ -90,7 +90,7 @@ public final class CellRegistry {
             cell.text = placeholder.text
             cell.error = placeholder.error
             cell.isAnimating = !placeholder.isFailed
-            cell.detailText = placeholder.isFailed ? "Select to retry" : nil
+            cell.detailText = placeholder.isFailed ? placeholder.retryHint : nil
         }
     }
 

@@ -10,8 +10,8 @@
 /// reuse identifier and pool: two templates of one cell type and style (a "bold"
 /// and a "light" factory) never get each other's cells. Copies of one template
 /// value (the factory a screen keeps in a property and hands to another) are equal
-/// and share their pool. A template's identifier is unique among the sources alive
-/// (registries and list views keep the sources they were given).
+/// and share their pool. A template's identifier is unique among the template
+/// sources alive at the same time; a registry keeps the sources registered with it.
 ///
 /// ```swift
 /// final class TweetCell: ListCell { init() {} }

@@ -119,6 +119,18 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(hash)
     }
 
+    /// `hashValue` is the hash stored at creation (a `Hasher` result, so already
+    /// well mixed and seeded per process): the diff asks every row's `hashValue`,
+    /// and hashing the stored hash again would cost a SipHash pass per row.
+    /// Seeded hashing (`Set`, `Dictionary`) still mixes its seed in.
+    public func _rawHashValue(seed: Int) -> Int {
+        if seed == 0 { return hash }
+        var hasher = Hasher()
+        hasher.combine(seed)
+        hasher.combine(hash)
+        return hasher.finalize()
+    }
+
     public var description: String { "\(modelType)(\(raw.value))" }
 }
 

@@ -38,6 +38,12 @@ extension ListController {
     /// How many snapshots were diffed and applied (coalesced ones are not counted).
     public var appliedSnapshotCount: Int { snapshots.appliedCount }
 
+    /// The time the main actor spent showing bound snapshots so far (every
+    /// main-actor job of ``bind(to:)`` and ``submit(_:)``, not the diff that runs
+    /// off it). For the benchmarks, which time main-actor work on its own.
+    @_spi(Benchmarks)
+    public var mainActorApplyTime: Duration { snapshots.mainActorTime }
+
     /// Whether a snapshot is waiting or being diffed and applied.
     public var isApplying: Bool { snapshots.isApplying }
 

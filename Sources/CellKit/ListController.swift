@@ -138,6 +138,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             unknownErrorMessage = LocalizedStrings.string(.unknownError, localization: localization)
             cancelledMessage = LocalizedStrings.string(.cancelled, localization: localization)
             loadedAnnouncement = LocalizedStrings.string(.loadedAnnouncement, localization: localization)
+            loadMore = LoadMorePlaceholder(
+                message: LocalizedStrings.string(.loadingMore, localization: localization),
+                failureMessage: LocalizedStrings.string(.loadMoreFailed, localization: localization)
+            )
         }
     }
 
@@ -222,7 +226,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     ) -> TableModel {
         guard placeholders.showsRows else { return model }
         guard model.isEmpty else {
-            let more: LoadMorePlaceholder
+            var more: LoadMorePlaceholder
             if let nextPageError {
                 more = placeholders.loadMore.failed(with: nextPageError)
             } else if activity == .loadingMore {
@@ -230,6 +234,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             } else {
                 return model
             }
+            more.retryHint = placeholders.retryHint
             var shown = model
             shown.sections.append(TableSection(id: Self.loadMoreSection, items: [ListItem(more)]))
             return shown
@@ -261,13 +266,16 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
     ///
     /// The list view validates each stage once, against the counts it cached;
-    /// ``displayed`` only ever holds what the list view was handed.
-    func show(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
+    /// ``displayed`` only ever holds what the list view was handed. Freeing a
+    /// snapshot's rows is O(rows): the model shown before and the stages' data
+    /// are released off the main actor once they are replaced.
+    func show(_ target: TableModel, staged: TableChangeset) {
         guard !isShowing else {
             deferredTarget = target
             return
         }
         isShowing = true
+        let previous = displayed
         showNow(target, staged: staged)
         // Applies asked for while this one ran: the newest wins, diffed from what is shown now.
         while let next = deferredTarget {
@@ -275,9 +283,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             showNow(next, staged: stagedChanges(from: displayed, to: next))
         }
         isShowing = false
+        Self.release(previous, staged)
     }
 
-    private func showNow(_ target: TableModel, staged: StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>) {
+    private func showNow(_ target: TableModel, staged: TableChangeset) {
         defer {
             listView?.contentStateDidChange(state)
             didShow()
@@ -316,6 +325,13 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             return
         }
         displayed = target
+    }
+
+    /// Drops `model` and `staged` on a background task, so that freeing their rows
+    /// (when these are the last references) does not occupy the main actor.
+    nonisolated static func release(_ model: TableModel, _ staged: TableChangeset) {
+        let garbage = (model, staged)
+        Task.detached(priority: .background) { withExtendedLifetime(garbage) {} }
     }
 
     // MARK: Resources

@@ -104,14 +104,26 @@ protocol ContentEquality {
 /// The ``ContentEquality`` witness of `Model`: a metatype, one word, no allocation.
 enum EquatableWitness<Model: Equatable>: ContentEquality {
     static func equal(_ a: any Sendable, _ b: any Sendable) -> Bool {
-        guard let a = project(a) ?? a as? Model, let b = project(b) ?? b as? Model else { return false }
+        if let equal = exactlyEqual(a, b) { return equal }
+        return castEqual(a, b)
+    }
+
+    /// `==` after dynamic casts (subclass instances). Kept out of ``equal(_:_:)``:
+    /// the casts' `Optional<Model>` results need metadata that unspecialised code
+    /// would otherwise look up on every call, cast or not.
+    @inline(never)
+    private static func castEqual(_ a: any Sendable, _ b: any Sendable) -> Bool {
+        guard let a = a as? Model, let b = b as? Model else { return false }
         return a == b
     }
 
-    /// The value, when its dynamic type is exactly `Model`: opening the existential
-    /// and comparing metadata is cheaper than a dynamic cast (subclasses take the cast).
-    private static func project<T>(_ value: T) -> Model? {
-        T.self == Model.self ? unsafeBitCast(value, to: Model.self) : nil
+    /// `a == b` when both values are exactly `Model`, else `nil`: opening the
+    /// existentials and comparing metadata is cheaper than a dynamic cast
+    /// (subclasses take the cast), and no `Optional<Model>` is formed, whose
+    /// metadata this unspecialised code would look up on every call.
+    private static func exactlyEqual<A, B>(_ a: A, _ b: B) -> Bool? {
+        guard A.self == Model.self, B.self == Model.self else { return nil }
+        return unsafeBitCast(a, to: Model.self) == unsafeBitCast(b, to: Model.self)
     }
 }
 

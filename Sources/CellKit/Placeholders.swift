@@ -115,13 +115,21 @@ public struct LoadMorePlaceholder: Sendable, Identifiable {
     public var id: String { "load-more" }
     /// Whether this is the failed form (selecting it retries).
     public var isFailed: Bool { error != nil }
-    /// The text shown: the message, or the failure message and the error.
-    public var text: String { error.map { "\(failureMessage): \($0)" } ?? message }
+    /// The failed row's second line ("Select to retry"; ``ListController/Placeholders/retryHint``).
+    public var retryHint: String
+    /// The text shown: the message, or the failure message and the error's user-facing
+    /// description (`LocalizedError.errorDescription`; none for errors without one).
+    public var text: String {
+        guard let error else { return message }
+        return LocalizedStrings.userFacingDescription(of: error).map { "\(failureMessage): \($0)" } ?? failureMessage
+    }
 
-    /// Creates a load-more placeholder.
-    public init(message: String = "Loading more…", failureMessage: String = "Couldn't load more", error: (any Error)? = nil) {
-        self.message = message
-        self.failureMessage = failureMessage
+    /// Creates a load-more placeholder; `nil` texts: the localized "Loading more…" and
+    /// "Couldn't load more".
+    public init(message: String? = nil, failureMessage: String? = nil, error: (any Error)? = nil) {
+        self.message = message ?? LocalizedStrings.string(.loadingMore)
+        self.failureMessage = failureMessage ?? LocalizedStrings.string(.loadMoreFailed)
+        self.retryHint = LocalizedStrings.string(.retryHint)
         self.error = error
     }
 
@@ -135,5 +143,5 @@ public struct LoadMorePlaceholder: Sendable, Identifiable {
 
 extension LoadMorePlaceholder: ContentFingerprinting {
     /// The text: loading and failed (or another error) are updates of the one row.
-    public var contentFingerprint: String { text }
+    public var contentFingerprint: String { error.map { "\(text)|\($0)" } ?? text }
 }

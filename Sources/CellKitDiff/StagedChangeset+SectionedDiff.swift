@@ -102,12 +102,8 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     for j in 0..<newS { newStart[j + 1] = newStart[j] + new[j].elements.count }
     let nOld = oldStart[oldS]
     let nNew = newStart[newS]
-    var oldItems = ContiguousArray<E>()
-    oldItems.reserveCapacity(nOld)
-    for section in old { oldItems.append(contentsOf: section.elements) }
-    var newItems = ContiguousArray<E>()
-    newItems.reserveCapacity(nNew)
-    for section in new { newItems.append(contentsOf: section.elements) }
+    let oldItems = _flattened(old, count: nOld)
+    let newItems = _flattened(new, count: nNew)
     var oldSectionOf = [Int32](repeating: 0, count: nOld)
     oldSectionOf.withUnsafeMutableBufferPointer { so in
         for i in 0..<oldS { for g in oldStart[i]..<oldStart[i + 1] { so[g] = Int32(truncatingIfNeeded: i) } }
@@ -284,4 +280,16 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
         stages.append(Stage(changeset: third, data: new))
     }
     return StagedChangeset(stages: stages, duplicates: duplicates, finalData: new)
+}
+
+/// The elements of `sections` in one buffer. A single section's elements are
+/// shared, not copied (the common one-section list: no O(n) copy, and no second
+/// copy of every row alive during the diff).
+@inlinable
+internal func _flattened<ID: Hashable, Content: Equatable, E: Differentiable>(_ sections: [DiffSection<ID, Content, E>], count: Int) -> ContiguousArray<E> {
+    if sections.count == 1 { return ContiguousArray(sections[0].elements) }
+    var items = ContiguousArray<E>()
+    items.reserveCapacity(count)
+    for section in sections { items.append(contentsOf: section.elements) }
+    return items
 }

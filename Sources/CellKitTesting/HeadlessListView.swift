@@ -119,7 +119,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
 
     public func contentStateDidChange(_ state: ContentState) { lastContentState = state }
 
-    /// The announcements made so far, in order (also in ``log`` as ``Event/announced(_:)``).
+    /// The announcements made so far, in order (also in ``log`` as ``/CellKit/ListViewEvent/announced(_:)``).
     public private(set) var announcements: [ListAnnouncement] = []
 
     public func announce(_ announcement: ListAnnouncement) {

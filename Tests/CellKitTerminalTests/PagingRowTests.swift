@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import CellKit
 import CellKitTerminal
@@ -18,9 +19,9 @@ actor FlakyPages {
 
 struct Line: Identifiable, Equatable, Sendable { let id: Int }
 
-struct PageFailed: Error, CustomStringConvertible {
+struct PageFailed: LocalizedError {
     let page: Int
-    var description: String { "page \(page) is offline" }
+    var errorDescription: String? { "page \(page) is offline" }
 }
 
 @Suite("Terminal list view: the load-more row")

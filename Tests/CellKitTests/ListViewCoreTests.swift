@@ -132,6 +132,24 @@ struct ListViewCoreTests {
         #expect(listView.crashes.isEmpty, "the core hands UIKit the same cell: \(listView.crashes)")
     }
 
+    /// Contract 1, when the platform asks for reconfigured cells only on its next
+    /// layout pass: the dequeue still hands back the cell showing the row.
+    @Test func aDeferredReconfigureStillGetsTheSameCell() {
+        let (controller, listView) = make()
+        listView.defersReconfigure = true
+        var rows = (0..<5).map { Row(id: $0, text: "r\($0)") }
+        controller.apply(TableModel(rows))
+        let shown = listView.cell(at: ItemPath(item: 2, section: 0))
+        rows[2].text = "changed"
+        controller.apply(TableModel(rows))
+        let before = listView.calls.count
+        listView.layoutIfNeeded()
+        #expect(listView.cell(at: ItemPath(item: 2, section: 0)) === shown)
+        #expect((shown as? TextCell)?.text == "changed")
+        #expect(!listView.calls[before...].contains { if case .dequeue = $0 { true } else { false } })
+        #expect(listView.crashes.isEmpty, "\(listView.crashes)")
+    }
+
     /// Contract 2, refused: data changed before the batch started makes it a reload, not a crash.
     @Test func dataChangedOutsideTheBatchBecomesAReload() {
         let listView = UIKitLikeBackend()

@@ -58,6 +58,16 @@ struct PlaceholderTextTests {
         #expect(row?.error is DeveloperOnly, "the error itself stays available to the app")
     }
 
+    @Test func theLoadMoreRowIsLocalizedAndShowsAUserFacingError() {
+        let placeholders = ListController.Placeholders()
+        #expect(placeholders.loadMore.message == "Loading more…")
+        let failed = placeholders.loadMore.failed(with: Unreachable())
+        #expect(failed.text == "Couldn't load more: The coffee server is unreachable.")
+        #expect(failed.retryHint == "Select to retry")
+        #expect(placeholders.loadMore.failed(with: DeveloperOnly()).text == "Couldn't load more", "no debug text in the row")
+        #expect(ListController.Placeholders(localization: "de").loadMore.message == "Weitere werden geladen …")
+    }
+
     @Test func anAppOverridesEachText() {
         let listView = HeadlessListView()
         let controller = ListController(diagnostics: .ignore)

@@ -753,7 +753,7 @@ import Testing
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:30
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
 @MainActor private func docExample65() async throws {
     final class ProductCell: ListCell {
         var title = ""
@@ -789,7 +789,7 @@ import Testing
     assert((wishlist.listView.visibleCells.first as? ProductCell)?.styled == true)
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:72
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:76
 @MainActor private func docExample66() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
@@ -1616,7 +1616,7 @@ import Testing
     assert(!listView.log.contains { if case .rejected = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:151
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
 @MainActor private func docExample104() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1631,7 +1631,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:191
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
 @MainActor private func docExample105() async throws {
     struct Offline: Error {}
 
@@ -1648,7 +1648,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:213
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:214
 @MainActor private func docExample106() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1878,7 +1878,7 @@ import Testing
     assert(opened == [3])
 }
 
-// README.md:43
+// README.md:22
 @MainActor private func docExample124() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
@@ -1896,7 +1896,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:127
+// README.md:122
 @MainActor private func docExample125() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 

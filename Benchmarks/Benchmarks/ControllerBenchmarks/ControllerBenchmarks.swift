@@ -8,6 +8,8 @@ import CellKitTesting
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], maxDuration: .seconds(10), maxIterations: 50)
 
+    pipelineBenchmarks()
+
     // Peer in the same run: the diff alone, on the same data.
     Benchmark("Diff alone: 100k rows, 10% each deleted/inserted/moved/updated") { benchmark in
         let old = benchIDs(100_000).map { BenchItem(id: $0, content: 0) }

@@ -24,10 +24,20 @@ struct BenchRandom: RandomNumberGenerator {
 /// Random-looking unique ids.
 func benchIDs(_ count: Int) -> [Int] { (0..<count).map { ($0 &* 2_654_435_761) & 0x7FFF_FFFF } }
 
+/// The bare diff's view of a row: its `id`, and `==` for content.
+extension BenchItem: Differentiable {
+    var differenceIdentifier: Int { id }
+}
+
 /// `old` with 10% of the rows each deleted, inserted, moved and updated (disjoint, seeded).
 func tenPercentChanged(_ old: [BenchItem], seed: UInt64 = 42) -> [BenchItem] {
+    changed(old, each: old.count / 10, seed: seed)
+}
+
+/// `old` with `k` rows each deleted, inserted, moved and updated (disjoint, seeded).
+func changed(_ old: [BenchItem], each k: Int, seed: UInt64 = 42) -> [BenchItem] {
     var rng = BenchRandom(state: seed)
-    let n = old.count, k = n / 10
+    let n = old.count
     var indices = Array(0..<n)
     indices.shuffle(using: &rng)
     let deleted = Set(indices[0..<k]), updated = Set(indices[k..<2 * k]), moved = Set(indices[2 * k..<3 * k])

@@ -131,6 +131,34 @@ func dictionaryFloor(_ old: [Item], _ new: [Item]) -> Int {
     return found
 }
 
+/// An element with a `String` identifier (issue 12: the lead must hold for non-integer ids).
+struct StringItem: Differentiable, Equatable, Sendable {
+    let id: String
+    var content: Int
+    var differenceIdentifier: String { id }
+}
+
+/// Case b) with `String` ids: the same changes, every id spelled as "item-<hex>" (14–21 characters).
+let caseStringB: (old: [StringItem], new: [StringItem]) = (
+    caseB.old.map { StringItem(id: "item-" + String(UInt(bitPattern: $0.id), radix: 16), content: $0.content) },
+    caseB.new.map { StringItem(id: "item-" + String(UInt(bitPattern: $0.id), radix: 16), content: $0.content) }
+)
+/// 10k rows reversed: every row but one moves.
+let caseReversal: (old: [Item], new: [Item]) = {
+    let old = (0..<10_000).map { Item(id: mix(UInt64($0)), content: 0) }
+    return (old, old.reversed())
+}()
+
+/// The floor for `String` ids.
+@inline(never)
+func dictionaryFloor(_ old: [StringItem], _ new: [StringItem]) -> Int {
+    var index = [String: Int](minimumCapacity: old.count)
+    for (i, item) in old.enumerated() { index[item.id] = i }
+    var found = 0
+    for item in new where index[item.id] != nil { found += 1 }
+    return found
+}
+
 let movesMetric = BenchmarkMetric.custom("moves emitted", polarity: .prefersSmaller, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
@@ -178,6 +206,23 @@ let benchmarks: @Sendable () -> Void = {
     flat("b) 100k 10% mix", caseB, stdlib: false)
     flat("c) 100k insert at front", caseC, stdlib: true)
     flat("d) 1M 1% mix", caseD, stdlib: false)
+
+    // Issue 12: String ids and a full reversal. DifferenceKit is not a peer here
+    // (no network dependencies); the Dictionary floor is.
+    Benchmark("f) 100k 10% mix, String ids CellKitDiff") { benchmark in
+        let (old, new) = caseStringB
+        benchmark.startMeasurement()
+        let changes = StagedChangeset(from: old, to: new)
+        benchmark.stopMeasurement()
+        benchmark.measurement(movesMetric, moveCount(changes))
+        blackHole(changes)
+    }
+    Benchmark("f) 100k 10% mix, String ids Dictionary floor") { benchmark in
+        let (old, new) = caseStringB
+        benchmark.startMeasurement()
+        blackHole(dictionaryFloor(old, new))
+    }
+    flat("g) 10k full reversal", caseReversal, stdlib: false)
 
     Benchmark("e) 100x1000 sections, 1k cross-section moves CellKitDiff") { benchmark in
         let (old, new) = caseE

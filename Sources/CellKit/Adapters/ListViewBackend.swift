@@ -121,7 +121,7 @@ public enum ListViewEvent: Hashable, Sendable, CustomStringConvertible {
     case reloaded
     /// The row at `path` was selected.
     case selected(ItemPath)
-    /// The controller asked for an announcement to assistive technologies.
+    /// The controller asked for an announcement to assistive technologies (``ListView/announce(_:)``).
     case announced(ListAnnouncement)
 
     public var description: String {

@@ -109,6 +109,9 @@ public final class ListViewCore {
 
     private enum Phase { case idle, batch, reconfiguring, layout }
     private var phase = Phase.idle
+    /// Rows asked to reconfigure whose cell the platform has not asked for yet (UIKit
+    /// may ask during its next layout pass): their dequeue hands back the showing cell.
+    private var reconfiguring: Set<ItemPath> = []
     private var reloadQueued = false
     /// Set while a reload that was queued during a layout runs: a layout that asks again is ignored.
     private var runningQueuedReload = false
@@ -158,6 +161,7 @@ public final class ListViewCore {
         }
         reloadQueued = false
         userMovePending = false
+        reconfiguring.removeAll()
         if ownership == .core {
             for (path, cell) in visible.sorted(by: { $0.key < $1.key }) { endDisplay(cell, at: path) }
         }
@@ -200,11 +204,14 @@ public final class ListViewCore {
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         guard phase == .idle, let backend else {
-            let message = "performBatchUpdates(_:updateData:) called inside another batch update, reconfigure or the layout that follows a batch or reload (from a configure handler or display hook); the batch was not applied and the data not switched"
+            let message = backend == nil
+                ? "performBatchUpdates(_:updateData:) on a list view whose backend is gone; the batch was not applied and the data not switched"
+                : "performBatchUpdates(_:updateData:) called inside another batch update, reconfigure or the layout that follows a batch or reload (from a configure handler or display hook); the batch was not applied and the data not switched"
             refuse(message, isViolation: false)
             return .refused(message)
         }
         phase = .batch
+        reconfiguring.removeAll()
         let outcome = runBatch(changeset, backend: backend, updateData: updateData)
         phase = .idle
         if case .reloaded(.invalid(let error)) = outcome { onEvent?(.rejected(error)) }
@@ -335,6 +342,7 @@ public final class ListViewCore {
     private func reconfigure(_ paths: [ItemPath], backend: any ListViewBackend) {
         guard !paths.isEmpty else { return }
         phase = .reconfiguring
+        reconfiguring.formUnion(paths)
         backend.reconfigureItems(at: paths)
         phase = .idle
     }
@@ -352,7 +360,7 @@ public final class ListViewCore {
     public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
         let id = source.reuseIdentifier
         register(source)
-        if phase == .reconfiguring, let showing = visible[path], reuseIdentifiers[ObjectIdentifier(showing)] == id {
+        if reconfiguring.contains(path), let showing = visible[path], reuseIdentifiers[ObjectIdentifier(showing)] == id {
             return showing
         }
         if ownership == .core, var pool = pools[id], let cell = pool.popLast() {
@@ -377,7 +385,7 @@ public final class ListViewCore {
     public func cellForItem(at path: ItemPath) -> AnyObject? {
         guard let listView, let dataSource = listView.dataSource else { return nil }
         let cell = dataSource.listView(listView, cellForItemAt: path)
-        guard phase == .reconfiguring, let showing = visible[path] else {
+        guard reconfiguring.remove(path) != nil, let showing = visible[path] else {
             onEvent?(.configured(path))
             return cell
         }
@@ -420,6 +428,7 @@ public final class ListViewCore {
         if let current = pathOfCell[ObjectIdentifier(cell)], visible[current] === cell {
             visible[current] = nil
             pathOfCell[ObjectIdentifier(cell)] = nil
+            reconfiguring.remove(current)
         }
         listView.map { $0.delegate?.listView($0, didEndDisplaying: cell, at: path) }
     }
@@ -434,6 +443,7 @@ public final class ListViewCore {
         if !alreadyRemoved, visible[path] === cell {
             visible[path] = nil
             pathOfCell[ObjectIdentifier(cell)] = nil
+            reconfiguring.remove(path)
         }
         onEvent?(.endedDisplay(path))
         listView.map { $0.delegate?.listView($0, didEndDisplaying: cell, at: path) }

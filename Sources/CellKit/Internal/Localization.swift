@@ -14,6 +14,8 @@ enum LocalizedStrings {
         case unknownError = "cellkit.error.unknown"
         case cancelled = "cellkit.error.cancelled"
         case loadedAnnouncement = "cellkit.announcement.loaded"
+        case loadingMore = "cellkit.loading-more"
+        case loadMoreFailed = "cellkit.load-more-failed"
 
         /// The English text, used when the table lacks the key.
         var english: String {
@@ -25,6 +27,8 @@ enum LocalizedStrings {
             case .unknownError: "Couldn't load the content."
             case .cancelled: "Loading was cancelled."
             case .loadedAnnouncement: "Content loaded"
+            case .loadingMore: "Loading more…"
+            case .loadMoreFailed: "Couldn't load more"
             }
         }
     }

@@ -30,6 +30,9 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     var screenRows = 12
     /// Whether the table lays out at once after a reload (otherwise on `layoutIfNeeded()`).
     var laysOutAtOnce = true
+    /// Whether reconfigured rows get their cells on the next layout pass instead of at once.
+    var defersReconfigure = false
+    private var reconfigureLater: [ItemPath] = []
     private(set) var calls: [Call] = []
     /// What UIKit would raise (NSInternalInconsistencyException and friends).
     private(set) var crashes: [String] = []
@@ -75,6 +78,14 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
 
     func reconfigureItems(at paths: [ItemPath]) {
         calls.append(.reconfigure(paths))
+        if defersReconfigure {
+            reconfigureLater += paths
+            return
+        }
+        askReconfigured(paths)
+    }
+
+    private func askReconfigured(_ paths: [ItemPath]) {
         isReconfiguring = true
         for path in paths {
             guard let shown = core.cell(at: path) else { continue }
@@ -113,6 +124,9 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     /// Reads the counts if a reload left them stale, then shows the first `screenRows` rows.
     func layoutIfNeeded() {
         if tableCounts == nil { tableCounts = core.readCounts() }
+        let later = reconfigureLater
+        reconfigureLater = []
+        askReconfigured(later)
         layout()
     }
 
