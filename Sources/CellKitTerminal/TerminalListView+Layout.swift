@@ -378,7 +378,7 @@ extension TerminalListView {
     /// for every row: use it on small lists.
     public func plainLines(width: Int) -> [String] {
         let savedColumns = columns
-        columns = Self.clampedSize(width)
+        columns = max(1, Self.clampedSize(width))
         defer { columns = savedColumns; lineCache.removeAll() }
         lineCache.removeAll()
         var out: [String] = []

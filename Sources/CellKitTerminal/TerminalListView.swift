@@ -65,13 +65,13 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     var lineCache: [ItemPath: [StyledLine]] = [:]
     var lastVisible: [ItemPath] = []
 
-    /// Creates a list of `columns` × `rows`, each clamped to 1...``StyledLine/maximumWidth``.
+    /// Creates a list of `columns` × `rows`, each clamped to 0...``StyledLine/maximumWidth`` (0 rows: a frame of no lines; 0 columns: empty lines).
     public init(columns: Int = 80, rows: Int = 24) {
         self.columns = Self.clampedSize(columns)
         self.rows = Self.clampedSize(rows)
     }
 
-    /// Changes the list's size (each clamped to 1...``StyledLine/maximumWidth``) and
+    /// Changes the list's size (each clamped to 0...``StyledLine/maximumWidth``) and
     /// lays it out again, keeping the selected row on screen.
     public func resize(columns: Int, rows: Int) {
         let columns = Self.clampedSize(columns)
@@ -175,7 +175,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     }
 
     /// `size` within 1...``StyledLine/maximumWidth``, the most a terminal reports.
-    static func clampedSize(_ size: Int) -> Int { min(max(1, size), StyledLine.maximumWidth) }
+    static func clampedSize(_ size: Int) -> Int { min(max(0, size), StyledLine.maximumWidth) }
 
     /// Asks for a redraw.
     func setNeedsDisplay() {

@@ -80,7 +80,7 @@ struct HostileTextTests {
 
         let fixture = NotesFixture(columns: width, rows: 4)
         fixture.controller.apply(NotesFixture.model(sections: 1, rows: 3))
-        #expect(fixture.list.columns == min(max(1, width), StyledLine.maximumWidth))
+        #expect(fixture.list.columns == min(max(0, width), StyledLine.maximumWidth))
         #expect(fixture.frame().count == 4)
         fixture.list.resize(columns: width, rows: 3)
         #expect(fixture.list.plainLines(width: width).count == 4)

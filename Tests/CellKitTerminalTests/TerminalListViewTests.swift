@@ -257,3 +257,23 @@ struct TerminalListViewPositionTests {
         #expect(fixture.list.positionDescription == "1/1")
     }
 }
+
+@Suite("Terminal list view: zero sizes")
+@MainActor
+struct TerminalZeroSizeTests {
+    @Test("a frame is exactly rows lines of exactly columns columns, also for 0")
+    func zeroSizesAreExact() {
+        for (columns, rows) in [(0, 0), (0, 3), (10, 0)] {
+            let fixture = NotesFixture(columns: columns, rows: rows)
+            fixture.controller.apply(NotesFixture.model(sections: 1, rows: 5))
+            for key in [Key.down, .pageDown, .end, .up] { fixture.list.handle(key) }
+            let frame = fixture.list.renderFrame()
+            #expect(frame.count == rows, "\(columns)×\(rows): \(frame.count) lines")
+            #expect(frame.allSatisfy { DisplayWidth.of($0.plainText) == columns }, "\(columns)×\(rows)")
+        }
+        let list = TerminalListView(columns: 5, rows: 5)
+        list.resize(columns: 0, rows: 0)
+        #expect(list.columns == 0 && list.rows == 0)
+        #expect(list.renderFrame().isEmpty)
+    }
+}

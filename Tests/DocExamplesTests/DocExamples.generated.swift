@@ -1825,13 +1825,13 @@ import Testing
     assert(frame[1].contains("Call Ada"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:54
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
 @MainActor private func docExample121() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
-    assert(tiny.columns == 1 && tiny.rows == 1)
+    assert(tiny.renderFrame().isEmpty)
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:65
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
 @MainActor private func docExample122() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
@@ -1858,7 +1858,7 @@ import Testing
     assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:100
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:98
 @MainActor private func docExample123() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
