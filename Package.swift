@@ -46,6 +46,10 @@ let package = Package(
             name: "DocExamplesTests",
             dependencies: ["CellKit", "CellKitDiff", "CellKitTesting", "CellKitTerminal"]
         ),
+        // UIKit tests of both adapters on real views in a window: empty where UIKit is
+        // missing; run by `xcodebuild test` on an iOS simulator (.github/workflows/ios.yml),
+        // type-checked on Linux by Scripts/ios-typecheck.
+        .testTarget(name: "CellKitUIKitTests", dependencies: ["CellKitUIKit", "CellKit", "CellKitTesting"]),
         .testTarget(
             name: "CellKitTerminalTests",
             dependencies: ["CellKitTerminal", "CellKitTesting", "cellkit-demo"],

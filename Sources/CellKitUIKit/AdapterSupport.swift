@@ -2,7 +2,7 @@
 import UIKit
 import CellKit
 
-/// A platform cell that hosts a platform-neutral cell (``TextCell`` and friends).
+/// A platform cell that hosts a platform-neutral cell (``/CellKit/TextCell`` and friends).
 @MainActor
 protocol HostingCell: UIView {
     var content: AnyObject? { get set }
@@ -11,7 +11,7 @@ protocol HostingCell: UIView {
 /// Small helpers of both adapters.
 @MainActor
 enum AdapterSupport {
-    /// The model shown at `path`, when the data source is a ``ListController`` or a ``TableModelDataSource``.
+    /// The model shown at `path`, when the data source is a ``/CellKit/ListController`` or a ``TableModelDataSource``.
     static func model(in dataSource: (any ListViewDataSource)?, at path: ItemPath) -> Any? {
         switch dataSource {
         case let controller as ListController: controller.displayed.model(at: path)

@@ -3,9 +3,9 @@ import UIKit
 import CellKit
 
 /// Makes a `UICollectionView`, with any layout (list, compositional, flow), a
-/// CellKit ``ListView`` that a ``ListController`` drives.
+/// CellKit ``/CellKit/ListView`` that a ``/CellKit/ListController`` drives.
 ///
-/// It is UIKit glue over the same ``ListViewCore`` as ``TableViewAdapter`` (see
+/// It is UIKit glue over the same ``/CellKit/ListViewCore`` as ``TableViewAdapter`` (see
 /// ``ListViewAdapter``): the data switches inside `performBatchUpdates`, rows
 /// whose content changed are reconfigured in place, the first visible item stays
 /// put when items arrive above it, prefetching reaches the controller, and
@@ -17,8 +17,8 @@ import CellKit
 /// Cells: a `.type` source registers its `UICollectionViewCell` class, a `.nib`
 /// source its nib. A `.template` source registers its class too: a collection
 /// view always builds its own cells, so the template's `make` is not used here.
-/// Platform-neutral cells (the default ``TextCell``, the placeholder cells) are
-/// hosted in list cells and drawn by ``renderer``.
+/// Platform-neutral cells (the default ``/CellKit/TextCell``, the placeholder cells) are
+/// hosted in list cells and drawn by ``ListViewAdapter/renderer``.
 ///
 /// Keep a strong reference to the adapter: the collection view and the controller hold it weakly.
 ///

@@ -2,12 +2,13 @@
 import UIKit
 import CellKit
 
-/// Shows a platform-neutral cell (``TextCell`` and its placeholder cells, or any
+/// Shows a platform-neutral cell (``/CellKit/TextCell`` and its placeholder cells, or any
 /// other object) inside a UIKit cell, so that the registry's default cell and
 /// the placeholder rows work on UIKit unchanged.
 ///
 /// The controller configures the neutral cell; the adapter then renders it with
-/// ``render(_:into:)``. Replace ``renderer`` on an adapter to draw your own.
+/// ``render``. Replace the adapters' `renderer`
+/// (``ListViewAdapter/renderer``) to draw your own.
 @MainActor
 public struct HostedCellRenderer {
     /// Draws `content` into `cell`.
@@ -19,9 +20,9 @@ public struct HostedCellRenderer {
     }
 
     /// The default: content that adopts ``UIKitHostedContent`` draws itself (the
-    /// SwiftUI module's `SwiftUICell`); a ``TextCell``'s text, detail and accessory as a list content
-    /// configuration and its ``TextCell/accessibilityLabel`` as the cell's, a spinner
-    /// for a running ``LoadingCell``, any other object's description.
+    /// SwiftUI module's `SwiftUICell`); a ``/CellKit/TextCell``'s text, detail and accessory as a list content
+    /// configuration and its ``/CellKit/TextCell/accessibilityLabel`` as the cell's, a spinner
+    /// for a running ``/CellKit/LoadingCell``, any other object's description.
     public static let standard = HostedCellRenderer { content, view in
         if let drawsItself = content as? any UIKitHostedContent {
             drawsItself.render(into: view)

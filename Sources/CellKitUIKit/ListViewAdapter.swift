@@ -3,7 +3,7 @@ import UIKit
 import CellKit
 
 /// What ``TableViewAdapter`` and ``CollectionViewAdapter`` share: the UIKit glue
-/// over a ``ListViewCore`` (the core decides, validates once, follows the
+/// over a ``/CellKit/ListViewCore`` (the core decides, validates once, follows the
 /// visible cells; this class only replays), cell hosting, display and prefetch
 /// forwarding, the refresh control, the background placeholder, Dynamic Type,
 /// and forwarding of the delegate calls CellKit does not handle to
@@ -12,7 +12,7 @@ import CellKit
 /// Not used directly: make a ``TableViewAdapter`` or a ``CollectionViewAdapter``.
 @MainActor
 public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
-    /// Who answers counts and cells (usually a ``ListController``); held weakly.
+    /// Who answers counts and cells (usually a ``/CellKit/ListController``); held weakly.
     public weak var dataSource: (any ListViewDataSource)?
     /// Who hears about heights, selection, display and prefetching; held weakly.
     public weak var delegate: (any ListViewDelegate)?
@@ -51,7 +51,7 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     public let editing = EditingTable()
     /// Draws platform-neutral cells (the default cell, the placeholder rows) into platform cells.
     public var renderer = HostedCellRenderer.standard
-    /// Builds the background view for a ``BackgroundPlaceholder`` (when placeholders are not rows).
+    /// Builds the background view for a ``/CellKit/BackgroundPlaceholder`` (when placeholders are not rows).
     public var backgroundViewProvider: @MainActor (BackgroundPlaceholder, _ retry: (@MainActor () -> Void)?) -> UIView = {
         PlaceholderBackgroundView(placeholder: $0, retry: $1)
     }

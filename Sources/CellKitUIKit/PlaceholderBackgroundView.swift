@@ -4,7 +4,7 @@ import CellKit
 
 /// The default background of an empty list when placeholders are not rows
 /// (Coffee's loading and error views): a spinner or a message, and a retry button
-/// for errors that allow one. Its texts come from ``ListController/placeholders``
+/// for errors that allow one. Its texts come from ``/CellKit/ListController/placeholders``
 /// (localized); the message is the label VoiceOver reads.
 @MainActor
 public final class PlaceholderBackgroundView: UIView {

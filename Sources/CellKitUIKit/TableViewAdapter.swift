@@ -2,10 +2,10 @@
 import UIKit
 import CellKit
 
-/// Makes a `UITableView` a CellKit ``ListView``: a ``ListController`` attached to
+/// Makes a `UITableView` a CellKit ``/CellKit/ListView``: a ``/CellKit/ListController`` attached to
 /// the adapter drives the table through data source, delegate and prefetching bridges.
 ///
-/// The adapter is UIKit glue over a ``ListViewCore`` (see ``ListViewAdapter``):
+/// The adapter is UIKit glue over a ``/CellKit/ListViewCore`` (see ``ListViewAdapter``):
 /// the core validates each batch once against the counts the table cached,
 /// switches the data inside `performBatchUpdates`, reconfigures changed rows in
 /// place with the same cell, keeps the first visible row put when rows arrive

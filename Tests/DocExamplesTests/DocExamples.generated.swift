@@ -1868,7 +1868,7 @@ import Testing
     assert(opened == [3])
 }
 
-// README.md:43
+// README.md:22
 @MainActor private func docExample123() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
@@ -1886,7 +1886,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:127
+// README.md:122
 @MainActor private func docExample124() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
