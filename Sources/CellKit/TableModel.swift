@@ -60,6 +60,10 @@ public struct TableModel: Sendable, CustomStringConvertible {
     }
 
     /// Creates a one-section model from `Identifiable` models (Coffee's flat array).
+    ///
+    /// Inlinable, so that the walk over `models` is specialised for `Model` in the
+    /// caller: unspecialised, reading each element allocated once per row.
+    @inlinable
     public init<Model: Identifiable & Sendable>(_ models: [Model]) where Model.ID: Sendable {
         self.init(sections: [TableSection(id: 0, items: models.map { ListItem($0) })])
     }
@@ -73,6 +77,7 @@ public struct TableModel: Sendable, CustomStringConvertible {
     }
 
     /// Creates one section per inner array (Coffee's two-dimensional array).
+    @inlinable
     public init<Model: Identifiable & Sendable>(sections models: [[Model]]) where Model.ID: Sendable {
         self.init(sections: models.enumerated().map { TableSection(id: SectionID($0.offset), items: $0.element.map { ListItem($0) }) })
     }

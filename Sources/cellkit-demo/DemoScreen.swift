@@ -34,6 +34,8 @@ protocol DemoScreen: AnyObject {
     var loadedSnapshot: ListSnapshot { get }
     /// Loads the next page; nil when none is left or one is loading.
     func loadNextPage() -> Task<Void, Never>?
+    /// Stops loading pages as the last rows show: plain output loads exactly the pages it prints.
+    func loadPagesOnlyWhenAsked()
     /// What a row is called in messages: "tweet", "commit".
     var rowName: String { get }
     /// The default number of pages printed when the output is not a terminal (nil: all).
@@ -70,6 +72,9 @@ enum ScreenRunner {
             try app.run()
         }
         let width = try options.plainWidth()
+        // Rows "show" as the plain list lays out; without this a prefetched page could
+        // land between the last load and the print (`--pages 1` printing two pages).
+        screen.loadPagesOnlyWhenAsked()
         screen.controller.attach(to: list)
         screen.start()
         let pageLimit = options.pages ?? screen.defaultPlainPages

@@ -71,7 +71,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     public private(set) var nextPageError: (any Error)?
     /// How many items the last finished ``refresh()`` brought that were not loaded before; `nil` before one finished.
     public private(set) var lastRefreshNewItemCount: Int?
-    /// How many rows before the end trigger the next page.
+    /// How many rows before the end trigger the next page; 0: rows showing never
+    /// load a page, only ``loadNextPage()``, ``loadUntil(_:)`` and ``loadAll()`` do.
     public var prefetchDistance: Int
 
     private let fetch: FetchPage

@@ -14,6 +14,7 @@ final class FeedScreen: DemoScreen {
     var filterPasses: Int { source.filterPasses }
     var loadedSnapshot: ListSnapshot { source.innerSnapshot }
     func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
+    func loadPagesOnlyWhenAsked() { pages.prefetchDistance = 0 }
     let rowName = "tweet"
     let defaultPlainPages: Int? = 1
 

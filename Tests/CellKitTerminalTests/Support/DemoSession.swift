@@ -45,7 +45,7 @@ final class DemoSession {
 
     /// Waits for the demo to end; checks that the terminal is as it was before and returns the exit status.
     func waitForExitAndCheckTerminal(sourceLocation: SourceLocation = #_sourceLocation) throws -> Int32 {
-        let screen = try tmux.waitFor("the program to exit", timeout: 10) { $0.contains { $0.hasPrefix("exit=") } }
+        let screen = try tmux.waitFor("the program to exit", timeout: 20) { $0.contains { $0.hasPrefix("exit=") } }
         let line = screen.first { $0.hasPrefix("exit=") } ?? ""
         let status = Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) ?? -1
         #expect(try tmux.display("#{alternate_on}") == "0", "still on the alternate screen", sourceLocation: sourceLocation)

@@ -194,7 +194,7 @@ final class TmuxSession {
 
     /// Polls the pane until `predicate` holds; fails with the last screen after `timeout` seconds.
     @discardableResult
-    func waitFor(_ what: String, timeout: Double = 15, _ predicate: ([String]) -> Bool) throws -> [String] {
+    func waitFor(_ what: String, timeout: Double = 30, _ predicate: ([String]) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var screen: [String] = []
         while Date() < deadline {
@@ -207,7 +207,7 @@ final class TmuxSession {
 
     /// Waits until some line contains `text`.
     @discardableResult
-    func waitFor(text: String, timeout: Double = 15) throws -> [String] {
+    func waitFor(text: String, timeout: Double = 30) throws -> [String] {
         try waitFor("“\(text)”", timeout: timeout) { $0.contains { $0.contains(text) } }
     }
 
