@@ -72,6 +72,7 @@ public struct TableModel: Sendable, CustomStringConvertible {
     /// `Identifiable`: each row's identity is its value (see <doc:RowIdentity>).
     /// A type that is both goes by its `id`.
     @_disfavoredOverload
+    @inlinable
     public init<Model: Hashable & Sendable>(_ models: [Model]) {
         self.init(sections: [TableSection(id: 0, items: models.map { ListItem($0) })])
     }
@@ -85,6 +86,7 @@ public struct TableModel: Sendable, CustomStringConvertible {
     /// Creates one section per inner array of `Hashable` models that are not
     /// `Identifiable` (each row's identity is its value).
     @_disfavoredOverload
+    @inlinable
     public init<Model: Hashable & Sendable>(sections models: [[Model]]) {
         self.init(sections: models.enumerated().map { TableSection(id: SectionID($0.offset), items: $0.element.map { ListItem($0) }) })
     }
