@@ -42,7 +42,8 @@ extension ListController {
     /// main-actor job of ``bind(to:)`` and ``submit(_:)``, not the diff that runs
     /// off it). For the benchmarks, which time main-actor work on its own.
     @_spi(Benchmarks)
-    public var mainActorApplyTime: Duration { snapshots.mainActorTime }
+    @available(iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+    public var mainActorApplyTime: Duration { .nanoseconds(Int64(clamping: snapshots.mainActorNanoseconds)) }
 
     /// Whether a snapshot is waiting or being diffed and applied.
     public var isApplying: Bool { snapshots.isApplying }

@@ -34,7 +34,7 @@ final class SnapshotQueue {
     private(set) var appliedCount = 0
     /// The time spent in the queue's main-actor jobs (everything but the diff off
     /// the main actor), summed over every snapshot shown; read by the benchmarks.
-    private(set) var mainActorTime: Duration = .zero
+    private(set) var mainActorNanoseconds: UInt64 = 0
 
     init() {}
 
@@ -59,23 +59,22 @@ final class SnapshotQueue {
     }
 
     private func drain(into owner: some SnapshotQueueOwner) async {
-        let clock = ContinuousClock()
         while let snapshot = pending {
-            var start = clock.now
+            var start = Platform.monotonicNanoseconds()
             pending = nil
             let target = owner.target(for: snapshot)
             let generation = displayGeneration
             let reloadThreshold = owner.reloadThreshold
-            mainActorTime += clock.now - start
+            mainActorNanoseconds &+= Platform.monotonicNanoseconds() &- start
             var staged = await Self.stagedChangesOffMain(from: owner.displayed, to: target, reloadThreshold: reloadThreshold)
-            start = clock.now
+            start = Platform.monotonicNanoseconds()
             if displayGeneration != generation {
                 // Something was shown while diffing: start again from what is shown now.
                 staged = ListController.stagedChanges(from: owner.displayed, to: target, reloadThreshold: owner.reloadThreshold)
             }
             owner.show(snapshot, target: target, staged: staged)
             appliedCount += 1
-            mainActorTime += clock.now - start
+            mainActorNanoseconds &+= Platform.monotonicNanoseconds() &- start
         }
         draining = false
         let waiters = settleWaiters

@@ -22,4 +22,16 @@ enum Platform {
         print(line)
         #endif
     }
+
+    /// A monotonic clock reading in nanoseconds (for the benchmarks' main-actor timing;
+    /// `ContinuousClock` needs iOS 16).
+    static func monotonicNanoseconds() -> UInt64 {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        #else
+        return 0
+        #endif
+    }
 }
