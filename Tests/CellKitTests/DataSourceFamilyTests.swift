@@ -15,14 +15,7 @@ struct DataSourceFamilyTests {
     }
 
     @Test func theNextPageIsAskedForOnceWhenTheLastRowsAreAboutToShow() async throws {
-        let gate = FetchGate<Page<Post>>()
-        let source = PaginatedDataSource<Post>(prefetchDistance: 5) { try await gate.fetch($0) }
-        let screen = PostScreen(viewportHeight: 440, rowHeight: 44)  // 10 rows on screen
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: Page(posts(0..<20), hasMore: true))
-        await load.value
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 5, firstPage: posts(0..<20), hasMore: true)  // 10 rows on screen
         await screen.controller.settle()
         #expect(await gate.arguments == [0], "rows 0–9 are far from the end")
 
@@ -51,14 +44,7 @@ struct DataSourceFamilyTests {
     }
 
     @Test func refreshPutsNewItemsOnTopAndKeepsTheLaterPages() async throws {
-        let gate = FetchGate<Page<Post>>()
-        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { try await gate.fetch($0) }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: Page(posts(10..<20), hasMore: true))
-        await load.value
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 0, firstPage: posts(10..<20), hasMore: true)
         let more = try #require(source.loadNextPage())
         #expect(source.loadNextPage() == nil, "never the same page twice at once")
         await gate.waitForCalls(2)
@@ -111,14 +97,7 @@ struct DataSourceFamilyTests {
     }
 
     @Test func aRefreshMakesALoadMoreInFlightStale() async throws {
-        let gate = FetchGate<Page<Post>>()
-        let source = PaginatedDataSource<Post> { try await gate.fetch($0) }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: Page(posts(0..<10), hasMore: true))
-        await load.value
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 5, firstPage: posts(0..<10), hasMore: true)
         let more = try #require(source.loadNextPage())
         let refresh = source.refresh()
         #expect(source.pageInFlight == nil)
@@ -133,14 +112,7 @@ struct DataSourceFamilyTests {
     }
 
     @Test func aFailedNextPageKeepsTheContentAndIsNotRetriedOnEveryScroll() async throws {
-        let gate = FetchGate<Page<Post>>()
-        let source = PaginatedDataSource<Post>(prefetchDistance: 3) { try await gate.fetch($0) }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: Page(posts(0..<12), hasMore: true))
-        await load.value
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 3, firstPage: posts(0..<12), hasMore: true)
         await screen.controller.settle()
         screen.listView.scroll(to: 2 * 44)
         await gate.waitForCalls(2)

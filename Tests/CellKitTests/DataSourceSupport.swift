@@ -105,3 +105,20 @@ func loadedRemoteScreen(gate: FetchGate<[Post]>, initial: [Post]) async -> (Remo
     await load.value
     return (source, screen)
 }
+
+/// A paginated data source fetching through a new gate, bound to a new screen, its first page
+/// (`firstPage`, with `hasMore`) loaded; the screen is not settled yet.
+@MainActor
+func loadedPagedScreen(
+    prefetchDistance: Int, firstPage: [Post], hasMore: Bool
+) async -> (FetchGate<Page<Post>>, PaginatedDataSource<Post>, PostScreen) {
+    let gate = FetchGate<Page<Post>>()
+    let source = PaginatedDataSource<Post>(prefetchDistance: prefetchDistance) { try await gate.fetch($0) }
+    let screen = PostScreen()
+    screen.controller.bind(to: source)
+    let load = source.load()
+    await gate.waitForCalls(1)
+    await gate.resume(0, returning: Page(firstPage, hasMore: hasMore))
+    await load.value
+    return (gate, source, screen)
+}

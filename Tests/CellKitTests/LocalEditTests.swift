@@ -25,14 +25,7 @@ struct LocalEditTests {
     }
 
     @Test func aRowRemovedLocallyDoesNotComeBackFromALaterPageOrARefresh() async throws {
-        let gate = FetchGate<Page<Post>>()
-        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { try await gate.fetch($0) }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: Page(posts(0..<10), hasMore: true))
-        await load.value
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 0, firstPage: posts(0..<10), hasMore: true)
         await screen.controller.settle()
 
         // Swipe to delete post 9, like post 0, move post 5 to the top, insert a draft: all shown at once.

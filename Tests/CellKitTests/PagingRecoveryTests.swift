@@ -78,14 +78,7 @@ struct PagingRecoveryTests {
     }
 
     @Test func aFailedNextPageShowsTheRetryRowWhichLoadsItAgain() async throws {
-        let gate = FetchGate<Page<Post>>()
-        let source = PaginatedDataSource<Post>(prefetchDistance: 3) { try await gate.fetch($0) }
-        let screen = PostScreen()  // 10 rows on screen
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: Page(posts(0..<12), hasMore: true))
-        await load.value
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 3, firstPage: posts(0..<12), hasMore: true)  // 10 rows on screen
         await screen.controller.settle()
 
         // The end comes on screen: page 1 loads, with the "loading more" row after the content.
@@ -130,14 +123,7 @@ struct PagingRecoveryTests {
     }
 
     @Test func reachingTheFailedRowAgainRetries() async throws {
-        let gate = FetchGate<Page<Post>>()
-        let source = PaginatedDataSource<Post>(prefetchDistance: 1) { try await gate.fetch($0) }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: Page(posts(0..<15), hasMore: true))
-        await load.value
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 1, firstPage: posts(0..<15), hasMore: true)
         await screen.controller.settle()
         screen.listView.scroll(to: 6 * 44)
         await gate.waitForCalls(2)
@@ -171,15 +157,7 @@ struct PagingRecoveryTests {
     }
 
     @Test func loadAllLoadsEveryPageStopsAtAFailureAndGoesOnWhenCalledAgain() async throws {
-        let gate = FetchGate<Page<Post>>()
-        let source = PaginatedDataSource<Post> { try await gate.fetch($0) }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        await gate.resume(0, returning: Page(posts(0..<10), hasMore: true))
-        await load.value
-
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 5, firstPage: posts(0..<10), hasMore: true)
         let all = source.loadAll()
         await gate.waitForCalls(2)
         #expect(source.snapshot.activity == .loadingMore, "each page shows as it loads")
