@@ -10,7 +10,10 @@ struct FeedTmuxTests {
         defer { session.close() }
         let tmux = session.tmux
         try tmux.waitFor(text: "Loading")
-        var screen = try tmux.waitFor(text: "@")
+        // The rows may draw a frame before the status line counts them: wait for both.
+        var screen = try tmux.waitFor("the first rows and their position") { lines in
+            lines.contains { $0.contains("@") } && statusPosition(lines)?.hasPrefix("1/") == true
+        }
         #expect(screen[0].contains("CellKit · feed"))
         #expect(screen.contains { $0.hasPrefix(" Today 15:00 ─") })
         #expect(statusPosition(screen)?.hasPrefix("1/") == true)
