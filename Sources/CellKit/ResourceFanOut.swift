@@ -17,9 +17,11 @@ final class ResourceFanOut {
     private let rows: RowBinding
     private var loaders: [AnyResourceLoader] = []
 
-    /// Where each identity first occurs in the displayed model, built on the first
-    /// delivery after the model changed (O(*n*) once per displayed model, then O(1) per row).
-    private var firstPaths: [ItemID: ItemPath]?
+    /// Where the identities asked about first occur in the displayed model
+    /// (`TableModel.indexPath(of:)`, remembered until the model changes):
+    /// one scan, stopping at the first match, per identity per displayed model;
+    /// no index of every row.
+    private var firstPaths: [ItemID: ItemPath?] = [:]
 
     /// The last resource provided per row identity and key, for rows that show later.
     private var provided: [ItemID: [ResourceKey: ResourceUpdate]] = [:]
@@ -47,18 +49,13 @@ final class ResourceFanOut {
     }
 
     /// The displayed model changed: the first occurrences are found again when needed.
-    func displayDidChange() { firstPaths = nil }
+    func displayDidChange() { firstPaths.removeAll(keepingCapacity: true) }
 
     private func firstPath(of id: ItemID, in displayed: TableModel) -> ItemPath? {
-        if let firstPaths { return firstPaths[id] }
-        var found: [ItemID: ItemPath] = [:]
-        for (s, section) in displayed.sections.enumerated() {
-            for (i, item) in section.items.enumerated() where found[item.id] == nil {
-                found[item.id] = ItemPath(item: i, section: s)
-            }
-        }
-        firstPaths = found
-        return found[id]
+        if let known = firstPaths[id] { return known }
+        let path = displayed.indexPath(of: id)
+        firstPaths[id] = path
+        return path
     }
 
     /// Runs `loader` for the rows shown from now on.
