@@ -13,6 +13,21 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Inputs and fixtures shared by the benchmarks and the instruction-count probe.
+        .target(
+            name: "Workloads",
+            dependencies: [
+                .product(name: "CellKit", package: "CellKit"),
+                .product(name: "CellKitTesting", package: "CellKit"),
+            ],
+            path: "Benchmarks/Workloads"
+        ),
+        // One measured call per run, for callgrind (Scripts/instructions).
+        .executableTarget(
+            name: "cellkit-probe",
+            dependencies: ["Workloads", .product(name: "CellKit", package: "CellKit")],
+            path: "Benchmarks/Probe"
+        ),
         .executableTarget(
             name: "DiffBenchmarks",
             dependencies: [
@@ -28,6 +43,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CellKit", package: "CellKit"),
                 .product(name: "CellKitTesting", package: "CellKit"),
+                "Workloads",
             ],
             path: "Benchmarks/ControllerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

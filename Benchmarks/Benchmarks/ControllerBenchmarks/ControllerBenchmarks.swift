@@ -4,6 +4,7 @@
 import Benchmark
 import CellKit
 import CellKitTesting
+import Workloads
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], maxDuration: .seconds(10), maxIterations: 50)

@@ -6,6 +6,7 @@
 import Benchmark
 @_spi(Benchmarks) import CellKit
 import CellKitTesting
+import Workloads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,83 +47,6 @@ func resetPeakResident() -> Int {
     }
     #endif
     return procStatusKB("VmRSS")
-}
-
-/// Four model types mixed in one feed (issue 12 target d).
-struct FeedSuggestion: Identifiable, Equatable, Sendable { let id: Int; var content: Int }
-struct FeedAd: Identifiable, Equatable, Sendable { let id: Int; var content: Int }
-struct FeedNote: Identifiable, Equatable, Sendable { let id: Int; var content: Int }
-
-/// The row of `item` in a heterogeneous feed: its type follows its id, so an
-/// updated row keeps its type.
-func feedRow(_ item: BenchItem) -> ListItem {
-    switch (item.id & 0x7FFF_FFFF) % 4 {
-    case 0: ListItem(item)
-    case 1: ListItem(FeedSuggestion(id: item.id, content: item.content))
-    case 2: ListItem(FeedAd(id: item.id, content: item.content))
-    default: ListItem(FeedNote(id: item.id, content: item.content))
-    }
-}
-
-/// A controller driving a headless list view, every row type at a fixed height.
-@MainActor
-func makeFixedHeightScreen() -> (ListController, HeadlessListView) {
-    let controller = ListController(diagnostics: .ignore)
-    controller.register(TextCell.self, for: BenchItem.self) { cell, item in cell.text = "\(item.id)" }
-    controller.register(TextCell.self, for: FeedSuggestion.self) { cell, item in cell.text = "\(item.id)" }
-    controller.register(TextCell.self, for: FeedAd.self) { cell, item in cell.text = "\(item.id)" }
-    controller.register(TextCell.self, for: FeedNote.self) { cell, item in cell.text = "\(item.id)" }
-    controller.rowHeights.set(BenchItem.self, .fixed(44))
-    controller.rowHeights.set(FeedSuggestion.self, .fixed(44))
-    controller.rowHeights.set(FeedAd.self, .fixed(44))
-    controller.rowHeights.set(FeedNote.self, .fixed(44))
-    let listView = HeadlessListView(viewportHeight: 800, rowHeight: 44)
-    listView.isLoggingEnabled = false
-    controller.attach(to: listView)
-    return (controller, listView)
-}
-
-/// A fixed-height screen showing `old`, and the model to show next.
-@MainActor
-final class PipelineFixture {
-    let controller: ListController
-    let listView: HeadlessListView
-    let next: TableModel
-
-    init(old: TableModel, next: TableModel) {
-        (controller, listView) = makeFixedHeightScreen()
-        self.next = next
-        controller.apply(old)
-    }
-
-    /// `rows` rows of `BenchItem`, then `each` rows of each kind of change (homogeneous or the 4-type feed).
-    convenience init(rows: Int, each: Int, feed: Bool = false) {
-        let old = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
-        let new = changed(old, each: each)
-        if feed {
-            self.init(old: TableModel(sections: [TableSection(id: 0, items: old.map(feedRow))]),
-                      next: TableModel(sections: [TableSection(id: 0, items: new.map(feedRow))]))
-        } else {
-            self.init(old: TableModel(old), next: TableModel(new))
-        }
-    }
-
-    func apply() { controller.apply(next) }
-
-    /// Shows `next` through the bound-data-source path; returns the main-actor time it took (µs).
-    func submitAndSettle() async -> Int {
-        let before = controller.mainActorApplyTime
-        controller.submit(ListSnapshot(next, state: .loaded))
-        await controller.settle()
-        let spent = controller.mainActorApplyTime - before
-        return Int(spent.components.seconds * 1_000_000 + spent.components.attoseconds / 1_000_000_000_000)
-    }
-}
-
-/// The two snapshots of a bare diff.
-func bareDiffInput(rows: Int, each: Int) -> (old: [BenchItem], new: [BenchItem]) {
-    let old = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
-    return (old, changed(old, each: each))
 }
 
 func pipelineBenchmarks() {

@@ -1,0 +1,53 @@
+// One measured call per run, for instruction counts that repeat on a loaded machine:
+//   valgrind --tool=callgrind --toggle-collect='*measured*' .build/release/cellkit-probe apply 100000 10000
+// (Scripts/instructions runs every case and prints the ratios). Input construction
+// and the screen's first load happen outside the measured functions.
+import CellKit
+import Workloads
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@inline(never) func measuredBareDiff(_ old: [BenchItem], _ new: [BenchItem]) -> Int {
+    StagedChangeset(from: old, to: new).stages.count
+}
+
+@inline(never) func measuredListItemDiff(_ old: [DiffSection<Int, Int, ListItem>], _ new: [DiffSection<Int, Int, ListItem>]) -> Int {
+    StagedChangeset(from: old, to: new).stages.count
+}
+
+@MainActor @inline(never) func measuredApply(_ fixture: PipelineFixture) {
+    fixture.apply()
+}
+
+@inline(never) func measuredBuild(_ items: [BenchItem]) -> TableModel {
+    TableModel(items)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let rows = Int(arguments[2]), let each = Int(arguments[3]) else {
+    print("usage: cellkit-probe bare-diff|listitem-diff|apply|apply-feed|build ROWS EACH")
+    exit(64)
+}
+
+switch arguments[1] {
+case "bare-diff":
+    let (old, new) = bareDiffInput(rows: rows, each: each)
+    print(measuredBareDiff(old, new))
+case "listitem-diff":
+    let (old, new) = bareDiffInput(rows: rows, each: each)
+    print(measuredListItemDiff([DiffSection(id: 0, content: 0, elements: old.map { ListItem($0) })],
+                               [DiffSection(id: 0, content: 0, elements: new.map { ListItem($0) })]))
+case "apply", "apply-feed":
+    MainActor.assumeIsolated {
+        let fixture = PipelineFixture(rows: rows, each: each, feed: arguments[1] == "apply-feed")
+        measuredApply(fixture)
+        print(fixture.listView.visibleItemPaths.count)
+    }
+case "build":
+    let items = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
+    print(measuredBuild(items).itemCount)
+default:
+    print("unknown case \(arguments[1])")
+    exit(64)
+}

@@ -1,0 +1,173 @@
+// The controller benchmarks' workloads, free of the benchmark harness so that
+// they can also run from a plain executable.
+@_spi(Benchmarks) import CellKit
+import CellKitTesting
+
+/// The element of every benchmark: an id and a content counter (DESIGN.md's `Item`).
+public struct BenchItem: Identifiable, Equatable, Sendable {
+    public let id: Int
+    public var content: Int
+    public init(id: Int, content: Int) { self.id = id; self.content = content }
+}
+
+/// A seeded generator, so every run sees the same changes.
+public struct BenchRandom: RandomNumberGenerator {
+    public var state: UInt64
+    public init(state: UInt64) { self.state = state }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random-looking unique ids.
+public func benchIDs(_ count: Int) -> [Int] { (0..<count).map { ($0 &* 2_654_435_761) & 0x7FFF_FFFF } }
+
+/// The bare diff's view of a row: its `id`, and `==` for content.
+extension BenchItem: Differentiable {
+    public var differenceIdentifier: Int { id }
+}
+
+/// `old` with 10% of the rows each deleted, inserted, moved and updated (disjoint, seeded).
+public func tenPercentChanged(_ old: [BenchItem], seed: UInt64 = 42) -> [BenchItem] {
+    changed(old, each: old.count / 10, seed: seed)
+}
+
+/// `old` with `k` rows each deleted, inserted, moved and updated (disjoint, seeded).
+public func changed(_ old: [BenchItem], each k: Int, seed: UInt64 = 42) -> [BenchItem] {
+    var rng = BenchRandom(state: seed)
+    let n = old.count
+    var indices = Array(0..<n)
+    indices.shuffle(using: &rng)
+    let deleted = Set(indices[0..<k]), updated = Set(indices[k..<2 * k]), moved = Set(indices[2 * k..<3 * k])
+    var new: [BenchItem] = []
+    new.reserveCapacity(n)
+    var movers: [BenchItem] = []
+    for (i, item) in old.enumerated() {
+        if deleted.contains(i) { continue }
+        if moved.contains(i) { movers.append(item); continue }
+        new.append(updated.contains(i) ? BenchItem(id: item.id, content: item.content + 1) : item)
+    }
+    for mover in movers { new.insert(mover, at: Int(rng.next() % UInt64(new.count + 1))) }
+    for j in 0..<k { new.insert(BenchItem(id: -1 - j, content: 0), at: Int(rng.next() % UInt64(new.count + 1))) }
+    return new
+}
+
+/// A controller driving a headless list view, with rows of varying height.
+@MainActor
+public func makeBenchScreen(viewportHeight: Double = 800) -> (ListController, HeadlessListView) {
+    let controller = ListController(diagnostics: .ignore)
+    controller.register(TextCell.self, for: BenchItem.self) { cell, item in cell.text = "\(item.id)" }
+    controller.rowHeights.set(BenchItem.self, .measured { item, _ in 30 + Double(item.id % 7) * 9 })
+    let listView = HeadlessListView(viewportHeight: viewportHeight, rowHeight: 44)
+    listView.isLoggingEnabled = false
+    controller.attach(to: listView)
+    return (controller, listView)
+}
+
+/// Scrolls `listView` by `frames` steps of `step` points, bouncing at the ends; returns the rows seen.
+@MainActor
+public func scrollFrames(_ listView: HeadlessListView, frames: Int, step: Double = 23) -> Int {
+    var seen = 0
+    var direction = 1.0
+    for _ in 0..<frames {
+        let before = listView.contentOffset
+        listView.scroll(by: step * direction)
+        if listView.contentOffset == before { direction = -direction }
+        seen &+= listView.visibleItemPaths.count
+    }
+    return seen
+}
+
+/// Finds the visible rows of a frame in a bare ``RowOffsetIndex``, `frames` times.
+public func indexFrames(_ index: RowOffsetIndex, frames: Int, viewport: Double = 800, step: Double = 23) -> Int {
+    var offset = 0.0, seen = 0
+    let end = index.totalHeight - viewport
+    for _ in 0..<frames {
+        offset += step
+        if offset > end { offset = 0 }
+        seen &+= index.rows(from: offset, to: offset + viewport).count
+    }
+    return seen
+}
+
+/// Four model types mixed in one feed (issue 12 target d).
+public struct FeedSuggestion: Identifiable, Equatable, Sendable { public let id: Int; public var content: Int; public init(id: Int, content: Int) { self.id = id; self.content = content } }
+public struct FeedAd: Identifiable, Equatable, Sendable { public let id: Int; public var content: Int; public init(id: Int, content: Int) { self.id = id; self.content = content } }
+public struct FeedNote: Identifiable, Equatable, Sendable { public let id: Int; public var content: Int; public init(id: Int, content: Int) { self.id = id; self.content = content } }
+
+/// The row of `item` in a heterogeneous feed: its type follows its id, so an
+/// updated row keeps its type.
+public func feedRow(_ item: BenchItem) -> ListItem {
+    switch (item.id & 0x7FFF_FFFF) % 4 {
+    case 0: ListItem(item)
+    case 1: ListItem(FeedSuggestion(id: item.id, content: item.content))
+    case 2: ListItem(FeedAd(id: item.id, content: item.content))
+    default: ListItem(FeedNote(id: item.id, content: item.content))
+    }
+}
+
+/// A controller driving a headless list view, every row type at a fixed height.
+@MainActor
+public func makeFixedHeightScreen() -> (ListController, HeadlessListView) {
+    let controller = ListController(diagnostics: .ignore)
+    controller.register(TextCell.self, for: BenchItem.self) { cell, item in cell.text = "\(item.id)" }
+    controller.register(TextCell.self, for: FeedSuggestion.self) { cell, item in cell.text = "\(item.id)" }
+    controller.register(TextCell.self, for: FeedAd.self) { cell, item in cell.text = "\(item.id)" }
+    controller.register(TextCell.self, for: FeedNote.self) { cell, item in cell.text = "\(item.id)" }
+    controller.rowHeights.set(BenchItem.self, .fixed(44))
+    controller.rowHeights.set(FeedSuggestion.self, .fixed(44))
+    controller.rowHeights.set(FeedAd.self, .fixed(44))
+    controller.rowHeights.set(FeedNote.self, .fixed(44))
+    let listView = HeadlessListView(viewportHeight: 800, rowHeight: 44)
+    listView.isLoggingEnabled = false
+    controller.attach(to: listView)
+    return (controller, listView)
+}
+
+/// A fixed-height screen showing `old`, and the model to show next.
+@MainActor
+public final class PipelineFixture {
+    public let controller: ListController
+    public let listView: HeadlessListView
+    public let next: TableModel
+
+    public init(old: TableModel, next: TableModel) {
+        (controller, listView) = makeFixedHeightScreen()
+        self.next = next
+        controller.apply(old)
+    }
+
+    /// `rows` rows of `BenchItem`, then `each` rows of each kind of change (homogeneous or the 4-type feed).
+    public convenience init(rows: Int, each: Int, feed: Bool = false) {
+        let old = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
+        let new = changed(old, each: each)
+        if feed {
+            self.init(old: TableModel(sections: [TableSection(id: 0, items: old.map(feedRow))]),
+                      next: TableModel(sections: [TableSection(id: 0, items: new.map(feedRow))]))
+        } else {
+            self.init(old: TableModel(old), next: TableModel(new))
+        }
+    }
+
+    public func apply() { controller.apply(next) }
+
+    /// Shows `next` through the bound-data-source path; returns the main-actor time it took (µs).
+    public func submitAndSettle() async -> Int {
+        let before = controller.mainActorApplyTime
+        controller.submit(ListSnapshot(next, state: .loaded))
+        await controller.settle()
+        let spent = controller.mainActorApplyTime - before
+        return Int(spent.components.seconds * 1_000_000 + spent.components.attoseconds / 1_000_000_000_000)
+    }
+}
+
+/// The two snapshots of a bare diff.
+public func bareDiffInput(rows: Int, each: Int) -> (old: [BenchItem], new: [BenchItem]) {
+    let old = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
+    return (old, changed(old, each: each))
+}
+
