@@ -236,7 +236,7 @@ extension TableModel {
         let s = section ?? sections.count - 1
         precondition(sections.indices.contains(s), "TableModel.append: section \(s) does not exist (\(sections.count) sections)")
         let start = sections[s].count
-        sections[s].rows = sections[s].rows.appending(rows)
+        sections[s].rows = sections[s].rows.replacing(start..<start, with: rows)
         return (start..<start + rows.count).map { ItemPath(item: $0, section: s) }
     }
 
@@ -258,48 +258,57 @@ extension TableModel {
     /// Inserts rows starting at `path`; returns the inserted paths.
     @discardableResult
     public mutating func insert(_ items: [ListItem], at path: ItemPath) -> [ItemPath] {
-        precondition(sections.indices.contains(path.section), "TableModel.insert: section \(path.section) does not exist (\(sections.count) sections)")
-        precondition((0...sections[path.section].count).contains(path.item), "TableModel.insert: row \(path.item) is out of range 0...\(sections[path.section].count) in section \(path.section)")
-        sections[path.section].items.insert(contentsOf: items, at: path.item)
-        return (path.item..<path.item + items.count).map { ItemPath(item: $0, section: path.section) }
+        insert(rows: .items(items), at: path)
     }
 
     /// Inserts `Identifiable` models starting at `path`; returns the inserted paths.
+    @inlinable
     @discardableResult
     public mutating func insert<Model: Identifiable & Sendable>(_ models: [Model], at path: ItemPath) -> [ItemPath] where Model.ID: Sendable {
-        insert(models.map { ListItem($0) }, at: path)
+        insert(rows: _identifiableRows(models), at: path)
     }
 
     /// Inserts `Hashable` models that are not `Identifiable` starting at `path`; returns the inserted paths.
     @_disfavoredOverload
+    @inlinable
     @discardableResult
     public mutating func insert<Model: Hashable & Sendable>(_ models: [Model], at path: ItemPath) -> [ItemPath] {
-        insert(models.map { ListItem($0) }, at: path)
+        insert(rows: _hashableRows(models), at: path)
+    }
+
+    /// Inserts `rows` starting at `path` (typed rows stay typed when the section's are of their type).
+    @usableFromInline
+    mutating func insert(rows: _SectionRows, at path: ItemPath) -> [ItemPath] {
+        precondition(sections.indices.contains(path.section), "TableModel.insert: section \(path.section) does not exist (\(sections.count) sections)")
+        precondition((0...sections[path.section].count).contains(path.item), "TableModel.insert: row \(path.item) is out of range 0...\(sections[path.section].count) in section \(path.section)")
+        sections[path.section].rows = sections[path.section].rows.replacing(path.item..<path.item, with: rows)
+        return (path.item..<path.item + rows.count).map { ItemPath(item: $0, section: path.section) }
     }
 
     /// Removes the row at `path`; returns the deleted paths.
     @discardableResult
     public mutating func remove(at path: ItemPath) -> [ItemPath] {
-        precondition(item(at: path) != nil, "TableModel.remove: no row at section \(path.section), row \(path.item)")
-        sections[path.section].items.remove(at: path.item)
+        precondition(contains(path), "TableModel.remove: no row at section \(path.section), row \(path.item)")
+        sections[path.section].rows = sections[path.section].rows.replacing(path.item..<path.item + 1, with: .empty)
         return [path]
     }
 
     /// Moves the row at `from` to `to` (possibly across sections); returns the move.
     @discardableResult
     public mutating func move(from: ItemPath, to: ItemPath) -> Move<ItemPath> {
-        precondition(item(at: from) != nil, "TableModel.move: no row at section \(from.section), row \(from.item)")
-        let moved = sections[from.section].items.remove(at: from.item)
+        precondition(contains(from), "TableModel.move: no row at section \(from.section), row \(from.item)")
+        let moved = sections[from.section].rows.slice(from.item..<from.item + 1)
+        sections[from.section].rows = sections[from.section].rows.replacing(from.item..<from.item + 1, with: .empty)
         precondition(sections.indices.contains(to.section) && (0...sections[to.section].count).contains(to.item),
                      "TableModel.move: destination section \(to.section), row \(to.item) is out of range")
-        sections[to.section].items.insert(moved, at: to.item)
+        sections[to.section].rows = sections[to.section].rows.replacing(to.item..<to.item, with: moved)
         return Move(from: from, to: to)
     }
 
     /// Replaces the row at `path` with `item` (same position); returns the updated paths.
     @discardableResult
     public mutating func replace(at path: ItemPath, with item: ListItem) -> [ItemPath] {
-        precondition(self.item(at: path) != nil, "TableModel.replace: no row at section \(path.section), row \(path.item)")
+        precondition(contains(path), "TableModel.replace: no row at section \(path.section), row \(path.item)")
         sections[path.section].items[path.item] = item
         return [path]
     }

@@ -102,8 +102,11 @@ class _AnyTypedRows: @unchecked Sendable {
     func itemID(at index: Int) -> ItemID { fatalError("abstract") }
     /// The first row with identity `id`, or `nil`.
     func firstIndex(of id: ItemID) -> Int? { fatalError("abstract") }
-    /// These rows followed by `other`'s, if `other` has the same rule.
-    func appending(_ other: _AnyTypedRows) -> _AnyTypedRows? { fatalError("abstract") }
+    /// These rows with `range` replaced by `other`'s rows (none when `nil`); `nil`
+    /// when `other` has another rule.
+    func replacing(_ range: Range<Int>, with other: _AnyTypedRows?) -> _AnyTypedRows? { fatalError("abstract") }
+    /// The rows in `range`.
+    func slice(_ range: Range<Int>) -> _AnyTypedRows { fatalError("abstract") }
 }
 
 @usableFromInline
@@ -131,10 +134,18 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
         return rows.indices.first { Rule.itemID(rows[$0].model) == id }
     }
 
-    override func appending(_ other: _AnyTypedRows) -> _AnyTypedRows? {
-        guard let other = other as? _TypedRows<Rule> else { return nil }
-        return _TypedRows(rows + other.rows, differ: differ)
+    override func replacing(_ range: Range<Int>, with other: _AnyTypedRows?) -> _AnyTypedRows? {
+        var rows = self.rows
+        if let other {
+            guard let other = other as? _TypedRows<Rule> else { return nil }
+            rows.replaceSubrange(range, with: other.rows)
+        } else {
+            rows.removeSubrange(range)
+        }
+        return _TypedRows(rows, differ: differ)
     }
+
+    override func slice(_ range: Range<Int>) -> _AnyTypedRows { _TypedRows(Array(rows[range]), differ: differ) }
 }
 
 /// The rows of a section: typed (one model type, in one array) or type-erased.
@@ -186,17 +197,31 @@ enum _SectionRows: Sendable {
         return nil
     }
 
-    /// These rows followed by `other`.
-    func appending(_ other: _SectionRows) -> _SectionRows {
+    /// These rows with `range` replaced by `other` (typed rows stay typed when both are of one type).
+    func replacing(_ range: Range<Int>, with other: _SectionRows) -> _SectionRows {
         switch (self, other) {
-        case (.items(let a), .items(let b)): return .items(a + b)
-        case (.items(let a), .typed) where a.isEmpty: return other
-        case (.typed, .items(let b)) where b.isEmpty: return self
         case (.typed(let a), .typed(let b)):
-            if let joined = a.appending(b) { return .typed(joined) }
+            if let joined = a.replacing(range, with: b) { return .typed(joined) }
+        case (.typed(let a), .items(let b)) where b.isEmpty:
+            return .typed(a.replacing(range, with: nil)!)
+        case (.items(let a), .typed) where a.count == range.count:
+            return other
+        case (.items(var a), .items(let b)):
+            a.replaceSubrange(range, with: b)
+            return .items(a)
         default: break
         }
-        return .items(listItems + other.listItems)
+        var items = listItems
+        items.replaceSubrange(range, with: other.listItems)
+        return .items(items)
+    }
+
+    /// The rows in `range`.
+    func slice(_ range: Range<Int>) -> _SectionRows {
+        switch self {
+        case .items(let items): .items(Array(items[range]))
+        case .typed(let rows): .typed(rows.slice(range))
+        }
     }
 }
 

@@ -198,4 +198,40 @@ struct TypedRowsTests {
         #expect(staged.stages.map(\.changeset) == expected.stages.map(\.changeset))
         #expect(staged.stages.last.map { $0.data.itemCount } == 3)
     }
+
+    @Test("Mutations keep typed sections typed and agree with ListItem sections (seeded)")
+    func mutationsAgree() {
+        let seeds: Range<UInt64> = 0..<300
+        print("TypedRowsTests mutations: seeds \(seeds)")
+        for seed in seeds {
+            var rng = SplitMix64(seed: seed)
+            var typed = TableModel(sections: [[Post(id: 0, content: 0)], [], [Post(id: 1, content: 0), Post(id: 2, content: 0)]])
+            var erased = TableModel(sections: typed.sections.map { TableSection(id: $0.id, items: $0.items) })
+            for step in 0..<20 {
+                let s = Int.random(in: 0..<3, using: &rng)
+                let count = typed.itemCount(inSection: s)
+                let post = Post(id: 100 * Int(seed) + step + 3, content: step)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0:
+                    let path = ItemPath(item: Int.random(in: 0...count, using: &rng), section: s)
+                    #expect(typed.insert([post], at: path) == erased.insert([ListItem(post)], at: path))
+                case 1 where count > 0:
+                    let path = ItemPath(item: Int.random(in: 0..<count, using: &rng), section: s)
+                    #expect(typed.remove(at: path) == erased.remove(at: path))
+                case 2 where count > 0:
+                    let from = ItemPath(item: Int.random(in: 0..<count, using: &rng), section: s)
+                    let t = Int.random(in: 0..<3, using: &rng)
+                    let limit = typed.itemCount(inSection: t) - (t == s ? 1 : 0)
+                    let to = ItemPath(item: Int.random(in: 0...limit, using: &rng), section: t)
+                    #expect(typed.move(from: from, to: to) == erased.move(from: from, to: to))
+                default:
+                    #expect(typed.append([post], toSection: s) == erased.append([ListItem(post)], toSection: s))
+                }
+                guard Self.shown(typed) == Self.shown(erased), Self.isTyped(typed) else {
+                    Issue.record("seed \(seed) step \(step): \(Self.shown(typed)) != \(Self.shown(erased)) or not typed")
+                    return
+                }
+            }
+        }
+    }
 }
