@@ -6,12 +6,13 @@ extension ListController {
 
     /// The staged changes from `old` to `new`; pure, so it may run on any thread.
     ///
-    /// When every section of both models is typed with one model type (or empty),
-    /// the diff runs over those arrays, specialised for their type where they were
-    /// built; otherwise over ``ListItem`` rows. Both give the same changes.
+    /// When the models have typed sections, the diff runs over their arrays,
+    /// specialised for their model type where they were built (rows of other
+    /// sections, such as placeholder rows, are matched as ``ListItem``s); otherwise
+    /// over ``ListItem`` rows. Both give the same changes.
     nonisolated static func stagedChanges(from old: TableModel, to new: TableModel, reloadThreshold: Int?) -> TableChangeset {
         let options = DiffOptions(reloadThreshold: reloadThreshold)
-        if let differ = old.typedDiffer ?? new.typedDiffer, let staged = differ(old, new, options) {
+        if let differ = new.typedDiffer ?? old.typedDiffer, let staged = differ(old, new, options) {
             return staged
         }
         return listItemChanges(from: old, to: new, options: options)
@@ -24,11 +25,12 @@ extension ListController {
 }
 
 extension TableModel {
-    /// The differ of the first typed section, if any.
+    /// The differ of the typed section with the most rows, if any.
     var typedDiffer: _TypedDiffer? {
+        var best: _AnyTypedRows?
         for section in sections {
-            if let typed = section.rows.typedRows { return typed.differ }
+            if let typed = section.rows.typedRows, typed.count > best?.count ?? -1 { best = typed }
         }
-        return nil
+        return best?.differ
     }
 }

@@ -98,7 +98,7 @@ class _AnyTypedRows: @unchecked Sendable {
     var count: Int { fatalError("abstract") }
     func model(at index: Int) -> any Sendable { fatalError("abstract") }
     func item(at index: Int) -> ListItem { fatalError("abstract") }
-    func listItems() -> [ListItem] { fatalError("abstract") }
+    @usableFromInline func listItems() -> [ListItem] { fatalError("abstract") }
     func itemID(at index: Int) -> ItemID { fatalError("abstract") }
     /// The first row with identity `id`, or `nil`.
     func firstIndex(of id: ItemID) -> Int? { fatalError("abstract") }
@@ -163,7 +163,7 @@ enum _SectionRows: Sendable {
         }
     }
 
-    var listItems: [ListItem] {
+    @usableFromInline var listItems: [ListItem] {
         switch self {
         case .items(let items): items
         case .typed(let rows): rows.listItems()
@@ -270,13 +270,135 @@ func _typedDiffer<Rule: _RowRule>(_ rule: Rule.Type) -> _TypedDiffer {
 
 /// The staged changes from `old` to `new` when every section of both is typed with
 /// `Rule` or empty; `nil` otherwise. Each stage's model shares the diff's arrays.
+///
+/// Models that mix sections of `Rule` with other rows (a placeholder or load-more
+/// row, sections of other model types) are diffed as mixed rows: typed rows keep
+/// their type's identity and content, the others are matched as ``ListItem``s.
+/// `nil` when that cannot give the `ListItem` path's result (a `ListItem` of
+/// `Rule`'s model type with an explicit id).
 @inlinable
 func _typedDiff<Rule: _RowRule>(_ old: TableModel, _ new: TableModel, _ options: DiffOptions, _ rule: Rule.Type) -> TableChangeset? {
-    guard let oldSections = _diffSections(old, rule), let newSections = _diffSections(new, rule) else { return nil }
     let differ = _typedDiffer(rule)
-    var changes = _tableChanges(oldSections, newSections, options, new) { .typed(_TypedRows($0, differ: differ)) }
+    var changes: TableChangeset
+    if let oldSections = _diffSections(old, rule), let newSections = _diffSections(new, rule) {
+        changes = _tableChanges(oldSections, newSections, options, new) { .typed(_TypedRows($0, differ: differ)) }
+    } else if let oldSections = _mixedSections(old, rule), let newSections = _mixedSections(new, rule) {
+        changes = _tableChanges(oldSections, newSections, options, new) { rows in
+            var typed: [_Row<Rule>] = []
+            typed.reserveCapacity(rows.count)
+            for row in rows {
+                guard case .typed(let row) = row else { return .items(rows.map(\.listItem)) }
+                typed.append(row)
+            }
+            return .typed(_TypedRows(typed, differ: differ))
+        }
+    } else {
+        return nil
+    }
     changes.duplicates = _rowDuplicates(changes.duplicates, old: old, new: new)
     return changes
+}
+
+/// A row that is not of the rule's model type, in a mixed diff: matched as a ``ListItem``.
+@usableFromInline
+final class _ForeignRow: Sendable {
+    @usableFromInline let item: ListItem
+    @inlinable init(_ item: ListItem) { self.item = item }
+}
+
+/// The identity of a mixed row: typed rows and other rows never share one (other
+/// rows are of other model types).
+@usableFromInline
+enum _MixedID<ID: Hashable>: Hashable {
+    case typed(ID)
+    case foreign(ItemID)
+
+    // Written out and inlinable: the derived ones are not specialised for `ID`.
+    @inlinable static func == (lhs: _MixedID, rhs: _MixedID) -> Bool {
+        switch (lhs, rhs) {
+        case (.typed(let a), .typed(let b)): a == b
+        case (.foreign(let a), .foreign(let b)): a == b
+        default: false
+        }
+    }
+
+    @inlinable func hash(into hasher: inout Hasher) {
+        switch self {
+        case .typed(let id): hasher.combine(id)
+        case .foreign(let id): hasher.combine(id)
+        }
+    }
+
+    /// What the diff's table probes by: an `Int` id through two multiply–xorshift
+    /// rounds (no SipHash pass per row), a row of another type by its stored hash.
+    /// Matches are decided by `==`; `Set` and `Dictionary` use `hash(into:)`.
+    @inlinable var hashValue: Int {
+        switch self {
+        case .typed(let id):
+            guard ID.self == Int.self else { return id.hashValue }
+            var z = UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self)) &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+            return Int(truncatingIfNeeded: z ^ (z &>> 32))
+        case .foreign(let id): return id.hashValue
+        }
+    }
+}
+
+/// A row of a mixed diff: a typed row of the rule's model type, or another row.
+@usableFromInline
+enum _MixedRow<Rule: _RowRule>: Differentiable, @unchecked Sendable {
+    case typed(_Row<Rule>)
+    case foreign(_ForeignRow)
+
+    @inlinable var differenceIdentifier: _MixedID<Rule.ID> {
+        switch self {
+        case .typed(let row): .typed(row.differenceIdentifier)
+        case .foreign(let row): .foreign(row.item.id)
+        }
+    }
+
+    @inlinable func isContentEqual(to other: _MixedRow) -> Bool {
+        switch (self, other) {
+        case (.typed(let a), .typed(let b)): a.isContentEqual(to: b)
+        case (.foreign(let a), .foreign(let b)): a.item.isContentEqual(to: b.item)
+        default: false
+        }
+    }
+
+    @inlinable var listItem: ListItem {
+        switch self {
+        case .typed(let row): Rule.listItem(row.model)
+        case .foreign(let row): row.item
+        }
+    }
+}
+
+/// `model`'s sections as mixed rows for `Rule`; `nil` when a `ListItem` shows a model
+/// of `Rule`'s type under another identity than its own (an explicit id).
+@inlinable
+func _mixedSections<Rule: _RowRule>(_ model: TableModel, _ rule: Rule.Type) -> [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>]? {
+    var sections: [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>] = []
+    sections.reserveCapacity(model.sections.count)
+    for section in model.sections {
+        var rows: [_MixedRow<Rule>] = []
+        if case .typed(let typed) = section.rows, let typed = typed as? _TypedRows<Rule> {
+            rows = typed.rows.map { .typed($0) }
+        } else {
+            let items = section.rows.listItems
+            rows.reserveCapacity(items.count)
+            for item in items {
+                if item.id.modelType == Rule.Model.self {
+                    guard let model = item.model as? Rule.Model, Rule.itemID(model) == item.id else { return nil }
+                    rows.append(.typed(_Row(model)))
+                } else {
+                    rows.append(.foreign(_ForeignRow(item)))
+                }
+            }
+        }
+        sections.append(DiffSection(id: section.id, content: SectionHeader(header: section.header, footer: section.footer), elements: rows))
+    }
+    return sections
 }
 
 /// The staged changes between two models given as the diff's sections, each

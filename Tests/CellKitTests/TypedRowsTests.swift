@@ -77,6 +77,7 @@ struct TypedRowsTests {
         case let plain as Plain: "Plain \(plain.id) \(plain.content)"
         case let tag as Tag: "Tag \(tag.id) \(tag.content)"
         case let draft as Draft: "Draft \(String(describing: draft.id)) \(draft.content)"
+        case let note as Note: "Note \(note.id) \(note.content)"
         default: "?"
         }
     }
@@ -188,15 +189,57 @@ struct TypedRowsTests {
         #expect(Self.shown(edited) == [["Post 2 0"]])
     }
 
-    @Test("A typed list with a placeholder or load-more section diffs through ListItem rows, with the same changes")
+    @Test("A typed list with a placeholder or load-more section diffs as mixed rows, with the same changes")
     func mixedSectionsFallBack() {
         let old = TableModel([Post(id: 1, content: 0), Post(id: 2, content: 0)])
         var new = TableModel([Post(id: 2, content: 1), Post(id: 3, content: 0)])
         new.sections.append(TableSection(id: "more", items: [ListItem(LoadMorePlaceholder())]))
-        let staged = ListController.stagedChanges(from: old, to: new, reloadThreshold: nil)
+        let typed = new.typedDiffer?(old, new, DiffOptions())
         let expected = ListController.listItemChanges(from: old, to: new, options: DiffOptions())
-        #expect(staged.stages.map(\.changeset) == expected.stages.map(\.changeset))
-        #expect(staged.stages.last.map { $0.data.itemCount } == 3)
+        #expect(typed?.stages.map(\.changeset) == expected.stages.map(\.changeset))
+        #expect(typed?.stages.last.map { Self.isTyped(TableModel(sections: [$0.data.sections[0]])) } == true)
+        #expect(ListController.stagedChanges(from: old, to: new, reloadThreshold: nil).stages.last.map { $0.data.itemCount } == 3)
+    }
+
+    struct Note: Identifiable, Equatable, Sendable { var id: Int; var content: Int }
+
+    @Test("Mixed models (typed sections with ListItem sections of other types, of the same type, and other typed sections) give the ListItem path's changes (seeded)")
+    func mixedModelsAgree() {
+        let seeds: Range<UInt64> = 0..<2_000
+        print("TypedRowsTests mixed: seeds \(seeds)")
+        for seed in seeds {
+            let (oldShape, newShape) = Self.randomPair(seed: seed)
+            var rng = SplitMix64(seed: seed &* 31)
+            /// Each section of `shape` typed, or as ListItems of `Note`, of `Post` (hand-built), or typed `Note`s.
+            func model(_ shape: Shape, kinds: [Int]) -> TableModel {
+                var model = TableModel()
+                for (index, section) in shape.sections.enumerated() {
+                    var built: TableSection
+                    switch kinds[index % kinds.count] {
+                    case 1: built = TableSection(id: section.id, items: section.rows.map { ListItem(Note(id: $0.id, content: $0.content)) })
+                    case 2: built = TableSection(id: section.id, items: section.rows.map { ListItem(Post(id: $0.id, content: $0.content)) })
+                    case 3: built = TableModel(section.rows.map { Note(id: $0.id, content: $0.content) }).sections[0]
+                    default: built = TableModel(section.rows.map { Post(id: $0.id, content: $0.content) }).sections[0]
+                    }
+                    built.id = section.id
+                    built.header = section.header
+                    model.sections.append(built)
+                }
+                return model
+            }
+            let kinds = (0..<4).map { _ in Int.random(in: 0..<4, using: &rng) }
+            let old = model(oldShape, kinds: kinds), new = model(newShape, kinds: kinds.reversed())
+            let erase = { (model: TableModel) in TableModel(sections: model.sections.map { TableSection(id: $0.id, header: $0.header, items: $0.items) }) }
+            let expected = ListController.listItemChanges(from: erase(old), to: erase(new), options: DiffOptions())
+            let actual = ListController.stagedChanges(from: old, to: new, reloadThreshold: nil)
+            let same = actual.stages.map(\.changeset) == expected.stages.map(\.changeset)
+                && actual.duplicates == expected.duplicates
+                && actual.stages.map { Self.shown($0.data) } == expected.stages.map { Self.shown($0.data) }
+            if !same {
+                Issue.record("mixed seed \(seed) kinds \(kinds): \(actual.stages.map(\.changeset)) != \(expected.stages.map(\.changeset)); duplicates \(actual.duplicates) vs \(expected.duplicates)")
+                return
+            }
+        }
     }
 
     @Test("Mutations keep typed sections typed and agree with ListItem sections (seeded)")

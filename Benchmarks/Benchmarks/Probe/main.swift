@@ -31,7 +31,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let rows = Int(arguments[2]), let each = Int(arguments[3]) else {
-    print("usage: cellkit-probe bare-diff|listitem-diff|apply|apply-feed|scroll|build ROWS EACH")
+    print("usage: cellkit-probe bare-diff|listitem-diff|apply|apply-feed|apply-generic|apply-more|scroll|build ROWS EACH")
     exit(64)
 }
 
@@ -54,6 +54,16 @@ case "apply-generic":
     MainActor.assumeIsolated {
         let (old, new) = bareDiffInput(rows: rows, each: each)
         let fixture = PipelineFixture(old: SimpleDataSource(old).model, next: SimpleDataSource(new).model)
+        measuredApply(fixture)
+        print(fixture.listView.visibleItemPaths.count)
+    }
+case "apply-more":
+    // A paging list: the same update, shown with the load-more row (a placeholder section).
+    MainActor.assumeIsolated {
+        let (old, new) = bareDiffInput(rows: rows, each: each)
+        var next = TableModel(new)
+        next.sections.append(TableSection(id: "more", items: [ListItem(LoadMorePlaceholder())]))
+        let fixture = PipelineFixture(old: TableModel(old), next: next)
         measuredApply(fixture)
         print(fixture.listView.visibleItemPaths.count)
     }
