@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:170
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:180
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -431,7 +431,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:79
+// Sources/CellKit/DataSources/SimpleDataSource.swift:85
 @MainActor private func docExample37() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
@@ -712,7 +712,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/TableModel.swift:42
+// Sources/CellKit/TableModel.swift:134
 @MainActor private func docExample61() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
