@@ -328,28 +328,63 @@ func _typedDiff<Rule: _RowRule>(_ old: TableModel, _ new: TableModel, _ options:
     var changes: TableChangeset
     if let oldSections = _diffSections(old, rule), let newSections = _diffSections(new, rule) {
         changes = _tableChanges(oldSections, newSections, options, new) { .typed(_TypedRows($0, differ: differ)) }
-    } else if let oldSections = _mixedSections(old, rule), let newSections = _mixedSections(new, rule) {
+    } else {
+        var foreign = _ForeignRows()
+        guard let oldSections = _mixedSections(old, rule, &foreign), let newSections = _mixedSections(new, rule, &foreign) else {
+            return nil
+        }
+        let items = foreign.items
         changes = _tableChanges(oldSections, newSections, options, new) { rows in
             var typed: [_Row<Rule>] = []
             typed.reserveCapacity(rows.count)
             for row in rows {
-                guard case .typed(let row) = row else { return .items(rows.map(\.listItem)) }
+                guard case .typed(let row) = row else {
+                    return .items(rows.map { row in
+                        switch row {
+                        case .typed(let row): Rule.listItem(row.model)
+                        case .foreign(_, _, let slot): items[Int(slot)]
+                        }
+                    })
+                }
                 typed.append(row)
             }
             return .typed(_TypedRows(typed, differ: differ))
         }
-    } else {
-        return nil
     }
     changes.duplicates = _rowDuplicates(changes.duplicates, old: old, new: new)
     return changes
 }
 
-/// A row that is not of the rule's model type, in a mixed diff: matched as a ``ListItem``.
+/// The rows that are not of the rule's model type in a mixed diff, from both
+/// snapshots: each gets a slot, an identity token (equal for equal ``ItemID``s) and a
+/// content token (equal for rows whose contents are equal), so that mixed rows are
+/// plain data (no reference to release per row).
 @usableFromInline
-final class _ForeignRow: Sendable {
-    @usableFromInline let item: ListItem
-    @inlinable init(_ item: ListItem) { self.item = item }
+struct _ForeignRows {
+    @usableFromInline var items: [ListItem] = []
+    /// Per identity: its token, and the rows seen with it (content token, item).
+    @usableFromInline var identities: [ItemID: (token: Int32, contents: [(token: Int32, item: ListItem)])] = [:]
+    @usableFromInline var nextContent: Int32 = 0
+
+    @inlinable init() {}
+
+    /// The mixed row of `item`.
+    @usableFromInline
+    mutating func row<Rule: _RowRule>(_ item: ListItem, _ rule: Rule.Type) -> _MixedRow<Rule> {
+        let slot = Int32(items.count)
+        items.append(item)
+        var entry = identities[item.id] ?? (Int32(identities.count), [])
+        let content: Int32
+        if let same = entry.contents.first(where: { $0.item.isContentEqual(to: item) }) {
+            content = same.token
+        } else {
+            content = nextContent
+            nextContent += 1
+            entry.contents.append((content, item))
+        }
+        identities[item.id] = entry
+        return .foreign(identity: entry.token, content: content, slot: slot)
+    }
 }
 
 /// The identity of a mixed row: typed rows and other rows never share one (other
@@ -357,7 +392,7 @@ final class _ForeignRow: Sendable {
 @usableFromInline
 enum _MixedID<ID: Hashable>: Hashable {
     case typed(ID)
-    case foreign(ItemID)
+    case foreign(Int32)
 
     // Written out and inlinable: the derived ones are not specialised for `ID`.
     @inlinable static func == (lhs: _MixedID, rhs: _MixedID) -> Bool {
@@ -376,54 +411,54 @@ enum _MixedID<ID: Hashable>: Hashable {
     }
 
     /// What the diff's table probes by: an `Int` id through two multiply–xorshift
-    /// rounds (no SipHash pass per row), a row of another type by its stored hash.
-    /// Matches are decided by `==`; `Set` and `Dictionary` use `hash(into:)`.
+    /// rounds (no SipHash pass per row). Matches are decided by `==`; `Set` and
+    /// `Dictionary` use `hash(into:)`.
     @inlinable var hashValue: Int {
+        let bits: UInt64
         switch self {
         case .typed(let id):
             guard ID.self == Int.self else { return id.hashValue }
-            var z = UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self)) &+ 0x9E37_79B9_7F4A_7C15
-            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
-            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
-            return Int(truncatingIfNeeded: z ^ (z &>> 32))
-        case .foreign(let id): return id.hashValue
+            bits = UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self))
+        case .foreign(let token):
+            bits = ~UInt64(truncatingIfNeeded: token)
         }
+        var z = bits &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return Int(truncatingIfNeeded: z ^ (z &>> 32))
     }
 }
 
-/// A row of a mixed diff: a typed row of the rule's model type, or another row.
+/// A row of a mixed diff: a typed row of the rule's model type, or another row by
+/// its tokens and slot (see ``_ForeignRows``).
 @usableFromInline
 enum _MixedRow<Rule: _RowRule>: Differentiable, @unchecked Sendable {
     case typed(_Row<Rule>)
-    case foreign(_ForeignRow)
+    case foreign(identity: Int32, content: Int32, slot: Int32)
 
     @inlinable var differenceIdentifier: _MixedID<Rule.ID> {
         switch self {
         case .typed(let row): .typed(row.differenceIdentifier)
-        case .foreign(let row): .foreign(row.item.id)
+        case .foreign(let identity, _, _): .foreign(identity)
         }
     }
 
     @inlinable func isContentEqual(to other: _MixedRow) -> Bool {
         switch (self, other) {
         case (.typed(let a), .typed(let b)): a.isContentEqual(to: b)
-        case (.foreign(let a), .foreign(let b)): a.item.isContentEqual(to: b.item)
+        case (.foreign(_, let a, _), .foreign(_, let b, _)): a == b
         default: false
-        }
-    }
-
-    @inlinable var listItem: ListItem {
-        switch self {
-        case .typed(let row): Rule.listItem(row.model)
-        case .foreign(let row): row.item
         }
     }
 }
 
-/// `model`'s sections as mixed rows for `Rule`; `nil` when a `ListItem` shows a model
-/// of `Rule`'s type under another identity than its own (an explicit id).
+/// `model`'s sections as mixed rows for `Rule`, the other rows recorded in `foreign`;
+/// `nil` when a `ListItem` shows a model of `Rule`'s type under another identity
+/// than its own (an explicit id).
 @inlinable
-func _mixedSections<Rule: _RowRule>(_ model: TableModel, _ rule: Rule.Type) -> [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>]? {
+func _mixedSections<Rule: _RowRule>(
+    _ model: TableModel, _ rule: Rule.Type, _ foreign: inout _ForeignRows
+) -> [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>]? {
     var sections: [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>] = []
     sections.reserveCapacity(model.sections.count)
     for section in model.sections {
@@ -438,7 +473,7 @@ func _mixedSections<Rule: _RowRule>(_ model: TableModel, _ rule: Rule.Type) -> [
                     guard let model = item.model as? Rule.Model, Rule.itemID(model) == item.id else { return nil }
                     rows.append(.typed(_Row(model)))
                 } else {
-                    rows.append(.foreign(_ForeignRow(item)))
+                    rows.append(foreign.row(item, rule))
                 }
             }
         }
