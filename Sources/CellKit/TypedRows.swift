@@ -85,14 +85,14 @@ class _AnyTypedRows: @unchecked Sendable {
     @usableFromInline let rule: ObjectIdentifier
     /// The type of every model in the section.
     let modelType: any Any.Type
-    /// The diff of models made of sections of this rule, specialised where the rows were built.
-    @usableFromInline let differ: _TypedDiffer
+    /// The diff and the look-up of this rule, specialised where the rows were built.
+    @usableFromInline let ops: _TypedOps
 
     @usableFromInline
-    init(rule: ObjectIdentifier, modelType: any Any.Type, differ: @escaping _TypedDiffer) {
+    init(rule: ObjectIdentifier, modelType: any Any.Type, ops: _TypedOps) {
         self.rule = rule
         self.modelType = modelType
-        self.differ = differ
+        self.ops = ops
     }
 
     var count: Int { fatalError("abstract") }
@@ -119,9 +119,9 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
     @usableFromInline private(set) var rows: [_Row<Rule>]
 
     @inlinable
-    init(_ rows: [_Row<Rule>], differ: @escaping _TypedDiffer) {
+    init(_ rows: [_Row<Rule>], ops: _TypedOps) {
         self.rows = rows
-        super.init(rule: ObjectIdentifier(Rule.self), modelType: Rule.Model.self, differ: differ)
+        super.init(rule: ObjectIdentifier(Rule.self), modelType: Rule.Model.self, ops: ops)
     }
 
     override var count: Int { rows.count }
@@ -130,14 +130,7 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
     override func listItems() -> [ListItem] { rows.map { Rule.listItem($0.model) } }
     override func itemID(at index: Int) -> ItemID { Rule.itemID(rows[index].model) }
 
-    override func firstIndex(of id: ItemID) -> Int? {
-        guard id.modelType == Rule.Model.self else { return nil }
-        if let target = id.rawValue as? Rule.ID, !(target is any OptionalIdentifier) {
-            return rows.firstIndex { Rule.id(of: $0.model) == target }
-        }
-        // Optional identifiers and other conversions: compare whole identities.
-        return rows.indices.first { Rule.itemID(rows[$0].model) == id }
-    }
+    override func firstIndex(of id: ItemID) -> Int? { ops.firstIndex(self, id) }
 
     override func replacing(_ range: Range<Int>, with other: _AnyTypedRows?, inPlace: Bool) -> _AnyTypedRows? {
         var replacement: [_Row<Rule>] = []
@@ -151,7 +144,7 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
         }
         var rows = self.rows
         rows.replaceSubrange(range, with: replacement)
-        return _TypedRows(rows, differ: differ)
+        return _TypedRows(rows, ops: ops)
     }
 
     override func converting(_ items: [ListItem]) -> _AnyTypedRows? {
@@ -162,10 +155,10 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
                   Rule.itemID(model) == item.id else { return nil }
             rows.append(_Row(model))
         }
-        return _TypedRows(rows, differ: differ)
+        return _TypedRows(rows, ops: ops)
     }
 
-    override func slice(_ range: Range<Int>) -> _AnyTypedRows { _TypedRows(Array(rows[range]), differ: differ) }
+    override func slice(_ range: Range<Int>) -> _AnyTypedRows { _TypedRows(Array(rows[range]), ops: ops) }
 }
 
 /// The rows of a section: typed (one model type, in one array) or type-erased.
@@ -211,7 +204,7 @@ enum _SectionRows: Sendable {
         }
     }
 
-    /// The typed rows' differ, and whether the rows can be diffed by a differ of `rule`.
+    /// The typed rows, if these rows are typed.
     var typedRows: _AnyTypedRows? {
         if case .typed(let rows) = self { return rows }
         return nil
@@ -305,13 +298,42 @@ func _hashableRows<Model: Hashable & Sendable>(_ models: [Model]) -> _SectionRow
 
 @inlinable
 func _typedRows<Rule: _RowRule>(_ models: [Rule.Model], _ rule: Rule.Type) -> _TypedRows<Rule> {
-    _TypedRows(models.map(_Row<Rule>.init), differ: _typedDiffer(rule))
+    _TypedRows(models.map(_Row<Rule>.init), ops: _typedOps(rule))
 }
 
-/// The diff of models typed with `Rule`, as a closure made here (specialised for `Rule`).
+/// What typed rows of one rule need compiled for their type: the diff, and finding a row.
+@usableFromInline
+struct _TypedOps: Sendable {
+    @usableFromInline let diff: _TypedDiffer
+    /// The first row of the rows (of this rule) with the identity, or `nil`.
+    @usableFromInline let firstIndex: @Sendable (_AnyTypedRows, ItemID) -> Int?
+
+    @inlinable
+    init(diff: @escaping _TypedDiffer, firstIndex: @escaping @Sendable (_AnyTypedRows, ItemID) -> Int?) {
+        self.diff = diff
+        self.firstIndex = firstIndex
+    }
+}
+
+/// The operations of `Rule`, as closures made here (specialised for `Rule`).
 @inlinable
-func _typedDiffer<Rule: _RowRule>(_ rule: Rule.Type) -> _TypedDiffer {
-    { old, new, options in _typedDiff(old, new, options, rule) }
+func _typedOps<Rule: _RowRule>(_ rule: Rule.Type) -> _TypedOps {
+    _TypedOps(
+        diff: { old, new, options in _typedDiff(old, new, options, rule) },
+        firstIndex: { rows, id in _typedFirstIndex(unsafeDowncast(rows, to: _TypedRows<Rule>.self), id) }
+    )
+}
+
+/// The first of `rows` with identity `id`: a scan comparing `Rule.ID`s. An identity
+/// of the rows' model type holds an identifier of `Rule.ID` (an `Optional` one holds
+/// its value, which converts back), and compares as that identifier does.
+@inlinable
+func _typedFirstIndex<Rule: _RowRule>(_ rows: _TypedRows<Rule>, _ id: ItemID) -> Int? {
+    guard id.modelType == Rule.Model.self else { return nil }
+    guard let target = id.rawValue as? Rule.ID else {
+        return rows.rows.firstIndex { Rule.itemID($0.model) == id }
+    }
+    return rows.rows.firstIndex { Rule.id(of: $0.model) == target }
 }
 
 /// The staged changes from `old` to `new` when every section of both is typed with
@@ -324,10 +346,10 @@ func _typedDiffer<Rule: _RowRule>(_ rule: Rule.Type) -> _TypedDiffer {
 /// `Rule`'s model type with an explicit id).
 @inlinable
 func _typedDiff<Rule: _RowRule>(_ old: TableModel, _ new: TableModel, _ options: DiffOptions, _ rule: Rule.Type) -> TableChangeset? {
-    let differ = _typedDiffer(rule)
+    let ops = _typedOps(rule)
     var changes: TableChangeset
     if let oldSections = _diffSections(old, rule), let newSections = _diffSections(new, rule) {
-        changes = _tableChanges(oldSections, newSections, options, new) { .typed(_TypedRows($0, differ: differ)) }
+        changes = _tableChanges(oldSections, newSections, options, new) { .typed(_TypedRows($0, ops: ops)) }
     } else {
         var foreign = _ForeignRows()
         guard let oldSections = _mixedSections(old, rule, &foreign), let newSections = _mixedSections(new, rule, &foreign) else {
@@ -348,7 +370,7 @@ func _typedDiff<Rule: _RowRule>(_ old: TableModel, _ new: TableModel, _ options:
                 }
                 typed.append(row)
             }
-            return .typed(_TypedRows(typed, differ: differ))
+            return .typed(_TypedRows(typed, ops: ops))
         }
     }
     changes.duplicates = _rowDuplicates(changes.duplicates, old: old, new: new)

@@ -168,6 +168,19 @@ struct TypedRowsTests {
         let drafts = TableModel([Draft(id: nil, content: 0), Draft(id: 7, content: 1)])
         #expect(drafts.indexPath(of: ItemID(type: Draft.self, id: 7)) == ItemPath(item: 1, section: 0))
         #expect(drafts.indexPath(of: ItemID(type: Draft.self, id: Int?.none)) == ItemPath(item: 0, section: 0))
+        #expect(drafts.indexPath(of: Draft(id: 7, content: 0)) == ItemPath(item: 1, section: 0))
+        // Hashable models, String and AnyHashable identities, and a look-up with another id type.
+        let numbers = TableModel([3, 1, 2])
+        #expect(numbers.indexPath(of: 2) == ItemPath(item: 2, section: 0))
+        #expect(numbers.indexPath(of: ItemID(type: Int.self, id: Int32(2))) == nil)
+        let tags = TableModel([Tag(id: 1, content: 0), Tag(id: 2, content: 5)])
+        #expect(tags.indexPath(of: Tag(id: 2, content: 5)) == ItemPath(item: 1, section: 0))
+        #expect(tags.indexPath(of: Tag(id: 2, content: 0)) == nil)
+        struct Named: Identifiable, Sendable { let id: String }
+        #expect(TableModel([Named(id: "a"), Named(id: "b")]).indexPath(of: ItemID(type: Named.self, id: "b")) == ItemPath(item: 1, section: 0))
+        enum Key: Hashable, Sendable { case number(Int), name(String) }
+        struct Keyed: Identifiable, Sendable { let id: Key }
+        #expect(TableModel([Keyed(id: .number(1)), Keyed(id: .name("x"))]).indexPath(of: Keyed(id: .name("x"))) == ItemPath(item: 1, section: 0))
     }
 
     @Test("Classes and fingerprinted models stay ListItem rows; edits with other rows turn a section type-erased")
