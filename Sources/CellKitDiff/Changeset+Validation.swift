@@ -210,32 +210,33 @@ extension Changeset {
         for s in sectionUpdates { updatedNew[newOfOld[s]] = true }
 
         // MARK: Items
-        func checkOld(_ p: ItemPath, _ verb: String) throws {
+        // The verb is only spelled out when a check fails: valid batches build no strings.
+        func checkOld(_ p: ItemPath, _ verb: @autoclosure () -> String) throws {
             guard p.section >= 0 && p.section < oldS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), but there are only \(oldS) sections before the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), but there are only \(oldS) sections before the update")
             }
             guard p.item >= 0 && p.item < oldCounts[p.section] else {
-                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which has only \(oldCounts[p.section]) rows before the update")
+                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which has only \(oldCounts[p.section]) rows before the update")
             }
             guard !deleted[p.section] else {
-                throw BatchUpdateError(.itemChangeInDeletedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which is deleted")
+                throw BatchUpdateError(.itemChangeInDeletedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which is deleted")
             }
             guard !updatedOld[p.section] else {
-                throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which is reloaded")
+                throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which is reloaded")
             }
         }
-        func checkNew(_ p: ItemPath, _ verb: String) throws {
+        func checkNew(_ p: ItemPath, _ verb: @autoclosure () -> String) throws {
             guard p.section >= 0 && p.section < newS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), but there are only \(newS) sections after the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), but there are only \(newS) sections after the update")
             }
             guard p.item >= 0 && p.item < newCounts[p.section] else {
-                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which has only \(newCounts[p.section]) rows after the update")
+                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which has only \(newCounts[p.section]) rows after the update")
             }
             guard !inserted[p.section] else {
-                throw BatchUpdateError(.itemChangeInInsertedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which is inserted")
+                throw BatchUpdateError(.itemChangeInInsertedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which is inserted")
             }
             guard !updatedNew[p.section] else {
-                throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section) (new index), which is reloaded")
+                throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section) (new index), which is reloaded")
             }
         }
 
@@ -245,27 +246,30 @@ extension Changeset {
         var insertedRows = [Int](repeating: 0, count: newS)
         var movedInRows = [Int](repeating: 0, count: newS)
 
-        var deletedItems = Set<ItemPath>(minimumCapacity: itemDeletes.count)
+        // Rows are checked for duplicates in bitmaps over each section's rows (or
+        // hashed sets when the list dwarfs the batch); every path is range-checked first.
+        let changes = changeCount
+        var deletedItems = _PathMarks(counts: itemDeletes.isEmpty ? [] : oldCounts, changes: changes)
         for p in itemDeletes {
             try checkOld(p, "delete")
-            guard deletedItems.insert(p).inserted else {
+            guard deletedItems.insert(p) else {
                 throw BatchUpdateError(.duplicateDelete, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is deleted twice")
             }
             deletedRows[p.section] += 1
             deltaOld[p.section] += 1
         }
-        var updatedItems = Set<ItemPath>(minimumCapacity: itemUpdates.count)
+        var updatedItems = _PathMarks(counts: itemUpdates.isEmpty ? [] : oldCounts, changes: changes)
         for p in itemUpdates {
             try checkOld(p, "reload")
             guard !deletedItems.contains(p) else {
                 throw BatchUpdateError(.deleteAndUpdate, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is both deleted and reloaded")
             }
-            guard updatedItems.insert(p).inserted else {
+            guard updatedItems.insert(p) else {
                 throw BatchUpdateError(.duplicateUpdate, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is reloaded twice")
             }
         }
-        var moveSources = Set<ItemPath>(minimumCapacity: itemMoves.count)
-        var moveDestinations = Set<ItemPath>(minimumCapacity: itemMoves.count)
+        var moveSources = _PathMarks(counts: itemMoves.isEmpty ? [] : oldCounts, changes: changes)
+        var moveDestinations = _PathMarks(counts: itemMoves.isEmpty ? [] : newCounts, changes: changes)
         for m in itemMoves {
             let p = m.from
             try checkOld(p, "move")
@@ -275,22 +279,22 @@ extension Changeset {
             guard !updatedItems.contains(p) else {
                 throw BatchUpdateError(.updateAndMove, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is both reloaded and moved (to \(m.to))")
             }
-            guard moveSources.insert(p).inserted else {
+            guard moveSources.insert(p) else {
                 throw BatchUpdateError(.duplicateMoveSource, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is moved twice (the second time to \(m.to))")
             }
             let q = m.to
             try checkNew(q, "move \(p) to")
-            guard moveDestinations.insert(q).inserted else {
+            guard moveDestinations.insert(q) else {
                 throw BatchUpdateError(.duplicateMoveDestination, section: q.section, item: q.item, detail: "two rows are moved to row \(q.item) of section \(q.section) (the second from \(p))")
             }
             movedOutRows[p.section] += 1
             deltaOld[p.section] += 1
             movedInRows[q.section] += 1
         }
-        var insertedItems = Set<ItemPath>(minimumCapacity: itemInserts.count)
+        var insertedItems = _PathMarks(counts: itemInserts.isEmpty ? [] : newCounts, changes: changes)
         for q in itemInserts {
             try checkNew(q, "insert")
-            guard insertedItems.insert(q).inserted else {
+            guard insertedItems.insert(q) else {
                 throw BatchUpdateError(.duplicateInsert, section: q.section, item: q.item, detail: "row \(q.item) of section \(q.section) is inserted twice")
             }
             guard !moveDestinations.contains(q) else {

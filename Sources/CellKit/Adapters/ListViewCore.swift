@@ -246,12 +246,13 @@ public final class ListViewCore {
         }
         let anchor = keepsFirstVisibleRowInPlace ? measureAnchor(changeset, backend: backend) : nil
         var plan = BatchPlan.reload(.notInWindow)
+        var mapping: PathMapping?
         var newCounts = oldCounts
         backend.performBatch(animated: anchor == nil) {
             updateData()
             newCounts = reportedCounts()
             counts = newCounts
-            plan = BatchPlan.decide(changeset, oldCounts: oldCounts, newCounts: newCounts, hasWindow: true)
+            (plan, mapping) = BatchPlan.decideMapping(changeset, oldCounts: oldCounts, newCounts: newCounts, hasWindow: true)
             switch plan {
             case .animate(let steps):
                 if userMovePending, Self.isPureMove(changeset, oldCounts: oldCounts, newCounts: newCounts) {
@@ -268,18 +269,20 @@ public final class ListViewCore {
         lastPlan = plan
         switch plan {
         case .reload(let reason):
-            follow(Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices)), oldCounts: oldCounts, newCounts: newCounts)
+            let everything = Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices))
+            follow(PathMapping(everything, oldCounts: oldCounts, newCounts: newCounts), newCounts: newCounts)
             return .reloaded(reason)
         case .animate(let steps):
-            return finish(steps, changeset: changeset, oldCounts: oldCounts, newCounts: newCounts, anchor: anchor, backend: backend)
+            let mapping = mapping ?? PathMapping(steps.structural, oldCounts: oldCounts, newCounts: newCounts)
+            return finish(steps, changeset: changeset, mapping: mapping, newCounts: newCounts, anchor: anchor, backend: backend)
         }
     }
 
     private func finish(
-        _ steps: BatchPlan.Steps, changeset: Changeset, oldCounts: [Int], newCounts: [Int],
+        _ steps: BatchPlan.Steps, changeset: Changeset, mapping: PathMapping, newCounts: [Int],
         anchor: (new: ItemPath, distance: Double?)?, backend: any ListViewBackend
     ) -> BatchOutcome {
-        follow(steps.structural, oldCounts: oldCounts, newCounts: newCounts)
+        follow(mapping, newCounts: newCounts)
         onEvent?(.batch(changeset))
         if let anchor, let distance = anchor.distance {
             backend.scrollItem(at: anchor.new, toViewportOffset: distance)
@@ -317,10 +320,9 @@ public final class ListViewCore {
         return (found.new, backend.viewportOffset(ofItemAt: found.old))
     }
 
-    /// Moves the visible cells to their rows' new paths; rows that left end display.
-    private func follow(_ batch: Changeset, oldCounts: [Int], newCounts: [Int]) {
+    /// Moves the visible cells to their rows' new paths with the batch's `mapping`; rows that left end display.
+    private func follow(_ mapping: PathMapping, newCounts: [Int]) {
         guard !visible.isEmpty else { return }
-        let mapping = PathMapping(batch, oldCounts: oldCounts, newCounts: newCounts)
         var moved: [ItemPath: AnyObject] = [:]
         var ended: [(ItemPath, AnyObject)] = []
         for (old, cell) in visible {

@@ -1,0 +1,184 @@
+/// One bit per row of a sectioned list, each section starting on a word boundary:
+/// the cheap set of paths that batch validation and path mapping use when the
+/// list is not much larger than the batch (a `Set<ItemPath>` hashes every path).
+///
+/// Paths must be in range (`0 <= section < counts.count`, `0 <= item < counts[section]`);
+/// callers check before they insert. A class over one allocation, so that
+/// setting a bit checks no uniqueness; it never leaves the function that made it.
+package final class _SectionBits {
+    /// For each section, its first word; one more entry for the end.
+    private let wordStart: [Int]
+    private let words: UnsafeMutablePointer<UInt64>
+    private let wordCount: Int
+
+    /// A bitmap for `counts` rows per section, all clear; `nil` when it would need
+    /// more than `maxWords` words (then a hashed set costs less).
+    ///
+    /// - Complexity: O(*s* + words), *s* the number of sections.
+    package init?(counts: [Int], maxWords: Int) {
+        var starts = [Int]()
+        starts.reserveCapacity(counts.count + 1)
+        var total = 0
+        for count in counts {
+            starts.append(total)
+            total += (max(0, count) + 63) >> 6
+            if total > maxWords { return nil }
+        }
+        starts.append(total)
+        wordStart = starts
+        wordCount = total
+        words = .allocate(capacity: max(1, total))
+        words.initialize(repeating: 0, count: total)
+    }
+
+    deinit { words.deallocate() }
+
+    /// The number of words a bitmap worth building may take for a batch of
+    /// `changes` changes: a few words per change, so that clearing and scanning
+    /// it costs about as much as the changes themselves.
+    package static func wordBudget(changes: Int) -> Int { 4 &* changes &+ 64 }
+
+    /// Sets the bit of `path`; returns whether it was clear.
+    @inline(__always)
+    package func insert(_ path: ItemPath) -> Bool {
+        let word = words + (wordStart[path.section] &+ (path.item &>> 6))
+        let bit = UInt64(1) &<< UInt64(truncatingIfNeeded: path.item & 63)
+        let old = word.pointee
+        word.pointee = old | bit
+        return old & bit == 0
+    }
+
+    /// Whether the bit of `path` is set.
+    @inline(__always)
+    package func contains(_ path: ItemPath) -> Bool {
+        words[wordStart[path.section] &+ (path.item &>> 6)] & (UInt64(1) &<< UInt64(truncatingIfNeeded: path.item & 63)) != 0
+    }
+
+    /// The paths whose bit is set, ascending.
+    ///
+    /// - Complexity: O(words + *s* + *k*), *k* the paths returned.
+    package func sortedPaths(count: Int) -> [ItemPath] {
+        [ItemPath](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var next = 0
+            for section in 0..<(wordStart.count - 1) {
+                let first = wordStart[section]
+                for index in first..<wordStart[section + 1] {
+                    var word = words[index]
+                    while word != 0, next < count {
+                        buffer[next] = ItemPath(item: (index &- first) &<< 6 | word.trailingZeroBitCount, section: section)
+                        next &+= 1
+                        word &= word &- 1
+                    }
+                }
+            }
+            initialized = next
+        }
+    }
+
+    /// The destinations of `moves` in the order of their sources, whose bits are
+    /// the ones set: a move's place is the number of sources before its bit.
+    ///
+    /// - Complexity: O(words + *m*), *m* the number of moves.
+    package func destinationsBySource(_ moves: [Move<ItemPath>]) -> [ItemPath] {
+        var before = [Int](repeating: 0, count: wordCount)
+        var total = 0
+        for index in 0..<wordCount {
+            before[index] = total
+            total &+= words[index].nonzeroBitCount
+        }
+        return [ItemPath](unsafeUninitializedCapacity: moves.count) { buffer, initialized in
+            for move in moves {
+                let index = wordStart[move.from.section] &+ (move.from.item &>> 6)
+                let below = (UInt64(1) &<< UInt64(truncatingIfNeeded: move.from.item & 63)) &- 1
+                buffer.initializeElement(at: before[index] &+ (words[index] & below).nonzeroBitCount, to: move.to)
+            }
+            initialized = moves.count
+        }
+    }
+}
+
+/// A set of in-range paths: a ``_SectionBits`` bitmap when the list is small next
+/// to the batch, a hashed set otherwise, so the cost follows the changes.
+package struct _PathMarks {
+    private let bits: _SectionBits?
+    private var hashed: Set<ItemPath> = []
+    /// How many paths were added.
+    package private(set) var count = 0
+
+    /// An empty set of paths of a list with `counts` rows per section, for a batch of `changes` changes.
+    package init(counts: [Int], changes: Int) {
+        bits = _SectionBits(counts: counts, maxWords: _SectionBits.wordBudget(changes: changes))
+        if bits == nil { hashed.reserveCapacity(changes) }
+    }
+
+    /// Adds `path`; returns whether it was absent.
+    @inline(__always)
+    package mutating func insert(_ path: ItemPath) -> Bool {
+        let inserted = bits?.insert(path) ?? hashed.insert(path).inserted
+        if inserted { count &+= 1 }
+        return inserted
+    }
+
+    /// Whether `path` was added.
+    @inline(__always)
+    package func contains(_ path: ItemPath) -> Bool {
+        count != 0 && (bits?.contains(path) ?? hashed.contains(path))
+    }
+}
+
+/// Puts a batch's paths in order without a comparison sort of every change:
+/// lists the diff made are in order already; others go through a bitmap of the
+/// rows (one bit a row, read back in order) when the list is small next to the
+/// batch, through `sorted()` otherwise.
+package enum _PathSorting {
+    /// `paths`, ascending (duplicates kept).
+    ///
+    /// - Complexity: O(*k*) when `paths` ascend; O(*k* + *s*) through a bitmap
+    ///   when they are distinct, in range of `counts` and the rows number at most
+    ///   a few hundred per path; O(*k* log *k*) otherwise.
+    package static func ascending(_ paths: [ItemPath], counts: [Int]) -> [ItemPath] {
+        if isAscending(paths.count, at: { paths[$0] }) { return paths }
+        if let bits = bitmap(paths.count, at: { paths[$0] }, counts: counts) {
+            return bits.sortedPaths(count: paths.count)
+        }
+        return paths.sorted()
+    }
+
+    /// The sources of `moves`, ascending, and each one's destination at the same index.
+    ///
+    /// - Complexity: as ``ascending(_:counts:)``, over the sources.
+    package static func bySource(_ moves: [Move<ItemPath>], counts: [Int]) -> (sources: [ItemPath], destinations: [ItemPath]) {
+        if isAscending(moves.count, at: { moves[$0].from }) {
+            return (moves.map(\.from), moves.map(\.to))
+        }
+        if let bits = bitmap(moves.count, at: { moves[$0].from }, counts: counts) {
+            return (bits.sortedPaths(count: moves.count), bits.destinationsBySource(moves))
+        }
+        let sorted = moves.sorted { $0.from < $1.from }
+        return (sorted.map(\.from), sorted.map(\.to))
+    }
+
+    /// Whether the `count` paths read by `path` strictly ascend.
+    @inline(__always)
+    private static func isAscending(_ count: Int, at path: (Int) -> ItemPath) -> Bool {
+        var index = 1
+        while index < count {
+            if !(path(index &- 1) < path(index)) { return false }
+            index &+= 1
+        }
+        return true
+    }
+
+    /// A bitmap of the `count` paths read by `path`, when it is small next to them
+    /// and they are all distinct and in range of `counts`; `nil` otherwise.
+    @inline(__always)
+    private static func bitmap(_ count: Int, at path: (Int) -> ItemPath, counts: [Int]) -> _SectionBits? {
+        guard let bits = _SectionBits(counts: counts, maxWords: _SectionBits.wordBudget(changes: count)) else { return nil }
+        for index in 0..<count {
+            let p = path(index)
+            guard p.section >= 0, p.section < counts.count, p.item >= 0, p.item < counts[p.section],
+                  bits.insert(p) else { return nil }
+        }
+        return bits
+    }
+}
