@@ -101,7 +101,7 @@ public enum BatchPlan: Hashable, Sendable {
         structural.itemUpdates = []
         // Item updates do not move rows: the mapping of the whole batch is the structural step's.
         let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: newCounts)
-        var reconfigure = mapping.newPaths(of: changeset.itemUpdates).compactMap { $0 }
+        var reconfigure = mapping.survivingNewPaths(of: changeset.itemUpdates)
         if !Self.isAscending(reconfigure) { reconfigure.sort() }
         return (.animate(Steps(structural: structural, reconfigure: reconfigure)), mapping)
     }

@@ -91,6 +91,12 @@ public final class ListViewCore {
     public private(set) var isReloadPending = false
     /// The last decision taken for a batch.
     public private(set) var lastPlan: BatchPlan?
+    /// Where the rows of the batch being replayed go, once the body handed to
+    /// ``ListViewBackend/performBatch(animated:_:)`` has returned: the mapping the
+    /// core follows its visible cells with, so that a backend moving per-row state
+    /// of its own (cached heights) need not build it again. `nil` outside a batch,
+    /// and when the body returned a batch the platform already shows (a user's move).
+    public private(set) var batchMapping: PathMapping?
     /// Cells built, per reuse identifier (core-owned cells only).
     public private(set) var createdCells: [String: Int] = [:]
     /// How many cells were taken from a reuse pool.
@@ -260,17 +266,22 @@ public final class ListViewCore {
                     userMovePending = false
                     return Changeset()
                 }
+                batchMapping = mapping
                 return steps.structural
             case .reload:
                 // An invalid batch inside the platform's closure: replace every section, which is always valid.
-                return Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices))
+                let everything = Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices))
+                mapping = PathMapping(everything, oldCounts: oldCounts, newCounts: newCounts)
+                batchMapping = mapping
+                return everything
             }
         }
+        batchMapping = nil
         lastPlan = plan
         switch plan {
         case .reload(let reason):
             let everything = Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices))
-            follow(PathMapping(everything, oldCounts: oldCounts, newCounts: newCounts), newCounts: newCounts)
+            follow(mapping ?? PathMapping(everything, oldCounts: oldCounts, newCounts: newCounts), newCounts: newCounts)
             return .reloaded(reason)
         case .animate(let steps):
             let mapping = mapping ?? PathMapping(steps.structural, oldCounts: oldCounts, newCounts: newCounts)
@@ -287,8 +298,22 @@ public final class ListViewCore {
         if let anchor, let distance = anchor.distance {
             backend.scrollItem(at: anchor.new, toViewportOffset: distance)
         }
-        reconfigure(steps.reconfigure.filter { visible[$0] != nil }, backend: backend)
+        reconfigure(Self.visibleOnes(of: steps.reconfigure, visible: visible), backend: backend)
         return .animated
+    }
+
+    /// The paths of the ascending `paths` that are visible, ascending; searched
+    /// from the smaller side, so a large batch costs O(*v* log *c*), not a hash per row.
+    private static func visibleOnes(of paths: [ItemPath], visible: [ItemPath: AnyObject]) -> [ItemPath] {
+        guard paths.count > visible.count else { return paths.filter { visible[$0] != nil } }
+        return visible.keys.sorted().filter { path in
+            var low = 0, high = paths.count
+            while low < high {
+                let mid = (low + high) / 2
+                if paths[mid] < path { low = mid + 1 } else { high = mid }
+            }
+            return low < paths.count && paths[low] == path
+        }
     }
 
     /// The user dragged a row and the platform already shows it at its new place:

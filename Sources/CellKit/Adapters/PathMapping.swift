@@ -63,12 +63,8 @@ public struct PathMapping: Sendable {
         let moves = _PathSorting.bySource(changeset.itemMoves, counts: oldCounts)
         moveSources = moves.sources
         moveDestinations = moves.destinations
-        removed = changeset.itemMoves.isEmpty
-            ? _PathSorting.ascending(changeset.itemDeletes, counts: oldCounts)
-            : _PathSorting.ascending(changeset.itemDeletes + moves.sources, counts: oldCounts)
-        taken = changeset.itemMoves.isEmpty
-            ? _PathSorting.ascending(changeset.itemInserts, counts: newCounts)
-            : _PathSorting.ascending(changeset.itemInserts + changeset.itemMoves.map(\.to), counts: newCounts)
+        removed = _PathSorting.ascending(changeset.itemDeletes, moves.sources, counts: oldCounts)
+        taken = _PathSorting.ascending(changeset.itemInserts, changeset.itemMoves.map(\.to), counts: newCounts)
     }
 
     /// The new path of the row at `old`; `nil` when the row is deleted, or its
@@ -80,12 +76,63 @@ public struct PathMapping: Sendable {
         return newPath(of: old, cursor: &cursor)
     }
 
-    /// The new paths of the rows at `paths`, in order (`nil` where ``newPath(of:)`` is `nil`).
+    /// The new paths of the rows at `paths` that stay (where ``newPath(of:)`` is not `nil`), in order.
     ///
-    /// - Complexity: O(*k* log *c*) for *k* paths; O(*k* + *c*) when `paths` ascend.
-    func newPaths(of paths: [ItemPath]) -> [ItemPath?] {
-        var cursor = Cursor()
-        return paths.map { newPath(of: $0, cursor: &cursor) }
+    /// - Complexity: O(*k* + *c*) when `paths` ascend (one sweep); O(*k* log *c*) otherwise.
+    func survivingNewPaths(of paths: [ItemPath]) -> [ItemPath] {
+        var ascending = true
+        for index in paths.indices.dropFirst() where !(paths[index - 1] < paths[index]) {
+            ascending = false
+            break
+        }
+        guard ascending, paths.count &* 4 >= removed.count &+ moveSources.count else {
+            var cursor = Cursor()
+            return paths.compactMap { newPath(of: $0, cursor: &cursor) }
+        }
+        return moveSources.withUnsafeBufferPointer { sources in
+            removed.withUnsafeBufferPointer { removed in
+                taken.withUnsafeBufferPointer { taken in
+                    sweep(paths, sources: sources, removed: removed, taken: taken)
+                }
+            }
+        }
+    }
+
+    /// ``survivingNewPaths(of:)`` of ascending `paths`: the cursors only move forward
+    /// (the one in `taken` restarts with each section).
+    private func sweep(
+        _ paths: [ItemPath], sources: UnsafeBufferPointer<ItemPath>,
+        removed: UnsafeBufferPointer<ItemPath>, taken: UnsafeBufferPointer<ItemPath>
+    ) -> [ItemPath] {
+        var result = [ItemPath]()
+        result.reserveCapacity(paths.count)
+        var move = 0, gone = 0, slot = 0
+        var section = -1, newSection = 0, removedFirst = 0, takenFirst = 0, takenEnd = 0
+        for old in paths {
+            guard newSections.indices.contains(old.section), let mapped = newSections[old.section],
+                  !reloadedSections[old.section], old.item >= 0 else { continue }
+            while move < sources.count, sources[move] < old { move &+= 1 }
+            if move < sources.count, sources[move] == old {
+                result.append(moveDestinations[move])
+                continue
+            }
+            while gone < removed.count, removed[gone] < old { gone &+= 1 }
+            if gone < removed.count, removed[gone] == old { continue }
+            if old.section != section {
+                section = old.section
+                newSection = mapped
+                let start = ItemPath(item: Int.min, section: section)
+                removedFirst = Self.partitionPoint(removed.count, from: gone) { removed[$0] < start }
+                let newStart = ItemPath(item: Int.min, section: mapped), newEnd = ItemPath(item: Int.min, section: mapped + 1)
+                takenFirst = Self.partitionPoint(taken.count, from: 0) { taken[$0] < newStart }
+                takenEnd = Self.partitionPoint(taken.count, from: takenFirst) { taken[$0] < newEnd }
+                slot = takenFirst
+            }
+            let rank = old.item &- (gone &- removedFirst)
+            while slot < takenEnd, taken[slot].item &- (slot &- takenFirst) <= rank { slot &+= 1 }
+            result.append(ItemPath(item: rank &+ (slot &- takenFirst), section: newSection))
+        }
+        return result
     }
 
     /// Where the previous lookup ended, so that ascending lookups resume there.

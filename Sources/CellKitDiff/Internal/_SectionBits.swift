@@ -127,18 +127,23 @@ package struct _PathMarks {
 }
 
 /// Puts a batch's paths in order without a comparison sort of every change:
-/// lists the diff made are in order already; others go through a bitmap of the
-/// rows (one bit a row, read back in order) when the list is small next to the
-/// batch, through `sorted()` otherwise.
+/// lists the diff made are in order already (two of them are merged); others go
+/// through a bitmap of the rows (one bit a row, read back in order) when the list
+/// is small next to the batch, through `sorted()` otherwise.
 package enum _PathSorting {
-    /// `paths`, ascending (duplicates kept).
+    /// The paths of `first` and `second` together, ascending (duplicates kept).
     ///
-    /// - Complexity: O(*k*) when `paths` ascend; O(*k* + *s*) through a bitmap
+    /// - Complexity: O(*k*) when each list ascends; O(*k* + *s*) through a bitmap
     ///   when they are distinct, in range of `counts` and the rows number at most
     ///   a few hundred per path; O(*k* log *k*) otherwise.
-    package static func ascending(_ paths: [ItemPath], counts: [Int]) -> [ItemPath] {
-        if isAscending(paths.count, at: { paths[$0] }) { return paths }
-        if let bits = bitmap(paths.count, at: { paths[$0] }, counts: counts) {
+    package static func ascending(_ first: [ItemPath], _ second: [ItemPath] = [], counts: [Int]) -> [ItemPath] {
+        let firstAscends = isAscending(first)
+        if second.isEmpty, firstAscends { return first }
+        if first.isEmpty, isAscending(second) { return second }
+        if firstAscends, isAscending(second) { return merged(first, second) }
+        let paths = first + second
+        if let bits = _SectionBits(counts: counts, maxWords: _SectionBits.wordBudget(changes: paths.count)),
+           bits.insertAll(paths, counts: counts) {
             return bits.sortedPaths(count: paths.count)
         }
         return paths.sorted()
@@ -146,39 +151,60 @@ package enum _PathSorting {
 
     /// The sources of `moves`, ascending, and each one's destination at the same index.
     ///
-    /// - Complexity: as ``ascending(_:counts:)``, over the sources.
+    /// - Complexity: as ``ascending(_:_:counts:)``, over the sources.
     package static func bySource(_ moves: [Move<ItemPath>], counts: [Int]) -> (sources: [ItemPath], destinations: [ItemPath]) {
-        if isAscending(moves.count, at: { moves[$0].from }) {
-            return (moves.map(\.from), moves.map(\.to))
-        }
-        if let bits = bitmap(moves.count, at: { moves[$0].from }, counts: counts) {
+        let sources = moves.map(\.from)
+        if isAscending(sources) { return (sources, moves.map(\.to)) }
+        if let bits = _SectionBits(counts: counts, maxWords: _SectionBits.wordBudget(changes: moves.count)),
+           bits.insertAll(sources, counts: counts) {
             return (bits.sortedPaths(count: moves.count), bits.destinationsBySource(moves))
         }
         let sorted = moves.sorted { $0.from < $1.from }
         return (sorted.map(\.from), sorted.map(\.to))
     }
 
-    /// Whether the `count` paths read by `path` strictly ascend.
-    @inline(__always)
-    private static func isAscending(_ count: Int, at path: (Int) -> ItemPath) -> Bool {
-        var index = 1
-        while index < count {
-            if !(path(index &- 1) < path(index)) { return false }
-            index &+= 1
+    /// Whether `paths` strictly ascend.
+    private static func isAscending(_ paths: [ItemPath]) -> Bool {
+        paths.withUnsafeBufferPointer { buffer in
+            var index = 1
+            while index < buffer.count {
+                if !(buffer[index &- 1] < buffer[index]) { return false }
+                index &+= 1
+            }
+            return true
         }
-        return true
     }
 
-    /// A bitmap of the `count` paths read by `path`, when it is small next to them
-    /// and they are all distinct and in range of `counts`; `nil` otherwise.
-    @inline(__always)
-    private static func bitmap(_ count: Int, at path: (Int) -> ItemPath, counts: [Int]) -> _SectionBits? {
-        guard let bits = _SectionBits(counts: counts, maxWords: _SectionBits.wordBudget(changes: count)) else { return nil }
-        for index in 0..<count {
-            let p = path(index)
-            guard p.section >= 0, p.section < counts.count, p.item >= 0, p.item < counts[p.section],
-                  bits.insert(p) else { return nil }
+    /// The ascending `first` and `second` merged.
+    private static func merged(_ first: [ItemPath], _ second: [ItemPath]) -> [ItemPath] {
+        first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                [ItemPath](unsafeUninitializedCapacity: a.count + b.count) { result, initialized in
+                    var i = 0, j = 0, k = 0
+                    while i < a.count, j < b.count {
+                        if b[j] < a[i] {
+                            result.initializeElement(at: k, to: b[j]); j &+= 1
+                        } else {
+                            result.initializeElement(at: k, to: a[i]); i &+= 1
+                        }
+                        k &+= 1
+                    }
+                    while i < a.count { result.initializeElement(at: k, to: a[i]); i &+= 1; k &+= 1 }
+                    while j < b.count { result.initializeElement(at: k, to: b[j]); j &+= 1; k &+= 1 }
+                    initialized = k
+                }
+            }
         }
-        return bits
+    }
+}
+
+extension _SectionBits {
+    /// Sets the bits of `paths`; `false` (some bits set) when one is out of range of `counts` or repeated.
+    fileprivate func insertAll(_ paths: [ItemPath], counts: [Int]) -> Bool {
+        for p in paths {
+            guard p.section >= 0, p.section < counts.count, p.item >= 0, p.item < counts[p.section],
+                  insert(p) else { return false }
+        }
+        return true
     }
 }
