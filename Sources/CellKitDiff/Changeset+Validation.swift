@@ -240,12 +240,18 @@ extension Changeset {
             }
         }
 
+        // Per-section numbers in one scratch block, read and written without bounds
+        // checks: every index below is a section that isOpenOld / isOpenNew (or the
+        // count check, over 0..<newS and its old sections) has put in range.
+        let scratch = UnsafeMutablePointer<Int>.allocate(capacity: 3 &* (oldS &+ newS))
+        defer { scratch.deallocate() }
+        scratch.initialize(repeating: 0, count: 3 &* (oldS &+ newS))
         // The rows a change may name, per section: none in a deleted, inserted or
         // reloaded section. A path outside them breaks a rule that checkOld or
         // checkNew names; paths inside need one comparison.
-        var oldLimit = [Int](repeating: 0, count: oldS)
+        let oldLimit = scratch, deletedRows = scratch + oldS, movedOutRows = scratch + 2 &* oldS
+        let newLimit = scratch + 3 &* oldS, insertedRows = newLimit + newS, movedInRows = newLimit + 2 &* newS
         for s in 0..<oldS where !deleted[s] && !updatedOld[s] { oldLimit[s] = max(0, oldCounts[s]) }
-        var newLimit = [Int](repeating: 0, count: newS)
         for s in 0..<newS where !inserted[s] && !updatedNew[s] { newLimit[s] = max(0, newCounts[s]) }
         func isOpenOld(_ p: ItemPath) -> Bool {
             UInt(bitPattern: p.section) < UInt(bitPattern: oldS) && UInt(bitPattern: p.item) < UInt(bitPattern: oldLimit[p.section])
@@ -253,11 +259,6 @@ extension Changeset {
         func isOpenNew(_ p: ItemPath) -> Bool {
             UInt(bitPattern: p.section) < UInt(bitPattern: newS) && UInt(bitPattern: p.item) < UInt(bitPattern: newLimit[p.section])
         }
-
-        var deletedRows = [Int](repeating: 0, count: oldS)
-        var movedOutRows = [Int](repeating: 0, count: oldS)
-        var insertedRows = [Int](repeating: 0, count: newS)
-        var movedInRows = [Int](repeating: 0, count: newS)
 
         // Rows are checked for duplicates in bitmaps over each section's rows (or
         // hashed sets when the list dwarfs the batch); every path is range-checked first.
@@ -268,7 +269,7 @@ extension Changeset {
             guard deletedItems.insert(p) else {
                 throw BatchUpdateError(.duplicateDelete, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is deleted twice")
             }
-            deletedRows[p.section] += 1
+            deletedRows[p.section] &+= 1
         }
         var updatedItems = _PathMarks(counts: itemUpdates.isEmpty ? [] : oldCounts, changes: changes)
         for p in itemUpdates {
@@ -299,8 +300,8 @@ extension Changeset {
             guard moveDestinations.insert(q) else {
                 throw BatchUpdateError(.duplicateMoveDestination, section: q.section, item: q.item, detail: "two rows are moved to row \(q.item) of section \(q.section) (the second from \(p))")
             }
-            movedOutRows[p.section] += 1
-            movedInRows[q.section] += 1
+            movedOutRows[p.section] &+= 1
+            movedInRows[q.section] &+= 1
         }
         var insertedItems = _PathMarks(counts: itemInserts.isEmpty ? [] : newCounts, changes: changes)
         for q in itemInserts {
@@ -311,7 +312,7 @@ extension Changeset {
             guard !moveDestinations.contains(q) else {
                 throw BatchUpdateError(.insertAndMoveToSameIndex, section: q.section, item: q.item, detail: "row \(q.item) of section \(q.section) is inserted and is also the destination of a move")
             }
-            insertedRows[q.section] += 1
+            insertedRows[q.section] &+= 1
         }
         for j in 0..<newS where !inserted[j] && !updatedNew[j] {
             let i = oldOfNew[j]

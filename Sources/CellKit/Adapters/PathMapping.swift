@@ -1,3 +1,5 @@
+@_spi(Adapters) import CellKitDiff
+
 /// Where each row goes under one batch: old path → new path, with UIKit's batch
 /// semantics (deletes and move sources in old coordinates, inserts and move
 /// destinations in new ones; surviving rows keep their order and fill the free

@@ -5,7 +5,7 @@
 /// Paths must be in range (`0 <= section < counts.count`, `0 <= item < counts[section]`);
 /// callers check before they insert. A class over one allocation, so that
 /// setting a bit checks no uniqueness; it never leaves the function that made it.
-package final class _SectionBits {
+final class _SectionBits {
     /// For each section, its first word; one more entry for the end.
     private let wordStart: [Int]
     private let words: UnsafeMutablePointer<UInt64>
@@ -15,7 +15,7 @@ package final class _SectionBits {
     /// more than `maxWords` words (then a hashed set costs less).
     ///
     /// - Complexity: O(*s* + words), *s* the number of sections.
-    package init?(counts: [Int], maxWords: Int) {
+    init?(counts: [Int], maxWords: Int) {
         var starts = [Int]()
         starts.reserveCapacity(counts.count + 1)
         var total = 0
@@ -36,11 +36,11 @@ package final class _SectionBits {
     /// The number of words a bitmap worth building may take for a batch of
     /// `changes` changes: a few words per change, so that clearing and scanning
     /// it costs about as much as the changes themselves.
-    package static func wordBudget(changes: Int) -> Int { 4 &* changes &+ 64 }
+    static func wordBudget(changes: Int) -> Int { 4 &* changes &+ 64 }
 
     /// Sets the bit of `path`; returns whether it was clear.
     @inline(__always)
-    package func insert(_ path: ItemPath) -> Bool {
+    func insert(_ path: ItemPath) -> Bool {
         let word = words + (wordStart[path.section] &+ (path.item &>> 6))
         let bit = UInt64(1) &<< UInt64(truncatingIfNeeded: path.item & 63)
         let old = word.pointee
@@ -50,14 +50,14 @@ package final class _SectionBits {
 
     /// Whether the bit of `path` is set.
     @inline(__always)
-    package func contains(_ path: ItemPath) -> Bool {
+    func contains(_ path: ItemPath) -> Bool {
         words[wordStart[path.section] &+ (path.item &>> 6)] & (UInt64(1) &<< UInt64(truncatingIfNeeded: path.item & 63)) != 0
     }
 
     /// The paths whose bit is set, ascending.
     ///
     /// - Complexity: O(words + *s* + *k*), *k* the paths returned.
-    package func sortedPaths(count: Int) -> [ItemPath] {
+    func sortedPaths(count: Int) -> [ItemPath] {
         [ItemPath](unsafeUninitializedCapacity: count) { buffer, initialized in
             var next = 0
             for section in 0..<(wordStart.count - 1) {
@@ -79,7 +79,7 @@ package final class _SectionBits {
     /// the ones set: a move's place is the number of sources before its bit.
     ///
     /// - Complexity: O(words + *m*), *m* the number of moves.
-    package func destinationsBySource(_ moves: [Move<ItemPath>]) -> [ItemPath] {
+    func destinationsBySource(_ moves: [Move<ItemPath>]) -> [ItemPath] {
         var before = [Int](repeating: 0, count: wordCount)
         var total = 0
         for index in 0..<wordCount {
@@ -99,21 +99,21 @@ package final class _SectionBits {
 
 /// A set of in-range paths: a ``_SectionBits`` bitmap when the list is small next
 /// to the batch, a hashed set otherwise, so the cost follows the changes.
-package struct _PathMarks {
+struct _PathMarks {
     private let bits: _SectionBits?
     private var hashed: Set<ItemPath> = []
     /// How many paths were added.
-    package private(set) var count = 0
+    private(set) var count = 0
 
     /// An empty set of paths of a list with `counts` rows per section, for a batch of `changes` changes.
-    package init(counts: [Int], changes: Int) {
+    init(counts: [Int], changes: Int) {
         bits = _SectionBits(counts: counts, maxWords: _SectionBits.wordBudget(changes: changes))
         if bits == nil { hashed.reserveCapacity(changes) }
     }
 
     /// Adds `path`; returns whether it was absent.
     @inline(__always)
-    package mutating func insert(_ path: ItemPath) -> Bool {
+    mutating func insert(_ path: ItemPath) -> Bool {
         let inserted = bits?.insert(path) ?? hashed.insert(path).inserted
         if inserted { count &+= 1 }
         return inserted
@@ -121,7 +121,7 @@ package struct _PathMarks {
 
     /// Whether `path` was added.
     @inline(__always)
-    package func contains(_ path: ItemPath) -> Bool {
+    func contains(_ path: ItemPath) -> Bool {
         count != 0 && (bits?.contains(path) ?? hashed.contains(path))
     }
 }
@@ -129,14 +129,15 @@ package struct _PathMarks {
 /// Puts a batch's paths in order without a comparison sort of every change:
 /// lists the diff made are in order already (two of them are merged); others go
 /// through a bitmap of the rows (one bit a row, read back in order) when the list
-/// is small next to the batch, through `sorted()` otherwise.
-package enum _PathSorting {
+/// is small next to the batch, through `sorted()` otherwise. SPI for CellKit's
+/// `PathMapping`, not API.
+@_spi(Adapters) public enum _PathSorting {
     /// The paths of `first` and `second` together, ascending (duplicates kept).
     ///
     /// - Complexity: O(*k*) when each list ascends; O(*k* + *s*) through a bitmap
     ///   when they are distinct, in range of `counts` and the rows number at most
     ///   a few hundred per path; O(*k* log *k*) otherwise.
-    package static func ascending(_ first: [ItemPath], _ second: [ItemPath] = [], counts: [Int]) -> [ItemPath] {
+    public static func ascending(_ first: [ItemPath], _ second: [ItemPath] = [], counts: [Int]) -> [ItemPath] {
         let firstAscends = isAscending(first)
         if second.isEmpty, firstAscends { return first }
         if first.isEmpty, isAscending(second) { return second }
@@ -152,7 +153,7 @@ package enum _PathSorting {
     /// The sources of `moves`, ascending, and each one's destination at the same index.
     ///
     /// - Complexity: as ``ascending(_:_:counts:)``, over the sources.
-    package static func bySource(_ moves: [Move<ItemPath>], counts: [Int]) -> (sources: [ItemPath], destinations: [ItemPath]) {
+    public static func bySource(_ moves: [Move<ItemPath>], counts: [Int]) -> (sources: [ItemPath], destinations: [ItemPath]) {
         let sources = moves.map(\.from)
         if isAscending(sources) { return (sources, moves.map(\.to)) }
         if let bits = _SectionBits(counts: counts, maxWords: _SectionBits.wordBudget(changes: moves.count)),
