@@ -34,6 +34,21 @@ struct ValidationEquivalenceTests {
         }
     }
 
+    @Test("counts near Int.max and negative counts give the reference's errors")
+    func extremeCounts() {
+        let cases: [(Changeset, [Int], [Int])] = [
+            (Changeset(itemDeletes: [ItemPath(item: 0, section: 0)]), [Int.max], [Int.max]),
+            (Changeset(itemDeletes: [ItemPath(item: 0, section: 0)]), [Int.max], [Int.max - 1]),
+            (Changeset(itemInserts: [ItemPath(item: 5, section: 1)]), [Int.max, Int.max / 2], [Int.max, Int.max / 2 + 1]),
+            (Changeset(itemDeletes: [ItemPath(item: 0, section: 0)]), [-3], [-4]),
+            (Changeset(itemMoves: [Move(from: ItemPath(item: 1, section: 0), to: ItemPath(item: 0, section: 0))]), [-1], [-1]),
+        ]
+        for (batch, old, new) in cases {
+            #expect(batch.validationError(oldCounts: old, newCounts: new) == referenceValidationError(batch, oldCounts: old, newCounts: new),
+                    "\(batch) \(old) \(new)")
+        }
+    }
+
     /// A random batch between two lists: built valid (rows deleted, reloaded,
     /// moved across sections, inserted; sections deleted, reloaded, inserted),
     /// then, half the time, broken by one or two random edits.

@@ -138,13 +138,13 @@ public struct PathMapping: Sendable {
     }
 
     /// Where the previous lookup ended, so that ascending lookups resume there.
-    struct Cursor {
+    private struct Cursor {
         var moves = 0, removed = 0, taken = 0
         /// The old section of the previous lookup, and its ranges in `removed` and `taken`.
         var section = -1, removedFirst = 0, takenFirst = 0, takenEnd = 0
     }
 
-    func newPath(of old: ItemPath, cursor: inout Cursor) -> ItemPath? {
+    private func newPath(of old: ItemPath, cursor: inout Cursor) -> ItemPath? {
         guard newSections.indices.contains(old.section), let section = newSections[old.section],
               !reloadedSections[old.section], old.item >= 0 else { return nil }
         if !moveSources.isEmpty {

@@ -21,7 +21,8 @@ final class _SectionBits {
         var total = 0
         for count in counts {
             starts.append(total)
-            total += (max(0, count) + 63) >> 6
+            let rows = max(0, count)
+            total += rows >> 6 + (rows & 63 == 0 ? 0 : 1)   // no overflow near Int.max
             if total > maxWords { return nil }
         }
         starts.append(total)
