@@ -106,35 +106,38 @@ public struct PathMapping: Sendable {
         _ paths: [ItemPath], sources: UnsafeBufferPointer<ItemPath>,
         removed: UnsafeBufferPointer<ItemPath>, taken: UnsafeBufferPointer<ItemPath>
     ) -> [ItemPath] {
-        var result = [ItemPath]()
-        result.reserveCapacity(paths.count)
-        var move = 0, gone = 0, slot = 0
-        var section = -1, newSection = 0, removedFirst = 0, takenFirst = 0, takenEnd = 0
-        for old in paths {
-            guard newSections.indices.contains(old.section), let mapped = newSections[old.section],
-                  !reloadedSections[old.section], old.item >= 0 else { continue }
-            while move < sources.count, sources[move] < old { move &+= 1 }
-            if move < sources.count, sources[move] == old {
-                result.append(moveDestinations[move])
-                continue
+        [ItemPath](unsafeUninitializedCapacity: paths.count) { result, initialized in
+            var count = 0, move = 0, gone = 0, slot = 0
+            var section = -1, newSection: Int?, removedFirst = 0, takenFirst = 0, takenEnd = 0
+            for old in paths {
+                if old.section != section {
+                    section = old.section
+                    newSection = newSections.indices.contains(section) && !reloadedSections[section] ? newSections[section] : nil
+                    if let mapped = newSection {
+                        let start = ItemPath(item: Int.min, section: section)
+                        removedFirst = Self.partitionPoint(removed.count, from: gone) { removed[$0] < start }
+                        let newStart = ItemPath(item: Int.min, section: mapped), newEnd = ItemPath(item: Int.min, section: mapped + 1)
+                        takenFirst = Self.partitionPoint(taken.count, from: 0) { taken[$0] < newStart }
+                        takenEnd = Self.partitionPoint(taken.count, from: takenFirst) { taken[$0] < newEnd }
+                        slot = takenFirst
+                    }
+                }
+                guard let mapped = newSection, old.item >= 0 else { continue }
+                while move < sources.count, sources[move] < old { move &+= 1 }
+                if move < sources.count, sources[move] == old {
+                    result.initializeElement(at: count, to: moveDestinations[move])
+                    count &+= 1
+                    continue
+                }
+                while gone < removed.count, removed[gone] < old { gone &+= 1 }
+                if gone < removed.count, removed[gone] == old { continue }
+                let rank = old.item &- (gone &- removedFirst)
+                while slot < takenEnd, taken[slot].item &- (slot &- takenFirst) <= rank { slot &+= 1 }
+                result.initializeElement(at: count, to: ItemPath(item: rank &+ (slot &- takenFirst), section: mapped))
+                count &+= 1
             }
-            while gone < removed.count, removed[gone] < old { gone &+= 1 }
-            if gone < removed.count, removed[gone] == old { continue }
-            if old.section != section {
-                section = old.section
-                newSection = mapped
-                let start = ItemPath(item: Int.min, section: section)
-                removedFirst = Self.partitionPoint(removed.count, from: gone) { removed[$0] < start }
-                let newStart = ItemPath(item: Int.min, section: mapped), newEnd = ItemPath(item: Int.min, section: mapped + 1)
-                takenFirst = Self.partitionPoint(taken.count, from: 0) { taken[$0] < newStart }
-                takenEnd = Self.partitionPoint(taken.count, from: takenFirst) { taken[$0] < newEnd }
-                slot = takenFirst
-            }
-            let rank = old.item &- (gone &- removedFirst)
-            while slot < takenEnd, taken[slot].item &- (slot &- takenFirst) <= rank { slot &+= 1 }
-            result.append(ItemPath(item: rank &+ (slot &- takenFirst), section: newSection))
+            initialized = count
         }
-        return result
     }
 
     /// Where the previous lookup ended, so that ascending lookups resume there.

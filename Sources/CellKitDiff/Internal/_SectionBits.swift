@@ -6,8 +6,9 @@
 /// callers check before they insert. A class over one allocation, so that
 /// setting a bit checks no uniqueness; it never leaves the function that made it.
 final class _SectionBits {
-    /// For each section, its first word; one more entry for the end.
-    private let wordStart: [Int]
+    /// For each section, its first word; one more entry for the end (`sections + 1` entries).
+    private let wordStart: UnsafeMutablePointer<Int>
+    private let sections: Int
     private let words: UnsafeMutablePointer<UInt64>
     private let wordCount: Int
 
@@ -16,23 +17,30 @@ final class _SectionBits {
     ///
     /// - Complexity: O(*s* + words), *s* the number of sections.
     init?(counts: [Int], maxWords: Int) {
-        var starts = [Int]()
-        starts.reserveCapacity(counts.count + 1)
         var total = 0
         for count in counts {
-            starts.append(total)
             let rows = max(0, count)
-            total += rows >> 6 + (rows & 63 == 0 ? 0 : 1)   // no overflow near Int.max
+            total += (rows >> 6) + (rows & 63 == 0 ? 0 : 1)   // no overflow near Int.max
             if total > maxWords { return nil }
         }
-        starts.append(total)
-        wordStart = starts
+        sections = counts.count
+        wordStart = .allocate(capacity: counts.count + 1)
+        total = 0
+        for (section, count) in counts.enumerated() {
+            (wordStart + section).initialize(to: total)
+            let rows = max(0, count)
+            total += (rows >> 6) + (rows & 63 == 0 ? 0 : 1)
+        }
+        (wordStart + counts.count).initialize(to: total)
         wordCount = total
         words = .allocate(capacity: max(1, total))
         words.initialize(repeating: 0, count: total)
     }
 
-    deinit { words.deallocate() }
+    deinit {
+        words.deallocate()
+        wordStart.deallocate()
+    }
 
     /// The number of words a bitmap worth building may take for a batch of
     /// `changes` changes: a few words per change, so that clearing and scanning
@@ -61,7 +69,7 @@ final class _SectionBits {
     func sortedPaths(count: Int) -> [ItemPath] {
         [ItemPath](unsafeUninitializedCapacity: count) { buffer, initialized in
             var next = 0
-            for section in 0..<(wordStart.count - 1) {
+            for section in 0..<sections {
                 let first = wordStart[section]
                 for index in first..<wordStart[section + 1] {
                     var word = words[index]
