@@ -20,7 +20,7 @@ import Testing
     try batch.validate(oldCounts: [3], newCounts: [2])   // passes
 }
 
-// Sources/CellKitDiff/Changeset+Validation.swift:329
+// Sources/CellKitDiff/Changeset+Validation.swift:345
 @MainActor private func docExample3() async throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let result = try batch.apply(to: [[1, 2]], reading: [[0, 1, 2]], items: \.self)
@@ -214,7 +214,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/PathMapping.swift:9
+// Sources/CellKit/Adapters/PathMapping.swift:11
 @MainActor private func docExample19() async throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [3], newCounts: [5])
@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:170
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:180
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -431,7 +431,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:79
+// Sources/CellKit/DataSources/SimpleDataSource.swift:85
 @MainActor private func docExample37() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
@@ -712,7 +712,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/TableModel.swift:42
+// Sources/CellKit/TableModel.swift:73
 @MainActor private func docExample61() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
