@@ -74,7 +74,7 @@ final class _SectionBits {
                 for index in first..<wordStart[section + 1] {
                     var word = words[index]
                     while word != 0, next < count {
-                        buffer[next] = ItemPath(item: (index &- first) &<< 6 | word.trailingZeroBitCount, section: section)
+                        buffer.initializeElement(at: next, to: ItemPath(item: (index &- first) &<< 6 | word.trailingZeroBitCount, section: section))
                         next &+= 1
                         word &= word &- 1
                     }
