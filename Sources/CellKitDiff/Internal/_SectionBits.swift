@@ -107,23 +107,24 @@ final class _SectionBits {
 }
 
 /// A set of in-range paths: a ``_SectionBits`` bitmap when the list is small next
-/// to the batch, a hashed set otherwise, so the cost follows the changes.
+/// to the batch, a ``_PathTable`` otherwise, so the cost follows the changes.
 struct _PathMarks {
     private let bits: _SectionBits?
-    private var hashed: Set<ItemPath> = []
+    private let table: _PathTable?
     /// How many paths were added.
     private(set) var count = 0
 
-    /// An empty set of paths of a list with `counts` rows per section, for a batch of `changes` changes.
+    /// An empty set of paths of a list with `counts` rows per section, for a batch of
+    /// `changes` changes (at most that many paths are added).
     init(counts: [Int], changes: Int) {
         bits = _SectionBits(counts: counts, maxWords: _SectionBits.wordBudget(changes: changes))
-        if bits == nil { hashed.reserveCapacity(changes) }
+        table = bits == nil ? _PathTable(capacity: changes) : nil
     }
 
     /// Adds `path`; returns whether it was absent.
     @inline(__always)
     mutating func insert(_ path: ItemPath) -> Bool {
-        let inserted = bits?.insert(path) ?? hashed.insert(path).inserted
+        let inserted = bits?.insert(path) ?? table.unsafelyUnwrapped.insert(path)
         if inserted { count &+= 1 }
         return inserted
     }
@@ -131,7 +132,65 @@ struct _PathMarks {
     /// Whether `path` was added.
     @inline(__always)
     func contains(_ path: ItemPath) -> Bool {
-        count != 0 && (bits?.contains(path) ?? hashed.contains(path))
+        count != 0 && (bits?.contains(path) ?? table.unsafelyUnwrapped.contains(path))
+    }
+}
+
+/// A fixed-size open-addressing set of paths with `section >= 0` (linear probing,
+/// at most half full): what ``_PathMarks`` uses when a bitmap of the rows would
+/// be large next to the batch. Cheaper than `Set<ItemPath>`, which hashes with
+/// SipHash; like ``_SectionBits``, it never leaves the function that made it.
+final class _PathTable {
+    private let slots: UnsafeMutablePointer<ItemPath>
+    private let size: Int
+    private let shift: UInt64
+    private var stored = 0
+    private let capacity: Int
+
+    /// An empty table for at most `capacity` paths.
+    init(capacity: Int) {
+        var size = 16, bits: UInt64 = 4
+        while size < 2 &* max(capacity, 1) { size <<= 1; bits += 1 }
+        self.size = size
+        self.capacity = capacity
+        shift = 64 - bits
+        slots = .allocate(capacity: size)
+        slots.initialize(repeating: ItemPath(item: 0, section: -1), count: size)
+    }
+
+    deinit { slots.deallocate() }
+
+    @inline(__always)
+    private func home(_ path: ItemPath) -> Int {
+        let mixed = (UInt64(bitPattern: Int64(path.section)) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bitPattern: Int64(path.item))
+        return Int(truncatingIfNeeded: (mixed &* 0xBF58_476D_1CE4_E5B9) >> shift)
+    }
+
+    /// Adds `path` (`section >= 0`); returns whether it was absent.
+    func insert(_ path: ItemPath) -> Bool {
+        var index = home(path)
+        while true {
+            let slot = slots[index]
+            if slot.section < 0 {
+                precondition(stored < capacity, "_PathTable: more paths than its capacity")
+                slots[index] = path
+                stored &+= 1
+                return true
+            }
+            if slot == path { return false }
+            index = (index &+ 1) & (size &- 1)
+        }
+    }
+
+    /// Whether `path` was added.
+    func contains(_ path: ItemPath) -> Bool {
+        var index = home(path)
+        while true {
+            let slot = slots[index]
+            if slot.section < 0 { return false }
+            if slot == path { return true }
+            index = (index &+ 1) & (size &- 1)
+        }
     }
 }
 
