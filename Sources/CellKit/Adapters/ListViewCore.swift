@@ -8,7 +8,8 @@
 ///   still pending;
 /// - the single validation of each batch, against those cached counts, through
 ///   ``BatchPlan/decide(_:oldCounts:newCounts:hasWindow:threshold:layoutPendingAfterReload:)``;
-/// - the visible cells, followed through each batch with ``PathMapping``, and the
+/// - the visible cells, followed through each batch with ``PathMapping`` (built
+///   once per batch and lent to the backend as ``batchMapping``), and the
 ///   ``ScrollAnchor`` that keeps the first visible row put;
 /// - reuse pools (for backends that have none of their own), prefetch clean-up
 ///   (``PrefetchRequest``) and a consistency check.
