@@ -65,7 +65,7 @@ public struct PathMapping: Sendable {
         let moves = _PathSorting.bySource(changeset.itemMoves, counts: oldCounts)
         moveSources = moves.sources
         moveDestinations = moves.destinations
-        removed = _PathSorting.ascending(changeset.itemDeletes, moves.sources, counts: oldCounts)
+        removed = _PathSorting.ascending(changeset.itemDeletes, moves.sources, secondAscends: true, counts: oldCounts)
         taken = _PathSorting.ascending(changeset.itemInserts, changeset.itemMoves.map(\.to), counts: newCounts)
     }
 

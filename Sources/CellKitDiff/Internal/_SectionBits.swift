@@ -89,10 +89,11 @@ final class _SectionBits {
     ///
     /// - Complexity: O(words + *m*), *m* the number of moves.
     func destinationsBySource(_ moves: [Move<ItemPath>]) -> [ItemPath] {
-        var before = [Int](repeating: 0, count: wordCount)
+        let before = UnsafeMutablePointer<Int>.allocate(capacity: max(1, wordCount))
+        defer { before.deallocate() }
         var total = 0
         for index in 0..<wordCount {
-            before[index] = total
+            (before + index).initialize(to: total)
             total &+= words[index].nonzeroBitCount
         }
         return [ItemPath](unsafeUninitializedCapacity: moves.count) { buffer, initialized in
@@ -200,16 +201,20 @@ final class _PathTable {
 /// is small next to the batch, through `sorted()` otherwise. SPI for CellKit's
 /// `PathMapping`, not API.
 @_spi(Adapters) public enum _PathSorting {
-    /// The paths of `first` and `second` together, ascending (duplicates kept).
+    /// The paths of `first` and `second` together, ascending (duplicates kept);
+    /// `secondAscends` when the caller knows that `second` ascends.
     ///
     /// - Complexity: O(*k*) when each list ascends; O(*k* + *s*) through a bitmap
     ///   when they are distinct, in range of `counts` and the rows number at most
     ///   a few hundred per path; O(*k* log *k*) otherwise.
-    public static func ascending(_ first: [ItemPath], _ second: [ItemPath] = [], counts: [Int]) -> [ItemPath] {
+    public static func ascending(
+        _ first: [ItemPath], _ second: [ItemPath] = [], secondAscends: Bool = false, counts: [Int]
+    ) -> [ItemPath] {
         let firstAscends = isAscending(first)
         if second.isEmpty, firstAscends { return first }
-        if first.isEmpty, isAscending(second) { return second }
-        if firstAscends, isAscending(second) { return merged(first, second) }
+        let secondAscends = secondAscends || isAscending(second)
+        if first.isEmpty, secondAscends { return second }
+        if firstAscends, secondAscends { return merged(first, second) }
         let paths = first + second
         if let bits = _SectionBits(counts: counts, maxWords: _SectionBits.wordBudget(changes: paths.count)),
            bits.insertAll(paths, counts: counts) {
@@ -220,7 +225,7 @@ final class _PathTable {
 
     /// The sources of `moves`, ascending, and each one's destination at the same index.
     ///
-    /// - Complexity: as ``ascending(_:_:counts:)``, over the sources.
+    /// - Complexity: as ``ascending(_:_:secondAscends:counts:)``, over the sources.
     public static func bySource(_ moves: [Move<ItemPath>], counts: [Int]) -> (sources: [ItemPath], destinations: [ItemPath]) {
         let sources = moves.map(\.from)
         if isAscending(sources) { return (sources, moves.map(\.to)) }
