@@ -109,7 +109,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         public var loading: LoadingPlaceholder
         /// Shown when a load returned nothing ("No results").
         public var noResults: NoResultsPlaceholder
-        /// Shown after the content while the next page loads, or when it failed (its texts; English).
+        /// Shown after the content while the next page loads, or when it failed (its texts; English):
+        /// one row in a section of its own after the content's sections.
         public var loadMore = LoadMorePlaceholder()
         /// Whether placeholder rows are shown at all (a UIKit screen may use background views instead).
         public var showsRows = true
@@ -340,6 +341,12 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// it (Coffee's `provideResourceToVisibleCells:updatedKey:`). No other cell
     /// is touched and nothing is reloaded. Returns the paths updated.
     ///
+    /// A cell takes the resource through the presenter of its model type
+    /// (``addPresenter(_:style:onEvent:)``) or the dispatch table's
+    /// ``DispatchTable/onResource(_:_:)`` handler; a row whose model type has
+    /// neither is not updated (and its path is not returned), though the resource
+    /// is still kept for it as below.
+    ///
     /// A row shows `object` when its identity (``ItemID``) is the one `object`
     /// has on its own (so an equal fresh copy finds the row too, and a subclass
     /// instance finds its row however its array was typed) and it is the first
@@ -438,7 +445,7 @@ extension TableModel {
     }
 
     var diffSections: [DiffSection<SectionID, SectionHeader, ListItem>] {
-        sections.map { DiffSection(id: $0.id, content: SectionHeader(header: $0.header, footer: $0.footer), elements: $0.items) }
+        sections.map { DiffSection(id: $0.id, content: SectionHeader(header: $0.header, footer: $0.footer), elements: $0.rows.listItems) }
     }
 }
 

@@ -103,15 +103,20 @@ class _AnyTypedRows: @unchecked Sendable {
     /// The first row with identity `id`, or `nil`.
     func firstIndex(of id: ItemID) -> Int? { fatalError("abstract") }
     /// These rows with `range` replaced by `other`'s rows (none when `nil`); `nil`
-    /// when `other` has another rule.
-    func replacing(_ range: Range<Int>, with other: _AnyTypedRows?) -> _AnyTypedRows? { fatalError("abstract") }
+    /// when `other` has another rule. Mutates these rows in place when `inPlace`
+    /// (the caller holds the only reference) and returns `self`.
+    func replacing(_ range: Range<Int>, with other: _AnyTypedRows?, inPlace: Bool) -> _AnyTypedRows? { fatalError("abstract") }
+    /// `items` as rows of this rule, if each is a model of its type under its own
+    /// identity (a `ListItem(model)` of it); `nil` otherwise.
+    func converting(_ items: [ListItem]) -> _AnyTypedRows? { fatalError("abstract") }
     /// The rows in `range`.
     func slice(_ range: Range<Int>) -> _AnyTypedRows { fatalError("abstract") }
 }
 
 @usableFromInline
 final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
-    @usableFromInline let rows: [_Row<Rule>]
+    /// Changed only while a single owner holds the box (`replacing(_:with:inPlace:)`).
+    @usableFromInline private(set) var rows: [_Row<Rule>]
 
     @inlinable
     init(_ rows: [_Row<Rule>], differ: @escaping _TypedDiffer) {
@@ -134,13 +139,28 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
         return rows.indices.first { Rule.itemID(rows[$0].model) == id }
     }
 
-    override func replacing(_ range: Range<Int>, with other: _AnyTypedRows?) -> _AnyTypedRows? {
-        var rows = self.rows
+    override func replacing(_ range: Range<Int>, with other: _AnyTypedRows?, inPlace: Bool) -> _AnyTypedRows? {
+        var replacement: [_Row<Rule>] = []
         if let other {
             guard let other = other as? _TypedRows<Rule> else { return nil }
-            rows.replaceSubrange(range, with: other.rows)
-        } else {
-            rows.removeSubrange(range)
+            replacement = other.rows
+        }
+        if inPlace {
+            rows.replaceSubrange(range, with: replacement)
+            return self
+        }
+        var rows = self.rows
+        rows.replaceSubrange(range, with: replacement)
+        return _TypedRows(rows, differ: differ)
+    }
+
+    override func converting(_ items: [ListItem]) -> _AnyTypedRows? {
+        var rows: [_Row<Rule>] = []
+        rows.reserveCapacity(items.count)
+        for item in items {
+            guard item.id.modelType == Rule.Model.self, let model = item.model as? Rule.Model,
+                  Rule.itemID(model) == item.id else { return nil }
+            rows.append(_Row(model))
         }
         return _TypedRows(rows, differ: differ)
     }
@@ -197,23 +217,49 @@ enum _SectionRows: Sendable {
         return nil
     }
 
-    /// These rows with `range` replaced by `other` (typed rows stay typed when both are of one type).
+    /// These rows with `range` replaced by `other`.
     func replacing(_ range: Range<Int>, with other: _SectionRows) -> _SectionRows {
-        switch (self, other) {
-        case (.typed(let a), .typed(let b)):
-            if let joined = a.replacing(range, with: b) { return .typed(joined) }
-        case (.typed(let a), .items(let b)) where b.isEmpty:
-            return .typed(a.replacing(range, with: nil)!)
-        case (.items(let a), .typed) where a.count == range.count:
-            return other
-        case (.items(var a), .items(let b)):
-            a.replaceSubrange(range, with: b)
-            return .items(a)
-        default: break
+        var rows = self
+        rows.replace(range, with: other)
+        return rows
+    }
+
+    /// Replaces the rows in `range` with `other`, in place when these rows are not
+    /// shared. Typed rows stay typed when `other` is of their type (`ListItem`s of
+    /// their model type made from the model alone count); otherwise the section
+    /// becomes `ListItem` rows.
+    mutating func replace(_ range: Range<Int>, with other: _SectionRows) {
+        switch self {
+        case .typed(var rows):
+            // `.some(nil)`: a removal; `nil`: `other` is not of these rows' type.
+            let replacement: _AnyTypedRows??
+            switch other {
+            case .typed(let typed): replacement = .some(typed)
+            case .items(let items): replacement = items.isEmpty ? .some(nil) : rows.converting(items).map { .some($0) }
+            }
+            if let replacement {
+                self = .empty
+                let unique = isKnownUniquelyReferenced(&rows)
+                if let replaced = rows.replacing(range, with: replacement, inPlace: unique) {
+                    self = .typed(replaced)
+                    return
+                }
+                self = .typed(rows)
+            }
+        case .items(var items):
+            if case .typed = other, items.count == range.count {
+                self = other
+                return
+            }
+            self = .empty
+            items.replaceSubrange(range, with: other.listItems)
+            self = .items(items)
+            return
         }
+        // Rows of two types: `ListItem` rows from now on.
         var items = listItems
         items.replaceSubrange(range, with: other.listItems)
-        return .items(items)
+        self = .items(items)
     }
 
     /// The rows in `range`.
