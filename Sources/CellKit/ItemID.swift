@@ -62,6 +62,14 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
         self.init(type: type(of: model), raw: RawID(unchecked: id))
     }
 
+    /// An identity from its stored parts (a row keeps them apart).
+    @inlinable
+    init(modelType: any Any.Type, raw: RawID, hash: Int) {
+        self.modelType = modelType
+        self.raw = raw
+        self.hash = hash
+    }
+
     private init(type: any Any.Type, raw: RawID) {
         self.modelType = type
         self.raw = raw
@@ -111,10 +119,13 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
     /// value gives the value).
     public var rawValue: any Hashable & Sendable { raw.value }
 
+    /// The stored hashes first: unequal identities almost always differ there.
+    @inlinable
     public static func == (lhs: ItemID, rhs: ItemID) -> Bool {
         lhs.hash == rhs.hash && lhs.modelType == rhs.modelType && lhs.raw == rhs.raw
     }
 
+    @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
     }
@@ -123,6 +134,7 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
     /// well mixed and seeded per process): the diff asks every row's `hashValue`,
     /// and hashing the stored hash again would cost a SipHash pass per row.
     /// Seeded hashing (`Set`, `Dictionary`) still mixes its seed in.
+    @inlinable
     public func _rawHashValue(seed: Int) -> Int {
         if seed == 0 { return hash }
         var hasher = Hasher()
@@ -158,6 +170,17 @@ enum RawID: Hashable, Sendable {
             self = optional.rawID
         } else {
             self = .other(OtherID(unsafeBitCast(id as any Hashable, to: (any Hashable & Sendable).self)))
+        }
+    }
+
+    /// Same case, equal payload; the common `Int` ids compare inline.
+    @inlinable
+    static func == (lhs: RawID, rhs: RawID) -> Bool {
+        switch (lhs, rhs) {
+        case (.int(let a), .int(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.other(let a), .other(let b)): a == b
+        default: false
         }
     }
 
