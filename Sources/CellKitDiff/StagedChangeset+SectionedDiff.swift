@@ -53,6 +53,40 @@ extension StagedChangeset {
 internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable>(
     _ old: [DiffSection<ID, Content, E>], _ new: [DiffSection<ID, Content, E>], _ options: DiffOptions
 ) -> StagedChangeset<[DiffSection<ID, Content, E>]> {
+    if old.count == 1 && new.count == 1 && old[0].id == new[0].id && old[0].content == new[0].content {
+        return _oneSectionDiff(old[0], new, options)
+    }
+    return _multiSectionDiff(old, new, options)
+}
+
+/// The sectioned diff of one section that keeps its identity and content (the
+/// usual one-section list): the flat diff of its elements, with the same
+/// changesets, duplicates and stage data as ``_multiSectionDiff`` gives, at the
+/// flat diff's cost (no per-item section bookkeeping, stage data built in one
+/// pass). Identical ends are not trimmed, so every duplicate is reported, as
+/// the sectioned diff always does.
+@inlinable
+internal func _oneSectionDiff<ID: Hashable, Content: Equatable, E: Differentiable>(
+    _ old: DiffSection<ID, Content, E>, _ new: [DiffSection<ID, Content, E>], _ options: DiffOptions
+) -> StagedChangeset<[DiffSection<ID, Content, E>]> {
+    var flatOptions = options
+    flatOptions.trimsIdenticalEnds = false
+    let flat = _flatDiff(old.elements, new[0].elements, flatOptions)
+    let last = flat.stages.count &- 1
+    var stages: [Stage<[DiffSection<ID, Content, E>]>] = []
+    stages.reserveCapacity(flat.stages.count)
+    for (k, stage) in flat.stages.enumerated() {
+        let data = k == last ? new : [DiffSection(id: old.id, content: old.content, elements: stage.data)]
+        stages.append(Stage(changeset: stage.changeset, data: data))
+    }
+    return StagedChangeset(stages: stages, duplicates: flat.duplicates, isReload: flat.isReload, finalData: new)
+}
+
+/// The sectioned diff of any sections; see `StagedChangeset.init(from:to:options:)`.
+@inlinable
+internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentiable>(
+    _ old: [DiffSection<ID, Content, E>], _ new: [DiffSection<ID, Content, E>], _ options: DiffOptions
+) -> StagedChangeset<[DiffSection<ID, Content, E>]> {
     typealias Section = DiffSection<ID, Content, E>
     let oldS = old.count
     let newS = new.count
