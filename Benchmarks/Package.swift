@@ -25,7 +25,11 @@ let package = Package(
         // One measured call per run, for callgrind (Scripts/instructions).
         .executableTarget(
             name: "cellkit-probe",
-            dependencies: ["Workloads", .product(name: "CellKit", package: "CellKit")],
+            dependencies: [
+                "Workloads",
+                .product(name: "CellKit", package: "CellKit"),
+                .product(name: "CellKitTesting", package: "CellKit"),
+            ],
             path: "Benchmarks/Probe"
         ),
         .executableTarget(

@@ -1,13 +1,36 @@
 extension ListController {
     /// The staged changes from `old` to `new`, from CellKitDiff's sectioned diff.
-    func stagedChanges(from old: TableModel, to new: TableModel) -> StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]> {
+    func stagedChanges(from old: TableModel, to new: TableModel) -> TableChangeset {
         Self.stagedChanges(from: old, to: new, reloadThreshold: reloadThreshold)
     }
 
     /// The staged changes from `old` to `new`; pure, so it may run on any thread.
-    nonisolated static func stagedChanges(
-        from old: TableModel, to new: TableModel, reloadThreshold: Int?
-    ) -> StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]> {
-        StagedChangeset(from: old.diffSections, to: new.diffSections, options: DiffOptions(reloadThreshold: reloadThreshold))
+    ///
+    /// When the models have typed sections, the diff runs over their arrays,
+    /// specialised for their model type where they were built (rows of other
+    /// sections, such as placeholder rows, are matched as ``ListItem``s); otherwise
+    /// over ``ListItem`` rows. Both give the same changes.
+    nonisolated static func stagedChanges(from old: TableModel, to new: TableModel, reloadThreshold: Int?) -> TableChangeset {
+        let options = DiffOptions(reloadThreshold: reloadThreshold)
+        if let differ = new.typedDiffer ?? old.typedDiffer, let staged = differ(old, new, options) {
+            return staged
+        }
+        return listItemChanges(from: old, to: new, options: options)
+    }
+
+    /// The staged changes from `old` to `new` over ``ListItem`` rows.
+    nonisolated static func listItemChanges(from old: TableModel, to new: TableModel, options: DiffOptions) -> TableChangeset {
+        _tableChanges(old.diffSections, new.diffSections, options, new) { .items($0) }
+    }
+}
+
+extension TableModel {
+    /// The differ of the typed section with the most rows, if any.
+    var typedDiffer: _TypedDiffer? {
+        var best: _AnyTypedRows?
+        for section in sections {
+            if let typed = section.rows.typedRows, typed.count > best?.count ?? -1 { best = typed }
+        }
+        return best?.differ
     }
 }

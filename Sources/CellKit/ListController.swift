@@ -304,7 +304,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             return
         }
         for (index, stage) in staged.stages.enumerated() {
-            let after = TableModel(stage.data, index: target.sectionIndexStyle)
+            let after = stage.data
             let outcome = listView.performBatchUpdates(stage.changeset) { self.displayed = after }
             switch outcome {
             case .animated:
@@ -443,7 +443,13 @@ extension TableModel {
 }
 
 /// A section's titles, compared by the diff to report section updates.
+@usableFromInline
 struct SectionHeader: Equatable, Sendable {
-    var header: String?
-    var footer: String?
+    @usableFromInline var header: String?
+    @usableFromInline var footer: String?
+
+    @inlinable init(header: String?, footer: String?) {
+        self.header = header
+        self.footer = footer
+    }
 }

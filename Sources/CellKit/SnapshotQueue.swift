@@ -1,5 +1,7 @@
 /// The staged changes between two ``TableModel``s, as the sectioned diff gives them.
-typealias TableChangeset = StagedChangeset<[DiffSection<SectionID, SectionHeader, ListItem>]>
+/// The staged changes from one model to another; each stage's data is the model after it.
+@usableFromInline
+typealias TableChangeset = StagedChangeset<TableModel>
 
 /// Where a ``SnapshotQueue`` shows its snapshots: the ``ListController``.
 @MainActor

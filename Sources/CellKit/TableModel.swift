@@ -1,4 +1,10 @@
 /// One section of a ``TableModel``: an identity, optional header and footer titles, and rows.
+///
+/// A section built from an array of one value type (by ``TableModel``'s initialisers
+/// and `append` from an array of models) keeps that array as it is: its rows are
+/// typed, cost the size of the model each, and are diffed as fast as the bare diff
+/// of the same values. A section built from ``ListItem``s (models of several types,
+/// built by hand) keeps those. Both mean the same rows; see <doc:Performance>.
 public struct TableSection: Sendable, CustomStringConvertible {
     /// The section's identity, used by the diff to match sections.
     public var id: SectionID
@@ -6,19 +12,44 @@ public struct TableSection: Sendable, CustomStringConvertible {
     public var header: String?
     /// The footer title, if any.
     public var footer: String?
-    /// The rows.
-    public var items: [ListItem]
+    /// The rows, typed or type-erased.
+    @usableFromInline var rows: _SectionRows
+
+    /// The rows, as ``ListItem``s.
+    ///
+    /// For a typed section (built from an array of one model type) reading this
+    /// makes a `ListItem` for every row, and changing it turns the section into
+    /// type-erased rows: to count rows or read one, use
+    /// ``TableModel/itemCount(inSection:)`` and ``TableModel/item(at:)``, which do not.
+    public var items: [ListItem] {
+        get { rows.listItems }
+        _modify {
+            var items = rows.listItems
+            rows = .empty
+            defer { rows = .items(items) }
+            yield &items
+        }
+        set { rows = .items(newValue) }
+    }
 
     /// Creates a section.
     public init(id: SectionID, header: String? = nil, footer: String? = nil, items: [ListItem] = []) {
+        self.init(id: id, header: header, footer: footer, rows: .items(items))
+    }
+
+    @usableFromInline
+    init(id: SectionID, header: String?, footer: String?, rows: _SectionRows) {
         self.id = id
         self.header = header
         self.footer = footer
-        self.items = items
+        self.rows = rows
     }
 
+    /// The number of rows.
+    var count: Int { rows.count }
+
     public var description: String {
-        "Section \(id)\(header.map { " \"\($0)\"" } ?? ""): \(items.count) rows"
+        "Section \(id)\(header.map { " \"\($0)\"" } ?? ""): \(count) rows"
     }
 }
 
@@ -65,7 +96,7 @@ public struct TableModel: Sendable, CustomStringConvertible {
     /// caller: unspecialised, reading each element allocated once per row.
     @inlinable
     public init<Model: Identifiable & Sendable>(_ models: [Model]) where Model.ID: Sendable {
-        self.init(sections: [TableSection(id: 0, items: models.map { ListItem($0) })])
+        self.init(sections: [TableSection(id: 0, header: nil, footer: nil, rows: _identifiableRows(models))])
     }
 
     /// Creates a one-section model from `Hashable` models that are not
@@ -74,13 +105,13 @@ public struct TableModel: Sendable, CustomStringConvertible {
     @_disfavoredOverload
     @inlinable
     public init<Model: Hashable & Sendable>(_ models: [Model]) {
-        self.init(sections: [TableSection(id: 0, items: models.map { ListItem($0) })])
+        self.init(sections: [TableSection(id: 0, header: nil, footer: nil, rows: _hashableRows(models))])
     }
 
     /// Creates one section per inner array (Coffee's two-dimensional array).
     @inlinable
     public init<Model: Identifiable & Sendable>(sections models: [[Model]]) where Model.ID: Sendable {
-        self.init(sections: models.enumerated().map { TableSection(id: SectionID($0.offset), items: $0.element.map { ListItem($0) }) })
+        self.init(sections: models.enumerated().map { TableSection(id: SectionID($0.offset), header: nil, footer: nil, rows: _identifiableRows($0.element)) })
     }
 
     /// Creates one section per inner array of `Hashable` models that are not
@@ -88,23 +119,28 @@ public struct TableModel: Sendable, CustomStringConvertible {
     @_disfavoredOverload
     @inlinable
     public init<Model: Hashable & Sendable>(sections models: [[Model]]) {
-        self.init(sections: models.enumerated().map { TableSection(id: SectionID($0.offset), items: $0.element.map { ListItem($0) }) })
+        self.init(sections: models.enumerated().map { TableSection(id: SectionID($0.offset), header: nil, footer: nil, rows: _hashableRows($0.element)) })
     }
 
     /// The number of rows in all sections.
-    public var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
+    public var itemCount: Int { sections.reduce(0) { $0 + $1.count } }
     /// Whether there are no rows (there may be empty sections).
-    public var isEmpty: Bool { sections.allSatisfy { $0.items.isEmpty } }
+    public var isEmpty: Bool { sections.allSatisfy { $0.count == 0 } }
 
     /// The row at `path`, or `nil` if `path` is out of range.
     public func item(at path: ItemPath) -> ListItem? {
-        guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item) else { return nil }
-        return sections[path.section].items[path.item]
+        guard contains(path) else { return nil }
+        return sections[path.section].rows.item(at: path.item)
+    }
+
+    /// Whether a row exists at `path`.
+    func contains(_ path: ItemPath) -> Bool {
+        sections.indices.contains(path.section) && path.item >= 0 && path.item < sections[path.section].count
     }
 
     /// The number of rows in `section`; 0 for a section that does not exist.
     public func itemCount(inSection section: Int) -> Int {
-        sections.indices.contains(section) ? sections[section].items.count : 0
+        sections.indices.contains(section) ? sections[section].count : 0
     }
 
     /// The header title of `section`, if it exists and has one.
@@ -118,12 +154,15 @@ public struct TableModel: Sendable, CustomStringConvertible {
     }
 
     /// The model at `path`, or `nil` if `path` is out of range.
-    public func model(at path: ItemPath) -> (any Sendable)? { item(at: path)?.model }
+    public func model(at path: ItemPath) -> (any Sendable)? {
+        guard contains(path) else { return nil }
+        return sections[path.section].rows.model(at: path.item)
+    }
 
     /// The path of the row with identity `id`. - Complexity: O(n).
     public func indexPath(of id: ItemID) -> ItemPath? {
         for (s, section) in sections.enumerated() {
-            if let i = section.items.firstIndex(where: { $0.id == id }) { return ItemPath(item: i, section: s) }
+            if let i = section.rows.firstIndex(of: id) { return ItemPath(item: i, section: s) }
         }
         return nil
     }
@@ -187,72 +226,89 @@ extension TableModel {
     /// returns the inserted paths.
     @discardableResult
     public mutating func append(_ items: [ListItem], toSection section: Int? = nil) -> [ItemPath] {
+        append(rows: .items(items), toSection: section)
+    }
+
+    /// Appends `rows` (typed rows stay typed when the section's are of their type).
+    @usableFromInline
+    mutating func append(rows: _SectionRows, toSection section: Int?) -> [ItemPath] {
         if sections.isEmpty { appendSection() }
         let s = section ?? sections.count - 1
         precondition(sections.indices.contains(s), "TableModel.append: section \(s) does not exist (\(sections.count) sections)")
-        let start = sections[s].items.count
-        sections[s].items.append(contentsOf: items)
-        return (start..<start + items.count).map { ItemPath(item: $0, section: s) }
+        let start = sections[s].count
+        sections[s].rows = sections[s].rows.replacing(start..<start, with: rows)
+        return (start..<start + rows.count).map { ItemPath(item: $0, section: s) }
     }
 
     /// Appends `Identifiable` models to `section`; returns the inserted paths.
     @discardableResult
+    @inlinable
     public mutating func append<Model: Identifiable & Sendable>(_ models: [Model], toSection section: Int? = nil) -> [ItemPath] where Model.ID: Sendable {
-        append(models.map { ListItem($0) }, toSection: section)
+        append(rows: _identifiableRows(models), toSection: section)
     }
 
     /// Appends `Hashable` models that are not `Identifiable` to `section`; returns the inserted paths.
     @_disfavoredOverload
     @discardableResult
+    @inlinable
     public mutating func append<Model: Hashable & Sendable>(_ models: [Model], toSection section: Int? = nil) -> [ItemPath] {
-        append(models.map { ListItem($0) }, toSection: section)
+        append(rows: _hashableRows(models), toSection: section)
     }
 
     /// Inserts rows starting at `path`; returns the inserted paths.
     @discardableResult
     public mutating func insert(_ items: [ListItem], at path: ItemPath) -> [ItemPath] {
-        precondition(sections.indices.contains(path.section), "TableModel.insert: section \(path.section) does not exist (\(sections.count) sections)")
-        precondition((0...sections[path.section].items.count).contains(path.item), "TableModel.insert: row \(path.item) is out of range 0...\(sections[path.section].items.count) in section \(path.section)")
-        sections[path.section].items.insert(contentsOf: items, at: path.item)
-        return (path.item..<path.item + items.count).map { ItemPath(item: $0, section: path.section) }
+        insert(rows: .items(items), at: path)
     }
 
     /// Inserts `Identifiable` models starting at `path`; returns the inserted paths.
+    @inlinable
     @discardableResult
     public mutating func insert<Model: Identifiable & Sendable>(_ models: [Model], at path: ItemPath) -> [ItemPath] where Model.ID: Sendable {
-        insert(models.map { ListItem($0) }, at: path)
+        insert(rows: _identifiableRows(models), at: path)
     }
 
     /// Inserts `Hashable` models that are not `Identifiable` starting at `path`; returns the inserted paths.
     @_disfavoredOverload
+    @inlinable
     @discardableResult
     public mutating func insert<Model: Hashable & Sendable>(_ models: [Model], at path: ItemPath) -> [ItemPath] {
-        insert(models.map { ListItem($0) }, at: path)
+        insert(rows: _hashableRows(models), at: path)
+    }
+
+    /// Inserts `rows` starting at `path` (typed rows stay typed when the section's are of their type).
+    @usableFromInline
+    mutating func insert(rows: _SectionRows, at path: ItemPath) -> [ItemPath] {
+        precondition(sections.indices.contains(path.section), "TableModel.insert: section \(path.section) does not exist (\(sections.count) sections)")
+        precondition((0...sections[path.section].count).contains(path.item), "TableModel.insert: row \(path.item) is out of range 0...\(sections[path.section].count) in section \(path.section)")
+        sections[path.section].rows = sections[path.section].rows.replacing(path.item..<path.item, with: rows)
+        return (path.item..<path.item + rows.count).map { ItemPath(item: $0, section: path.section) }
     }
 
     /// Removes the row at `path`; returns the deleted paths.
     @discardableResult
     public mutating func remove(at path: ItemPath) -> [ItemPath] {
-        precondition(item(at: path) != nil, "TableModel.remove: no row at section \(path.section), row \(path.item)")
-        sections[path.section].items.remove(at: path.item)
+        precondition(contains(path), "TableModel.remove: no row at section \(path.section), row \(path.item)")
+        sections[path.section].rows = sections[path.section].rows.replacing(path.item..<path.item + 1, with: .empty)
         return [path]
     }
 
     /// Moves the row at `from` to `to` (possibly across sections); returns the move.
     @discardableResult
     public mutating func move(from: ItemPath, to: ItemPath) -> Move<ItemPath> {
-        precondition(item(at: from) != nil, "TableModel.move: no row at section \(from.section), row \(from.item)")
-        let moved = sections[from.section].items.remove(at: from.item)
-        precondition(sections.indices.contains(to.section) && (0...sections[to.section].items.count).contains(to.item),
+        precondition(contains(from), "TableModel.move: no row at section \(from.section), row \(from.item)")
+        let moved = sections[from.section].rows.slice(from.item..<from.item + 1)
+        sections[from.section].rows = sections[from.section].rows.replacing(from.item..<from.item + 1, with: .empty)
+        precondition(sections.indices.contains(to.section) && (0...sections[to.section].count).contains(to.item),
                      "TableModel.move: destination section \(to.section), row \(to.item) is out of range")
-        sections[to.section].items.insert(moved, at: to.item)
+        sections[to.section].rows = sections[to.section].rows.replacing(to.item..<to.item, with: moved)
         return Move(from: from, to: to)
     }
 
     /// Replaces the row at `path` with `item` (same position); returns the updated paths.
     @discardableResult
     public mutating func replace(at path: ItemPath, with item: ListItem) -> [ItemPath] {
-        precondition(self.item(at: path) != nil, "TableModel.replace: no row at section \(path.section), row \(path.item)")
+        precondition(contains(path), "TableModel.replace: no row at section \(path.section), row \(path.item)")
         sections[path.section].items[path.item] = item
         return [path]
     }

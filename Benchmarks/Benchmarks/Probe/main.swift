@@ -3,6 +3,7 @@
 // (Scripts/instructions runs every case and prints the ratios). Input construction
 // and the screen's first load happen outside the measured functions.
 import CellKit
+import CellKitTesting
 import Workloads
 #if canImport(Glibc)
 import Glibc
@@ -20,13 +21,17 @@ import Glibc
     fixture.apply()
 }
 
+@MainActor @inline(never) func measuredScroll(_ listView: HeadlessListView) -> Int {
+    scrollFrames(listView, frames: 1_000)
+}
+
 @inline(never) func measuredBuild(_ items: [BenchItem]) -> TableModel {
     TableModel(items)
 }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let rows = Int(arguments[2]), let each = Int(arguments[3]) else {
-    print("usage: cellkit-probe bare-diff|listitem-diff|apply|apply-feed|build ROWS EACH")
+    print("usage: cellkit-probe bare-diff|listitem-diff|apply|apply-feed|apply-generic|apply-more|scroll|build ROWS EACH")
     exit(64)
 }
 
@@ -43,6 +48,30 @@ case "apply", "apply-feed":
         let fixture = PipelineFixture(rows: rows, each: each, feed: arguments[1] == "apply-feed")
         measuredApply(fixture)
         print(fixture.listView.visibleItemPaths.count)
+    }
+case "apply-generic":
+    // Models built inside CellKit's generic code (a data source), not in this module.
+    MainActor.assumeIsolated {
+        let (old, new) = bareDiffInput(rows: rows, each: each)
+        let fixture = PipelineFixture(old: SimpleDataSource(old).model, next: SimpleDataSource(new).model)
+        measuredApply(fixture)
+        print(fixture.listView.visibleItemPaths.count)
+    }
+case "apply-more":
+    // A paging list: the same update, shown with the load-more row (a placeholder section).
+    MainActor.assumeIsolated {
+        let (old, new) = bareDiffInput(rows: rows, each: each)
+        var next = TableModel(new)
+        next.sections.append(TableSection(id: "more", items: [ListItem(LoadMorePlaceholder())]))
+        let fixture = PipelineFixture(old: TableModel(old), next: next)
+        measuredApply(fixture)
+        print(fixture.listView.visibleItemPaths.count)
+    }
+case "scroll":
+    MainActor.assumeIsolated {
+        let (controller, listView) = makeBenchScreen()
+        controller.apply(TableModel(benchIDs(rows).map { BenchItem(id: $0, content: 0) }))
+        print(measuredScroll(listView), controller.displayed.itemCount)
     }
 case "build":
     let items = benchIDs(rows).map { BenchItem(id: $0, content: 0) }

@@ -76,6 +76,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     public var prefetchDistance: Int
 
     private let fetch: FetchPage
+    /// The rows of the loaded items: typed rows, built by code specialised for `Item`
+    /// where the source was created (see ``TableSection``).
+    private let makeRows: @Sendable ([Item]) -> _SectionRows
     private var loads = LoadGenerations()
     private var moreTask: Task<Void, Never>?
     private var ids: Set<Item.ID> = []
@@ -87,9 +90,16 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     private var edits = LocalEdits<Item.ID>()
 
     /// Creates a source fetching pages with `fetch`.
-    public init(prefetchDistance: Int = 5, fetch: @escaping FetchPage) {
+    @inlinable
+    public convenience init(prefetchDistance: Int = 5, fetch: @escaping FetchPage) {
+        self.init(prefetchDistance: prefetchDistance, fetch: fetch, makeRows: { _identifiableRows($0) })
+    }
+
+    @usableFromInline
+    init(prefetchDistance: Int, fetch: @escaping FetchPage, makeRows: @escaping @Sendable ([Item]) -> _SectionRows) {
         self.prefetchDistance = prefetchDistance
         self.fetch = fetch
+        self.makeRows = makeRows
     }
 
     /// Whether any fetch runs.
@@ -334,7 +344,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     }
 
     private func publishContent() {
-        let model = TableModel(items)
+        let model = TableModel(sections: [TableSection(id: 0, header: nil, footer: nil, rows: makeRows(items))])
         // An edit to an empty list during the first load leaves the loading row.
         let state: ContentState = isFetchingFirstPage && model.isEmpty ? .loading : .settled(model)
         publish(ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError))

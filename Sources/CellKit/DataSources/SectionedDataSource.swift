@@ -24,13 +24,28 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
     private let title: (Key) -> String
     private let areInIncreasingOrder: ((Item, Item) -> Bool)?
     private let indexStyle: SectionIndexStyle
+    /// The rows of a section's items: typed rows, built by code specialised for
+    /// `Item` where the source was created (see ``TableSection``).
+    private let makeRows: @Sendable ([Item]) -> _SectionRows
 
     /// Creates a source grouping `items` by `key`, sections in increasing key order,
     /// titled by `title`, rows in `areInIncreasingOrder` (or in the order given).
-    public init(
+    @inlinable
+    public convenience init(
         _ items: [Item], sectionBy key: @escaping (Item) -> Key, title: @escaping (Key) -> String = { "\($0)" },
         sortedBy areInIncreasingOrder: ((Item, Item) -> Bool)? = nil, sectionIndex: SectionIndexStyle = .none
     ) {
+        self.init(items, sectionBy: key, title: title, sortedBy: areInIncreasingOrder, sectionIndex: sectionIndex,
+                  makeRows: { _identifiableRows($0) })
+    }
+
+    @usableFromInline
+    init(
+        _ items: [Item], sectionBy key: @escaping (Item) -> Key, title: @escaping (Key) -> String,
+        sortedBy areInIncreasingOrder: ((Item, Item) -> Bool)?, sectionIndex: SectionIndexStyle,
+        makeRows: @escaping @Sendable ([Item]) -> _SectionRows
+    ) {
+        self.makeRows = makeRows
         self.key = key
         self.title = title
         self.areInIncreasingOrder = areInIncreasingOrder
@@ -49,7 +64,7 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
         let sections = groups.keys.sorted().map { key in
             var rows = groups[key]!
             if let areInIncreasingOrder { rows.sort(by: areInIncreasingOrder) }
-            return TableSection(id: SectionID(key), header: title(key), items: rows.map { ListItem($0) })
+            return TableSection(id: SectionID(key), header: title(key), footer: nil, rows: makeRows(rows))
         }
         let model = TableModel(sections: sections, sectionIndexStyle: indexStyle)
         snapshot = ListSnapshot(model, state: .settled(model))
@@ -93,9 +108,10 @@ public struct AlphabeticKey: Comparable, Hashable, Sendable, CustomStringConvert
 extension SectionedDataSource where Key == AlphabeticKey {
     /// Groups `items` A–Z by the initial of `name` (`#` for the rest), each section
     /// sorted by name, with an A–Z section index.
+    @inlinable
     public static func alphabetical(_ items: [Item], name: @escaping (Item) -> String) -> SectionedDataSource {
         SectionedDataSource(
-            items, sectionBy: { AlphabeticKey(name($0)) }, title: \.letter,
+            items, sectionBy: { AlphabeticKey(name($0)) }, title: { $0.letter },
             sortedBy: { name($0).lowercased() < name($1).lowercased() }, sectionIndex: .alphabetic
         )
     }

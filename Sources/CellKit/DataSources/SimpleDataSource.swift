@@ -28,6 +28,7 @@ public final class SimpleDataSource: ListDataSource {
     }
 
     /// Creates a one-section source showing `items`.
+    @inlinable
     public convenience init<Item: Identifiable & Sendable>(_ items: [Item]) where Item.ID: Sendable {
         self.init(model: TableModel(items))
     }
@@ -35,11 +36,13 @@ public final class SimpleDataSource: ListDataSource {
     /// Creates a one-section source showing `Hashable` items that are not
     /// `Identifiable` (each row's identity is its value).
     @_disfavoredOverload
+    @inlinable
     public convenience init<Item: Hashable & Sendable>(_ items: [Item]) {
         self.init(model: TableModel(items))
     }
 
     /// Creates a source with one section per inner array.
+    @inlinable
     public convenience init<Item: Identifiable & Sendable>(sections: [[Item]]) where Item.ID: Sendable {
         self.init(model: TableModel(sections: sections))
     }
@@ -47,6 +50,7 @@ public final class SimpleDataSource: ListDataSource {
     /// Creates a source with one section per inner array of `Hashable` items
     /// that are not `Identifiable` (each row's identity is its value).
     @_disfavoredOverload
+    @inlinable
     public convenience init<Item: Hashable & Sendable>(sections: [[Item]]) {
         self.init(model: TableModel(sections: sections))
     }
@@ -61,12 +65,14 @@ public final class SimpleDataSource: ListDataSource {
     }
 
     /// Replaces the content with one section of `items` and publishes it.
+    @inlinable
     public func set<Item: Identifiable & Sendable>(_ items: [Item]) where Item.ID: Sendable {
         set(model: TableModel(items))
     }
 
     /// Replaces the content with one section of `Hashable` items that are not `Identifiable` and publishes it.
     @_disfavoredOverload
+    @inlinable
     public func set<Item: Hashable & Sendable>(_ items: [Item]) {
         set(model: TableModel(items))
     }

@@ -1,0 +1,469 @@
+import CellKitDiff
+
+// Typed row storage: a section built from an array of one model type keeps that
+// array (one box per section, not one type-erased `ListItem` per row), and the
+// controller diffs it with the generic diff specialised for that type, as fast as
+// the bare diff of the same values. Everything that must run specialised is
+// `@inlinable` and reached from the `@inlinable` builders (`TableModel.init(_:)`,
+// `append(_:toSection:)`): their bodies are compiled in the caller's module, where
+// the model type is concrete, and the diff closure they store in the box is
+// compiled there too.
+//
+// A typed row means exactly what `ListItem(model)` means (identity: the model's
+// type and `id`, or its value for `Hashable` models; content: `==` for `Equatable`
+// models, unchanged otherwise). Models whose rows need more than that stay
+// `ListItem`s: classes (their identity and content depend on the runtime class
+// and the object) and `ContentFingerprinting` models (fingerprints are captured
+// per row).
+
+/// How a typed section finds a row's identity and compares its content.
+@usableFromInline
+protocol _RowRule: Sendable {
+    /// The model type of the section.
+    associatedtype Model: Sendable
+    /// The identity the diff matches rows by (within one model type).
+    associatedtype ID: Hashable
+    static func id(of model: Model) -> ID
+    static func contentEqual(_ a: Model, _ b: Model) -> Bool
+    /// The row as a type-erased ``ListItem``, exactly as `ListItem(model)` makes it.
+    static func listItem(_ model: Model) -> ListItem
+    /// The identity of the row as an ``ItemID``.
+    static func itemID(_ model: Model) -> ItemID
+}
+
+/// A row of typed storage as the diff sees it; its layout is the model's.
+@usableFromInline
+struct _Row<Rule: _RowRule>: Differentiable, @unchecked Sendable {
+    @usableFromInline let model: Rule.Model
+
+    @inlinable init(_ model: Rule.Model) { self.model = model }
+
+    @inlinable var differenceIdentifier: Rule.ID { Rule.id(of: model) }
+
+    @inlinable func isContentEqual(to other: _Row) -> Bool { Rule.contentEqual(model, other.model) }
+}
+
+/// `Identifiable` models that are not `Equatable`: identity is the `id`, content never differs.
+@usableFromInline
+enum _IdentifiableRule<Model: Identifiable & Sendable>: _RowRule where Model.ID: Sendable {
+    @inlinable static func id(of model: Model) -> Model.ID { model.id }
+    @inlinable static func contentEqual(_ a: Model, _ b: Model) -> Bool { true }
+    @usableFromInline static func listItem(_ model: Model) -> ListItem { ListItem(model) }
+    @usableFromInline static func itemID(_ model: Model) -> ItemID { ItemID(model) }
+}
+
+/// `Identifiable` models that are `Equatable` (`Equal` is `Model`, known as `Equatable`
+/// only once the conformance was found): identity is the `id`, content is `==`.
+@usableFromInline
+enum _EquatableIdentifiableRule<Model: Identifiable & Sendable, Equal: Equatable>: _RowRule where Model.ID: Sendable {
+    @inlinable static func id(of model: Model) -> Model.ID { model.id }
+    @inlinable static func contentEqual(_ a: Model, _ b: Model) -> Bool {
+        unsafeBitCast(a, to: Equal.self) == unsafeBitCast(b, to: Equal.self)
+    }
+    @usableFromInline static func listItem(_ model: Model) -> ListItem { ListItem(model) }
+    @usableFromInline static func itemID(_ model: Model) -> ItemID { ItemID(model) }
+}
+
+/// `Hashable` models that are their own identity: a matched row is an equal value, so content never differs.
+@usableFromInline
+enum _HashableRule<Model: Hashable & Sendable>: _RowRule {
+    @inlinable static func id(of model: Model) -> Model { model }
+    @inlinable static func contentEqual(_ a: Model, _ b: Model) -> Bool { true }
+    @usableFromInline static func listItem(_ model: Model) -> ListItem { ListItem(model) }
+    @usableFromInline static func itemID(_ model: Model) -> ItemID { ItemID(model) }
+}
+
+/// The staged changes between two models whose sections are all typed with one
+/// rule (or empty); `nil` when they are not.
+@usableFromInline
+typealias _TypedDiffer = @Sendable (_ old: TableModel, _ new: TableModel, _ options: DiffOptions) -> TableChangeset?
+
+/// The rows of a typed section, type-erased; immutable.
+@usableFromInline
+class _AnyTypedRows: @unchecked Sendable {
+    /// The rule type, which says which sections can be diffed together.
+    @usableFromInline let rule: ObjectIdentifier
+    /// The type of every model in the section.
+    let modelType: any Any.Type
+    /// The diff of models made of sections of this rule, specialised where the rows were built.
+    @usableFromInline let differ: _TypedDiffer
+
+    @usableFromInline
+    init(rule: ObjectIdentifier, modelType: any Any.Type, differ: @escaping _TypedDiffer) {
+        self.rule = rule
+        self.modelType = modelType
+        self.differ = differ
+    }
+
+    var count: Int { fatalError("abstract") }
+    func model(at index: Int) -> any Sendable { fatalError("abstract") }
+    func item(at index: Int) -> ListItem { fatalError("abstract") }
+    @usableFromInline func listItems() -> [ListItem] { fatalError("abstract") }
+    func itemID(at index: Int) -> ItemID { fatalError("abstract") }
+    /// The first row with identity `id`, or `nil`.
+    func firstIndex(of id: ItemID) -> Int? { fatalError("abstract") }
+    /// These rows with `range` replaced by `other`'s rows (none when `nil`); `nil`
+    /// when `other` has another rule.
+    func replacing(_ range: Range<Int>, with other: _AnyTypedRows?) -> _AnyTypedRows? { fatalError("abstract") }
+    /// The rows in `range`.
+    func slice(_ range: Range<Int>) -> _AnyTypedRows { fatalError("abstract") }
+}
+
+@usableFromInline
+final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
+    @usableFromInline let rows: [_Row<Rule>]
+
+    @inlinable
+    init(_ rows: [_Row<Rule>], differ: @escaping _TypedDiffer) {
+        self.rows = rows
+        super.init(rule: ObjectIdentifier(Rule.self), modelType: Rule.Model.self, differ: differ)
+    }
+
+    override var count: Int { rows.count }
+    override func model(at index: Int) -> any Sendable { rows[index].model }
+    override func item(at index: Int) -> ListItem { Rule.listItem(rows[index].model) }
+    override func listItems() -> [ListItem] { rows.map { Rule.listItem($0.model) } }
+    override func itemID(at index: Int) -> ItemID { Rule.itemID(rows[index].model) }
+
+    override func firstIndex(of id: ItemID) -> Int? {
+        guard id.modelType == Rule.Model.self else { return nil }
+        if let target = id.rawValue as? Rule.ID, !(target is any OptionalIdentifier) {
+            return rows.firstIndex { Rule.id(of: $0.model) == target }
+        }
+        // Optional identifiers and other conversions: compare whole identities.
+        return rows.indices.first { Rule.itemID(rows[$0].model) == id }
+    }
+
+    override func replacing(_ range: Range<Int>, with other: _AnyTypedRows?) -> _AnyTypedRows? {
+        var rows = self.rows
+        if let other {
+            guard let other = other as? _TypedRows<Rule> else { return nil }
+            rows.replaceSubrange(range, with: other.rows)
+        } else {
+            rows.removeSubrange(range)
+        }
+        return _TypedRows(rows, differ: differ)
+    }
+
+    override func slice(_ range: Range<Int>) -> _AnyTypedRows { _TypedRows(Array(rows[range]), differ: differ) }
+}
+
+/// The rows of a section: typed (one model type, in one array) or type-erased.
+@usableFromInline
+enum _SectionRows: Sendable {
+    case items([ListItem])
+    case typed(_AnyTypedRows)
+
+    @inlinable static var empty: _SectionRows { .items([]) }
+
+    var count: Int {
+        switch self {
+        case .items(let items): items.count
+        case .typed(let rows): rows.count
+        }
+    }
+
+    @usableFromInline var listItems: [ListItem] {
+        switch self {
+        case .items(let items): items
+        case .typed(let rows): rows.listItems()
+        }
+    }
+
+    func item(at index: Int) -> ListItem {
+        switch self {
+        case .items(let items): items[index]
+        case .typed(let rows): rows.item(at: index)
+        }
+    }
+
+    func model(at index: Int) -> any Sendable {
+        switch self {
+        case .items(let items): items[index].model
+        case .typed(let rows): rows.model(at: index)
+        }
+    }
+
+    func firstIndex(of id: ItemID) -> Int? {
+        switch self {
+        case .items(let items): items.firstIndex { $0.id == id }
+        case .typed(let rows): rows.firstIndex(of: id)
+        }
+    }
+
+    /// The typed rows' differ, and whether the rows can be diffed by a differ of `rule`.
+    var typedRows: _AnyTypedRows? {
+        if case .typed(let rows) = self { return rows }
+        return nil
+    }
+
+    /// These rows with `range` replaced by `other` (typed rows stay typed when both are of one type).
+    func replacing(_ range: Range<Int>, with other: _SectionRows) -> _SectionRows {
+        switch (self, other) {
+        case (.typed(let a), .typed(let b)):
+            if let joined = a.replacing(range, with: b) { return .typed(joined) }
+        case (.typed(let a), .items(let b)) where b.isEmpty:
+            return .typed(a.replacing(range, with: nil)!)
+        case (.items(let a), .typed) where a.count == range.count:
+            return other
+        case (.items(var a), .items(let b)):
+            a.replaceSubrange(range, with: b)
+            return .items(a)
+        default: break
+        }
+        var items = listItems
+        items.replaceSubrange(range, with: other.listItems)
+        return .items(items)
+    }
+
+    /// The rows in `range`.
+    func slice(_ range: Range<Int>) -> _SectionRows {
+        switch self {
+        case .items(let items): .items(Array(items[range]))
+        case .typed(let rows): .typed(rows.slice(range))
+        }
+    }
+}
+
+// MARK: - Building typed rows (specialised in the caller)
+
+/// Whether rows of `Model` must stay `ListItem`s (see the file's comment).
+@inlinable
+func _needsListItems<Model>(_ type: Model.Type) -> Bool {
+    Model.self is AnyObject.Type || Model.self is any ContentFingerprinting.Type
+}
+
+/// The rows of `models`, typed when their type allows it.
+@inlinable
+func _identifiableRows<Model: Identifiable & Sendable>(_ models: [Model]) -> _SectionRows where Model.ID: Sendable {
+    if _needsListItems(Model.self) { return .items(models.map { ListItem($0) }) }
+    if let equatable = Model.self as? any Equatable.Type {
+        return _equatableIdentifiableRows(models, equatable)
+    }
+    return .typed(_typedRows(models, _IdentifiableRule<Model>.self))
+}
+
+@inlinable
+func _equatableIdentifiableRows<Model: Identifiable & Sendable, Equal: Equatable>(
+    _ models: [Model], _ equal: Equal.Type
+) -> _SectionRows where Model.ID: Sendable {
+    .typed(_typedRows(models, _EquatableIdentifiableRule<Model, Equal>.self))
+}
+
+/// The rows of `Hashable` models that are their own identity, typed when their type allows it.
+@inlinable
+func _hashableRows<Model: Hashable & Sendable>(_ models: [Model]) -> _SectionRows {
+    if _needsListItems(Model.self) { return .items(models.map { ListItem($0) }) }
+    return .typed(_typedRows(models, _HashableRule<Model>.self))
+}
+
+@inlinable
+func _typedRows<Rule: _RowRule>(_ models: [Rule.Model], _ rule: Rule.Type) -> _TypedRows<Rule> {
+    _TypedRows(models.map(_Row<Rule>.init), differ: _typedDiffer(rule))
+}
+
+/// The diff of models typed with `Rule`, as a closure made here (specialised for `Rule`).
+@inlinable
+func _typedDiffer<Rule: _RowRule>(_ rule: Rule.Type) -> _TypedDiffer {
+    { old, new, options in _typedDiff(old, new, options, rule) }
+}
+
+/// The staged changes from `old` to `new` when every section of both is typed with
+/// `Rule` or empty; `nil` otherwise. Each stage's model shares the diff's arrays.
+///
+/// Models that mix sections of `Rule` with other rows (a placeholder or load-more
+/// row, sections of other model types) are diffed as mixed rows: typed rows keep
+/// their type's identity and content, the others are matched as ``ListItem``s.
+/// `nil` when that cannot give the `ListItem` path's result (a `ListItem` of
+/// `Rule`'s model type with an explicit id).
+@inlinable
+func _typedDiff<Rule: _RowRule>(_ old: TableModel, _ new: TableModel, _ options: DiffOptions, _ rule: Rule.Type) -> TableChangeset? {
+    let differ = _typedDiffer(rule)
+    var changes: TableChangeset
+    if let oldSections = _diffSections(old, rule), let newSections = _diffSections(new, rule) {
+        changes = _tableChanges(oldSections, newSections, options, new) { .typed(_TypedRows($0, differ: differ)) }
+    } else if let oldSections = _mixedSections(old, rule), let newSections = _mixedSections(new, rule) {
+        changes = _tableChanges(oldSections, newSections, options, new) { rows in
+            var typed: [_Row<Rule>] = []
+            typed.reserveCapacity(rows.count)
+            for row in rows {
+                guard case .typed(let row) = row else { return .items(rows.map(\.listItem)) }
+                typed.append(row)
+            }
+            return .typed(_TypedRows(typed, differ: differ))
+        }
+    } else {
+        return nil
+    }
+    changes.duplicates = _rowDuplicates(changes.duplicates, old: old, new: new)
+    return changes
+}
+
+/// A row that is not of the rule's model type, in a mixed diff: matched as a ``ListItem``.
+@usableFromInline
+final class _ForeignRow: Sendable {
+    @usableFromInline let item: ListItem
+    @inlinable init(_ item: ListItem) { self.item = item }
+}
+
+/// The identity of a mixed row: typed rows and other rows never share one (other
+/// rows are of other model types).
+@usableFromInline
+enum _MixedID<ID: Hashable>: Hashable {
+    case typed(ID)
+    case foreign(ItemID)
+
+    // Written out and inlinable: the derived ones are not specialised for `ID`.
+    @inlinable static func == (lhs: _MixedID, rhs: _MixedID) -> Bool {
+        switch (lhs, rhs) {
+        case (.typed(let a), .typed(let b)): a == b
+        case (.foreign(let a), .foreign(let b)): a == b
+        default: false
+        }
+    }
+
+    @inlinable func hash(into hasher: inout Hasher) {
+        switch self {
+        case .typed(let id): hasher.combine(id)
+        case .foreign(let id): hasher.combine(id)
+        }
+    }
+
+    /// What the diff's table probes by: an `Int` id through two multiply–xorshift
+    /// rounds (no SipHash pass per row), a row of another type by its stored hash.
+    /// Matches are decided by `==`; `Set` and `Dictionary` use `hash(into:)`.
+    @inlinable var hashValue: Int {
+        switch self {
+        case .typed(let id):
+            guard ID.self == Int.self else { return id.hashValue }
+            var z = UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self)) &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+            return Int(truncatingIfNeeded: z ^ (z &>> 32))
+        case .foreign(let id): return id.hashValue
+        }
+    }
+}
+
+/// A row of a mixed diff: a typed row of the rule's model type, or another row.
+@usableFromInline
+enum _MixedRow<Rule: _RowRule>: Differentiable, @unchecked Sendable {
+    case typed(_Row<Rule>)
+    case foreign(_ForeignRow)
+
+    @inlinable var differenceIdentifier: _MixedID<Rule.ID> {
+        switch self {
+        case .typed(let row): .typed(row.differenceIdentifier)
+        case .foreign(let row): .foreign(row.item.id)
+        }
+    }
+
+    @inlinable func isContentEqual(to other: _MixedRow) -> Bool {
+        switch (self, other) {
+        case (.typed(let a), .typed(let b)): a.isContentEqual(to: b)
+        case (.foreign(let a), .foreign(let b)): a.item.isContentEqual(to: b.item)
+        default: false
+        }
+    }
+
+    @inlinable var listItem: ListItem {
+        switch self {
+        case .typed(let row): Rule.listItem(row.model)
+        case .foreign(let row): row.item
+        }
+    }
+}
+
+/// `model`'s sections as mixed rows for `Rule`; `nil` when a `ListItem` shows a model
+/// of `Rule`'s type under another identity than its own (an explicit id).
+@inlinable
+func _mixedSections<Rule: _RowRule>(_ model: TableModel, _ rule: Rule.Type) -> [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>]? {
+    var sections: [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>] = []
+    sections.reserveCapacity(model.sections.count)
+    for section in model.sections {
+        var rows: [_MixedRow<Rule>] = []
+        if case .typed(let typed) = section.rows, let typed = typed as? _TypedRows<Rule> {
+            rows = typed.rows.map { .typed($0) }
+        } else {
+            let items = section.rows.listItems
+            rows.reserveCapacity(items.count)
+            for item in items {
+                if item.id.modelType == Rule.Model.self {
+                    guard let model = item.model as? Rule.Model, Rule.itemID(model) == item.id else { return nil }
+                    rows.append(.typed(_Row(model)))
+                } else {
+                    rows.append(.foreign(_ForeignRow(item)))
+                }
+            }
+        }
+        sections.append(DiffSection(id: section.id, content: SectionHeader(header: section.header, footer: section.footer), elements: rows))
+    }
+    return sections
+}
+
+/// The staged changes between two models given as the diff's sections, each
+/// stage's data made a model by `rows`. A model of one section on both sides,
+/// the same one, takes the flat diff: the same changes, without per-row section
+/// bookkeeping, and identical runs at both ends are set aside unhashed.
+@inlinable
+func _tableChanges<Row: Differentiable>(
+    _ old: [DiffSection<SectionID, SectionHeader, Row>], _ new: [DiffSection<SectionID, SectionHeader, Row>],
+    _ options: DiffOptions, _ target: TableModel, rows: ([Row]) -> _SectionRows
+) -> TableChangeset {
+    func model(_ sections: [DiffSection<SectionID, SectionHeader, Row>]) -> TableModel {
+        TableModel(
+            sections: sections.map {
+                TableSection(id: $0.id, header: $0.content.header, footer: $0.content.footer, rows: rows($0.elements))
+            },
+            sectionIndexStyle: target.sectionIndexStyle
+        )
+    }
+    if old.count == 1, new.count == 1, old[0].id == new[0].id, old[0].content == new[0].content {
+        let section = new[0]
+        let staged = StagedChangeset(from: old[0].elements, to: section.elements, options: options)
+        return TableChangeset(
+            stages: staged.stages.map { stage in
+                Stage(changeset: stage.changeset, data: model([DiffSection(id: section.id, content: section.content, elements: stage.data)]))
+            },
+            duplicates: staged.duplicates, isReload: staged.isReload, finalData: target
+        )
+    }
+    let staged = StagedChangeset(from: old, to: new, options: options)
+    return TableChangeset(
+        stages: staged.stages.map { Stage(changeset: $0.changeset, data: model($0.data)) },
+        duplicates: staged.duplicates, isReload: staged.isReload, finalData: target
+    )
+}
+
+/// `model`'s sections as the diff's input, if every section is typed with `Rule` or empty.
+@inlinable
+func _diffSections<Rule: _RowRule>(_ model: TableModel, _ rule: Rule.Type) -> [DiffSection<SectionID, SectionHeader, _Row<Rule>>]? {
+    var sections: [DiffSection<SectionID, SectionHeader, _Row<Rule>>] = []
+    sections.reserveCapacity(model.sections.count)
+    for section in model.sections {
+        let rows: [_Row<Rule>]
+        switch section.rows {
+        case .typed(let typed):
+            guard let typed = typed as? _TypedRows<Rule> else { return nil }
+            rows = typed.rows
+        case .items(let items):
+            guard items.isEmpty else { return nil }
+            rows = []
+        }
+        sections.append(DiffSection(id: section.id, content: SectionHeader(header: section.header, footer: section.footer), elements: rows))
+    }
+    return sections
+}
+
+/// `duplicates` of typed rows, named by their ``ItemID`` (type and id) as for ``ListItem`` rows.
+@usableFromInline
+func _rowDuplicates(_ duplicates: [DuplicateIdentifier], old: TableModel, new: TableModel) -> [DuplicateIdentifier] {
+    guard !duplicates.isEmpty else { return duplicates }
+    return duplicates.map { duplicate in
+        guard duplicate.kind == .item, let path = duplicate.positions.first,
+              let item = (duplicate.side == .old ? old : new).item(at: path) else { return duplicate }
+        var named = duplicate
+        named.identifier = item.id.description
+        return named
+    }
+}
