@@ -52,3 +52,41 @@ struct OneSectionDiffTests {
                            new: [TSection(id: 1, content: 0, elements: items)])
     }
 }
+
+/// The multi-section diff copies the rows of several sections into one buffer of
+/// its own: every copy must be released, and the stage data must hold its own.
+@Suite("Sectioned diff buffers")
+struct SectionedDiffBufferTests {
+    final class Census: @unchecked Sendable { var alive = 0 }
+    final class Token {
+        let census: Census
+        init(_ census: Census) { self.census = census; census.alive += 1 }
+        deinit { census.alive -= 1 }
+    }
+    struct Row: Differentiable {
+        let id: Int
+        let content: Int
+        let token: Token
+        var differenceIdentifier: Int { id }
+        func isContentEqual(to other: Row) -> Bool { content == other.content }
+    }
+
+    @Test func flattenedRowsAreReleased() {
+        let census = Census()
+        do {
+            let old = (0..<3).map { s in
+                DiffSection(id: s, content: 0, elements: (0..<20).map { Row(id: s * 100 + $0, content: 0, token: Token(census)) })
+            }
+            var new = old
+            new[0].elements.removeFirst(2)
+            new[1].elements.append(Row(id: 999, content: 0, token: Token(census)))
+            new[2].elements[3] = Row(id: new[2].elements[3].id, content: 1, token: Token(census))
+            new.swapAt(0, 2)
+            let changes = StagedChangeset(from: old, to: new)
+            #expect(changes.stages.count == 2)
+            #expect(changes.stages[0].data.map(\.elements.count) == [18, 20, 20])
+            #expect(census.alive == 62)
+        }
+        #expect(census.alive == 0)
+    }
+}
