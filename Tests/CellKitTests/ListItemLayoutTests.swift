@@ -14,6 +14,11 @@ private struct Large: Identifiable, Equatable, Sendable {
     let id: String
     var a: String, b: String, c: String
 }
+/// A model whose `==` is never true (as for a NaN field).
+private struct Unsettled: Identifiable, Equatable, Sendable {
+    let id: Int
+    static func == (a: Unsettled, b: Unsettled) -> Bool { false }
+}
 private struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
 private struct Tag: Hashable, Sendable { let name: String }
 
@@ -79,6 +84,13 @@ struct ListItemLayoutTests {
         let large = ListItem(Large(id: "k", a: "a", b: "b", c: "c"))
         #expect(large.isContentEqual(to: ListItem(Large(id: "k", a: "a", b: "b", c: "c"))))
         #expect(!large.isContentEqual(to: ListItem(Large(id: "k", a: "a", b: "b", c: "C"))))
+    }
+
+    @Test func copiesOfOneRowAreEqualWithoutComparing() {
+        let row = ListItem(Unsettled(id: 1))
+        let copy = row
+        #expect(row.isContentEqual(to: copy))
+        #expect(!row.isContentEqual(to: ListItem(Unsettled(id: 1))))
     }
 
     @Test func oneObjectPassedUnderTwoStaticTypesComparesWithTheClassEquals() {
