@@ -438,7 +438,7 @@ extension TableModel {
     }
 
     var diffSections: [DiffSection<SectionID, SectionHeader, ListItem>] {
-        sections.map { DiffSection(id: $0.id, content: SectionHeader(header: $0.header, footer: $0.footer), elements: $0.items) }
+        sections.map { DiffSection(id: $0.id, content: SectionHeader(header: $0.header, footer: $0.footer), elements: $0.rows.listItems) }
     }
 }
 

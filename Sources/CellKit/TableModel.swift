@@ -15,26 +15,32 @@ public struct TableSection: Sendable, CustomStringConvertible {
     /// The rows, typed or type-erased.
     @usableFromInline var rows: _SectionRows
 
-    /// The rows, as ``ListItem``s.
+    /// The rows, as ``ListItem``s: a collection read on demand.
     ///
-    /// For a typed section (built from an array of one model type) reading this
-    /// makes a `ListItem` for every row, and changing it turns the section into
-    /// type-erased rows: to count rows or read one, use
-    /// ``TableModel/itemCount(inSection:)`` and ``TableModel/item(at:)``, which do not.
-    public var items: [ListItem] {
-        get { rows.listItems }
+    /// Reading a row of a typed section (built from an array of one model type)
+    /// makes its `ListItem` then; counting, reading and replacing the whole
+    /// collection cost nothing per row. Changing rows through it (insert, remove,
+    /// assign one) turns a typed section into `ListItem` rows; ``TableModel``'s
+    /// mutations keep a typed section typed where they can.
+    public var items: Items {
+        get { Items(rows: rows) }
         _modify {
-            var items = rows.listItems
+            var items = Items(rows: rows)
             rows = .empty
-            defer { rows = .items(items) }
+            defer { rows = items.rows }
             yield &items
         }
-        set { rows = .items(newValue) }
+        set { rows = newValue.rows }
     }
 
     /// Creates a section.
     public init(id: SectionID, header: String? = nil, footer: String? = nil, items: [ListItem] = []) {
         self.init(id: id, header: header, footer: footer, rows: .items(items))
+    }
+
+    /// Creates a section with the rows of another one (typed rows stay typed).
+    public init(id: SectionID, header: String? = nil, footer: String? = nil, items: Items) {
+        self.init(id: id, header: header, footer: footer, rows: items.rows)
     }
 
     @usableFromInline
@@ -50,6 +56,61 @@ public struct TableSection: Sendable, CustomStringConvertible {
 
     public var description: String {
         "Section \(id)\(header.map { " \"\($0)\"" } ?? ""): \(count) rows"
+    }
+}
+
+extension TableSection {
+    /// The rows of a section as ``ListItem``s, read on demand: see ``TableSection/items``.
+    ///
+    /// A random-access, mutable and range-replaceable collection indexed from 0, so
+    /// it reads and edits like an array (`count`, subscripts, `first`, `map`,
+    /// `append`, `remove(at:)`); `Array(section.items)` makes an array.
+    public struct Items: RandomAccessCollection, MutableCollection, RangeReplaceableCollection,
+        ExpressibleByArrayLiteral, Sendable, CustomStringConvertible
+    {
+        @usableFromInline var rows: _SectionRows
+
+        init(rows: _SectionRows) { self.rows = rows }
+
+        /// No rows.
+        public init() { rows = .empty }
+
+        /// The rows listed.
+        public init(arrayLiteral elements: ListItem...) { rows = .items(elements) }
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { rows.count }
+
+        /// The row at `position` (0 ..< `count`).
+        public subscript(position: Int) -> ListItem {
+            get {
+                precondition(position >= 0 && position < rows.count, "TableSection.Items: row \(position) is out of range 0..<\(rows.count)")
+                return rows.item(at: position)
+            }
+            set {
+                precondition(position >= 0 && position < rows.count, "TableSection.Items: row \(position) is out of range 0..<\(rows.count)")
+                withListItems { $0[position] = newValue }
+            }
+        }
+
+        public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == ListItem {
+            withListItems { $0.replaceSubrange(subrange, with: newElements) }
+        }
+
+        public mutating func reserveCapacity(_ n: Int) {
+            withListItems { $0.reserveCapacity(n) }
+        }
+
+        public var description: String { "[" + map(\.description).joined(separator: ", ") + "]" }
+
+        /// Runs `body` on the rows as an array held only here (edited in place).
+        private mutating func withListItems<R>(_ body: (inout [ListItem]) -> R) -> R {
+            var items: [ListItem]
+            if case .items(let held) = rows { items = held } else { items = rows.listItems }
+            rows = .empty
+            defer { rows = .items(items) }
+            return body(&items)
+        }
     }
 }
 

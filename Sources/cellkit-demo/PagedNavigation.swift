@@ -88,7 +88,7 @@ final class PagedNavigation {
 
     /// The content sections shown (without the load-more row's).
     private var contentSections: [TableSection] {
-        controller.displayed.sections.filter { !$0.items.contains { $0.model is LoadMorePlaceholder } }
+        controller.displayed.sections.filter { !Self.isLoadMore($0) }
     }
 
     private var contentCount: Int { contentSections.reduce(0) { $0 + $1.items.count } }
@@ -97,7 +97,7 @@ final class PagedNavigation {
     private func contentIndex(of path: ItemPath) -> Int {
         let sections = controller.displayed.sections
         guard sections.indices.contains(path.section) else { return contentCount }
-        if sections[path.section].items.contains(where: { $0.model is LoadMorePlaceholder }) { return contentCount }
+        if Self.isLoadMore(sections[path.section]) { return contentCount }
         return sections[..<path.section].reduce(0) { $0 + $1.items.count } + path.item
     }
 
@@ -106,12 +106,17 @@ final class PagedNavigation {
         var remaining = index
         var last: ItemPath?
         for (s, section) in controller.displayed.sections.enumerated() where !section.items.isEmpty {
-            if section.items.contains(where: { $0.model is LoadMorePlaceholder }) { continue }
+            if Self.isLoadMore(section) { continue }
             if remaining < section.items.count { return ItemPath(item: remaining, section: s) }
             remaining -= section.items.count
             last = ItemPath(item: section.items.count - 1, section: s)
         }
         return last
+    }
+
+    /// Whether `section` is the load-more row's (its one row; reading it costs one row, not the section).
+    private static func isLoadMore(_ section: TableSection) -> Bool {
+        section.items.count == 1 && section.items[0].model is LoadMorePlaceholder
     }
 
     private static func isNavigation(_ key: Key) -> Bool {

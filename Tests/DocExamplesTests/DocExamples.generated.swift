@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:170
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:180
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -431,7 +431,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:79
+// Sources/CellKit/DataSources/SimpleDataSource.swift:85
 @MainActor private func docExample37() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
@@ -712,7 +712,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/TableModel.swift:42
+// Sources/CellKit/TableModel.swift:134
 @MainActor private func docExample61() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
@@ -1432,8 +1432,18 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
+// Sources/CellKit/Documentation.docc/Performance.md:80
 @MainActor private func docExample94() async throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
+    let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
+    // Counting and reading rows costs nothing per row.
+    assert(model.itemCount(inSection: 0) == 100_000)
+    assert(model.item(at: ItemPath(item: 7, section: 0))?.id == ItemID(type: Post.self, id: 7))
+    assert(model.sections[0].items.count == 100_000)
+}
+
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
+@MainActor private func docExample95() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1460,7 +1470,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:62
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1482,7 +1492,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:91
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1495,7 +1505,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:37
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1512,7 +1522,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1528,7 +1538,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1550,7 +1560,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:107
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1565,7 +1575,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:133
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1582,7 +1592,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:160
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample103() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1597,7 +1607,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:179
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample104() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1617,7 +1627,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample105() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1632,7 +1642,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample106() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1649,7 +1659,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:214
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample107() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1663,7 +1673,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:24
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1678,14 +1688,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample110() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1702,14 +1712,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1718,7 +1728,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1727,7 +1737,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1735,14 +1745,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:135
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
 }
 
 // Sources/CellKitTerminal/StyledText.swift:141
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1750,7 +1760,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample117() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1762,7 +1772,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1773,7 +1783,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1785,7 +1795,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1802,7 +1812,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1826,13 +1836,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1859,7 +1869,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:98
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -1879,7 +1889,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1897,7 +1907,7 @@ import Testing
 }
 
 // README.md:122
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -1910,7 +1920,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 125 examples compile and run") @MainActor func run() async throws {
+    @Test("all 126 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2036,5 +2046,6 @@ struct DocExamples {
         try await docExample123()
         try await docExample124()
         try await docExample125()
+        try await docExample126()
     }
 }

@@ -31,7 +31,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let rows = Int(arguments[2]), let each = Int(arguments[3]) else {
-    print("usage: cellkit-probe bare-diff|listitem-diff|apply|apply-feed|apply-generic|apply-more|scroll|build ROWS EACH")
+    print("usage: cellkit-probe bare-diff|bare-front|listitem-diff|apply|apply-feed|apply-generic|apply-more|apply-front|scroll|build ROWS EACH")
     exit(64)
 }
 
@@ -39,6 +39,9 @@ switch arguments[1] {
 case "bare-diff":
     let (old, new) = bareDiffInput(rows: rows, each: each)
     print(measuredBareDiff(old, new))
+case "bare-front":
+    let old = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
+    print(measuredBareDiff(old, [BenchItem(id: -1, content: 0)] + old))
 case "listitem-diff":
     let (old, new) = bareDiffInput(rows: rows, each: each)
     print(measuredListItemDiff([DiffSection(id: 0, content: 0, elements: old.map { ListItem($0) })],
@@ -54,6 +57,14 @@ case "apply-generic":
     MainActor.assumeIsolated {
         let (old, new) = bareDiffInput(rows: rows, each: each)
         let fixture = PipelineFixture(old: SimpleDataSource(old).model, next: SimpleDataSource(new).model)
+        measuredApply(fixture)
+        print(fixture.listView.visibleItemPaths.count)
+    }
+case "apply-front":
+    // The most common update of a feed: one new row at the top (EACH is ignored).
+    MainActor.assumeIsolated {
+        let old = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
+        let fixture = PipelineFixture(old: TableModel(old), next: TableModel([BenchItem(id: -1, content: 0)] + old))
         measuredApply(fixture)
         print(fixture.listView.visibleItemPaths.count)
     }
