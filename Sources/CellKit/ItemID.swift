@@ -62,13 +62,33 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
         self.init(type: type(of: model), raw: RawID(unchecked: id))
     }
 
+    /// An identity from its stored parts (a row keeps them apart).
+    @inlinable
+    init(modelType: any Any.Type, raw: RawID, hash: Int) {
+        self.modelType = modelType
+        self.raw = raw
+        self.hash = hash
+    }
+
     private init(type: any Any.Type, raw: RawID) {
         self.modelType = type
         self.raw = raw
-        var hasher = Hasher()
-        hasher.combine(ObjectIdentifier(type))
-        hasher.combine(raw)
-        self.hash = hasher.finalize()
+        if case .int(let int) = raw {
+            // The common integer id: two multiply–xorshift rounds over the type and the
+            // id, seeded per process, instead of a SipHash pass (a row is made per model
+            // on every snapshot). Every bit of both words reaches the low bits (the
+            // diff's slot) and the high bits (its tag).
+            let typeBits = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
+            var z = (typeBits &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(UInt(bitPattern: int)) ^ _itemIDHashSeed
+            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+            self.hash = Int(truncatingIfNeeded: z ^ (z &>> 32))
+        } else {
+            var hasher = Hasher()
+            hasher.combine(ObjectIdentifier(type))
+            hasher.combine(raw)
+            self.hash = hasher.finalize()
+        }
     }
 
     /// The identity of an `Identifiable` model: its type and its `id`.
@@ -111,18 +131,22 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
     /// value gives the value).
     public var rawValue: any Hashable & Sendable { raw.value }
 
+    /// The stored hashes first: unequal identities almost always differ there.
+    @inlinable
     public static func == (lhs: ItemID, rhs: ItemID) -> Bool {
         lhs.hash == rhs.hash && lhs.modelType == rhs.modelType && lhs.raw == rhs.raw
     }
 
+    @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
     }
 
-    /// `hashValue` is the hash stored at creation (a `Hasher` result, so already
-    /// well mixed and seeded per process): the diff asks every row's `hashValue`,
+    /// `hashValue` is the hash stored at creation (well mixed and seeded per
+    /// process): the diff asks every row's `hashValue`,
     /// and hashing the stored hash again would cost a SipHash pass per row.
     /// Seeded hashing (`Set`, `Dictionary`) still mixes its seed in.
+    @inlinable
     public func _rawHashValue(seed: Int) -> Int {
         if seed == 0 { return hash }
         var hasher = Hasher()
@@ -133,6 +157,14 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(modelType)(\(raw.value))" }
 }
+
+/// The per-process seed of the integer ids' hash (``ItemID``), from `Hasher`'s
+/// own random seed, so that slots in a hash table cannot be predicted across runs.
+private let _itemIDHashSeed: UInt64 = {
+    var hasher = Hasher()
+    hasher.combine(0x1D)
+    return UInt64(UInt(bitPattern: hasher.finalize()))
+}()
 
 /// A raw identifier, stored inline for the common `Int` and `String` ids (no
 /// existential box, no dynamic cast to compare), boxed otherwise. An `Optional`
@@ -158,6 +190,17 @@ enum RawID: Hashable, Sendable {
             self = optional.rawID
         } else {
             self = .other(OtherID(unsafeBitCast(id as any Hashable, to: (any Hashable & Sendable).self)))
+        }
+    }
+
+    /// Same case, equal payload; the common `Int` ids compare inline.
+    @inlinable
+    static func == (lhs: RawID, rhs: RawID) -> Bool {
+        switch (lhs, rhs) {
+        case (.int(let a), .int(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.other(let a), .other(let b)): a == b
+        default: false
         }
     }
 

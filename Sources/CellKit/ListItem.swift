@@ -14,32 +14,24 @@
 /// assert(a.id == b.id && !a.isContentEqual(to: b))
 /// ```
 public struct ListItem: Sendable, Differentiable, CustomStringConvertible {
-    /// What the row's content is compared by; at most one word besides the tag,
-    /// so a row stays small. `@unchecked`: the `equatable` payload is the metatype
-    /// of a stateless enum (older SDKs have no `SendableMetatype` to say so).
-    @usableFromInline
-    enum Content: @unchecked Sendable {
-        /// A fingerprint captured at creation (boxed: rare, and keeps the enum small).
-        case fingerprint(FingerprintBox)
-        /// `==` of the model type, through a witness that needs no conformance lookup.
-        case equatable(any ContentEquality.Type)
-        /// Object identity, for classes that are neither.
-        case object(ObjectIdentifier)
-        /// Unchanged while the identity stays.
-        case none
-    }
+    /// The hash of the identity, kept beside the reference: the diff hashes
+    /// every row and compares matched ones, and both start here.
+    @usableFromInline let hash: Int
+    /// The rest of the identity, the model and its captured content (see ``RowStorage``).
+    @usableFromInline let storage: RowStorage
 
     /// The row's identity.
-    public let id: ItemID
+    @inlinable
+    public var id: ItemID { ItemID(modelType: storage.modelType, raw: storage.raw, hash: hash) }
+
     /// The model shown.
-    public let model: any Sendable
-    @usableFromInline let content: Content
+    public var model: any Sendable { storage.model }
 
     /// A row for a model with an explicit identifier.
     public init<Model: Sendable, ID: Hashable & Sendable>(_ model: Model, id: ID) {
-        self.id = ItemID(model: model, id: id)
-        self.model = model
-        self.content = Self.captureContent(model)
+        let identity = ItemID(model: model, id: id)
+        self.hash = identity.hash
+        self.storage = RowStorage.make(model, identity: identity)
     }
 
     /// A row for an `Identifiable` model.
@@ -58,29 +50,80 @@ public struct ListItem: Sendable, Differentiable, CustomStringConvertible {
     }
 
     /// The model, if it is a `Model`.
-    public func model<Model>(as type: Model.Type) -> Model? { model as? Model }
+    public func model<Model>(as type: Model.Type) -> Model? { storage.model as? Model }
 
+    @inlinable
     public var differenceIdentifier: ItemID { id }
 
+    /// Whether the row shows the same content as `other` (see ``ListItem``).
+    ///
+    /// Two copies of one row (one model captured once, as when a snapshot is
+    /// edited rather than rebuilt) are equal without a comparison: `==` is
+    /// reflexive, and a fingerprint is one captured value.
+    @inlinable
     public func isContentEqual(to other: ListItem) -> Bool {
-        switch (content, other.content) {
-        case (.fingerprint(let a), .fingerprint(let b)): return _isEqual(a.value, b.value)
-        case (.equatable(let witness), .equatable): return witness.equal(model, other.model)
-        case (.object(let a), .object(let b)): return a == b
-        case (.none, .none): return true
-        default: return false
-        }
+        storage === other.storage || storage.isContentEqual(to: other.storage)
     }
 
-    public var description: String { "\(model)" }
+    public var description: String { storage.description }
+}
 
-    static func captureContent<Model>(_ model: Model) -> Content {
+/// A row's model and the content it was captured with, one final subclass per
+/// way of comparing content (fingerprint, `==`, object identity, none), each
+/// holding the model unboxed, as its own type.
+///
+/// Keeping these behind one reference makes ``ListItem`` a loadable value with
+/// no existential inside: the diff copies, passes and destroys rows with a
+/// retain and a release rather than value-witness calls, and a content
+/// comparison is one virtual call that compares the two stored models with the
+/// model type's `==`, with no existential to open and no dynamic cast.
+///
+/// `@unchecked Sendable`: immutable, and every subclass stores the `Sendable`
+/// model a ``ListItem`` initialiser was given (and a value derived from it).
+@usableFromInline
+class RowStorage: @unchecked Sendable {
+    /// The row identity's type (``ItemID``).
+    @usableFromInline let modelType: any Any.Type
+    /// The row identity's raw identifier (``ItemID``).
+    @usableFromInline let raw: RawID
+
+    init(identity: ItemID) {
+        self.modelType = identity.modelType
+        self.raw = identity.raw
+    }
+
+    /// The model, as an existential.
+    var model: any Sendable { preconditionFailure("abstract") }
+
+    /// Whether the content captured in `self` equals the content captured in
+    /// `other`, the storage of a row with the same identity.
+    @usableFromInline
+    func isContentEqual(to other: RowStorage) -> Bool { preconditionFailure("abstract") }
+
+    /// The model's description.
+    var description: String { preconditionFailure("abstract") }
+
+    /// The captured fingerprint, if the content is compared by one.
+    var fingerprint: (any Hashable & Sendable)? { nil }
+    /// Whether the content is compared with `==`.
+    var isEquatableContent: Bool { false }
+    /// The object, if the content is compared by object identity.
+    var objectIdentity: ObjectIdentifier? { nil }
+    /// Whether there is no content to compare.
+    var isPlain: Bool { false }
+
+    /// The storage of `model`, by what its content is compared with: its
+    /// fingerprint (``ContentFingerprinting``), else `==` (`Equatable`), else
+    /// object identity (classes), else nothing (equal while the identity stays).
+    static func make<Model: Sendable>(_ model: Model, identity: ItemID) -> RowStorage {
         if let fingerprinting = model as? any ContentFingerprinting {
-            return .fingerprint(FingerprintBox(value: _fingerprint(fingerprinting)))
+            return FingerprintRowStorage(model, fingerprint: _fingerprint(fingerprinting), identity: identity)
         }
-        if let equatable = Model.self as? any Equatable.Type { return .equatable(_witness(equatable)) }
-        if Model.self is AnyObject.Type { return .object(ObjectIdentifier(model as AnyObject)) }
-        return .none
+        if let equatable = Model.self as? any Equatable.Type { return _equatableStorage(model, equatable, identity) }
+        if Model.self is AnyObject.Type {
+            return ObjectRowStorage(model, object: ObjectIdentifier(model as AnyObject), identity: identity)
+        }
+        return PlainRowStorage(model, identity: identity)
     }
 }
 
@@ -88,45 +131,103 @@ private func _fingerprint<F: ContentFingerprinting>(_ value: F) -> any Hashable 
     value.contentFingerprint
 }
 
-/// A content fingerprint, boxed so that ``ListItem`` stays small.
-@usableFromInline
-final class FingerprintBox: Sendable {
-    let value: any Hashable & Sendable
-    init(value: any Hashable & Sendable) { self.value = value }
+/// `model` (a `Model`, which is `E`) in an ``EquatableRowStorage``.
+private func _equatableStorage<Model, E: Equatable>(_ model: Model, _ type: E.Type, _ identity: ItemID) -> RowStorage {
+    EquatableRowStorage<E>(unsafeBitCast(model, to: E.self), identity: identity)
 }
 
-/// Compares two models of one `Equatable` type with `==`.
-@usableFromInline
-protocol ContentEquality {
-    static func equal(_ a: any Sendable, _ b: any Sendable) -> Bool
+/// `value` as `any Sendable`: the initialisers take only `Sendable` models, and
+/// `Sendable` adds nothing to an existential's layout.
+private func _sendable<Model>(_ value: Model) -> any Sendable {
+    unsafeBitCast(value as Any, to: (any Sendable).self)
 }
 
-/// The ``ContentEquality`` witness of `Model`: a metatype, one word, no allocation.
-enum EquatableWitness<Model: Equatable>: ContentEquality {
-    static func equal(_ a: any Sendable, _ b: any Sendable) -> Bool {
-        if let equal = exactlyEqual(a, b) { return equal }
-        return castEqual(a, b)
+/// Content compared with the model type's `==`.
+final class EquatableRowStorage<Model: Equatable>: RowStorage, @unchecked Sendable {
+    let value: Model
+
+    init(_ value: Model, identity: ItemID) {
+        self.value = value
+        super.init(identity: identity)
     }
 
-    /// `==` after dynamic casts (subclass instances). Kept out of ``equal(_:_:)``:
-    /// the casts' `Optional<Model>` results need metadata that unspecialised code
-    /// would otherwise look up on every call, cast or not.
+    override var model: any Sendable { _sendable(value) }
+
+    override func isContentEqual(to other: RowStorage) -> Bool {
+        // One model type on both sides, the usual case: `==` of the stored values.
+        if type(of: other) == Self.self {
+            return value == unsafeDowncast(other, to: Self.self).value
+        }
+        return castEqual(other)
+    }
+
+    /// The rows of one identity captured under different static types (a `Dog`
+    /// passed as an `Animal` for one row and as a `Dog` for the other): `==` of
+    /// this row's model type, after a cast.
     @inline(never)
-    private static func castEqual(_ a: any Sendable, _ b: any Sendable) -> Bool {
-        guard let a = a as? Model, let b = b as? Model else { return false }
-        return a == b
+    private func castEqual(_ other: RowStorage) -> Bool {
+        guard other.isEquatableContent, let otherValue = other.model as? Model else { return false }
+        return value == otherValue
     }
 
-    /// `a == b` when both values are exactly `Model`, else `nil`: opening the
-    /// existentials and comparing metadata is cheaper than a dynamic cast
-    /// (subclasses take the cast), and no `Optional<Model>` is formed, whose
-    /// metadata this unspecialised code would look up on every call.
-    private static func exactlyEqual<A, B>(_ a: A, _ b: B) -> Bool? {
-        guard A.self == Model.self, B.self == Model.self else { return nil }
-        return unsafeBitCast(a, to: Model.self) == unsafeBitCast(b, to: Model.self)
-    }
+    override var isEquatableContent: Bool { true }
+    override var description: String { "\(value)" }
 }
 
-private func _witness<Model: Equatable>(_ type: Model.Type) -> any ContentEquality.Type {
-    EquatableWitness<Model>.self
+/// Content compared by a fingerprint captured at creation.
+final class FingerprintRowStorage<Model>: RowStorage, @unchecked Sendable {
+    let value: Model
+    let captured: any Hashable & Sendable
+
+    init(_ value: Model, fingerprint: any Hashable & Sendable, identity: ItemID) {
+        self.value = value
+        self.captured = fingerprint
+        super.init(identity: identity)
+    }
+
+    override var model: any Sendable { _sendable(value) }
+
+    override func isContentEqual(to other: RowStorage) -> Bool {
+        guard let theirs = other.fingerprint else { return false }
+        return _isEqual(captured, theirs)
+    }
+
+    override var fingerprint: (any Hashable & Sendable)? { captured }
+    override var description: String { "\(value)" }
+}
+
+/// Content compared by object identity (a class that is neither fingerprinted nor `Equatable`).
+final class ObjectRowStorage<Model>: RowStorage, @unchecked Sendable {
+    let value: Model
+    let object: ObjectIdentifier
+
+    init(_ value: Model, object: ObjectIdentifier, identity: ItemID) {
+        self.value = value
+        self.object = object
+        super.init(identity: identity)
+    }
+
+    override var model: any Sendable { _sendable(value) }
+
+    override func isContentEqual(to other: RowStorage) -> Bool { other.objectIdentity == object }
+
+    override var objectIdentity: ObjectIdentifier? { object }
+    override var description: String { "\(value)" }
+}
+
+/// No content to compare: unchanged while the identity stays.
+final class PlainRowStorage<Model>: RowStorage, @unchecked Sendable {
+    let value: Model
+
+    init(_ value: Model, identity: ItemID) {
+        self.value = value
+        super.init(identity: identity)
+    }
+
+    override var model: any Sendable { _sendable(value) }
+
+    override func isContentEqual(to other: RowStorage) -> Bool { other.isPlain }
+
+    override var isPlain: Bool { true }
+    override var description: String { "\(value)" }
 }

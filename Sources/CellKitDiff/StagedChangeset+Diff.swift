@@ -139,17 +139,22 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                                 continue
                             }
                             let position = Int32(truncatingIfNeeded: lo &+ i &- deleted)
-                            if o[lo &+ i].isContentEqual(to: n[lo &+ j]) {
+                            // Each element is read once: the copies compared are the
+                            // ones stored (for reference-holding elements, one retain
+                            // each instead of one for the comparison and one for the store).
+                            let oldElement = o[lo &+ i]
+                            let newElement = n[lo &+ j]
+                            if oldElement.isContentEqual(to: newElement) {
                                 afterDeletes[i] = position
                                 if let next = out {
-                                    next.initialize(to: o[lo &+ i])
+                                    next.initialize(to: oldElement)
                                     out = next + 1
                                 }
                             } else {
                                 afterDeletes[i] = ~position
                                 updated &+= 1
                                 if let next = out {
-                                    next.initialize(to: n[lo &+ j])
+                                    next.initialize(to: newElement)
                                     out = next + 1
                                 }
                             }

@@ -53,6 +53,40 @@ extension StagedChangeset {
 internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable>(
     _ old: [DiffSection<ID, Content, E>], _ new: [DiffSection<ID, Content, E>], _ options: DiffOptions
 ) -> StagedChangeset<[DiffSection<ID, Content, E>]> {
+    if old.count == 1 && new.count == 1 && old[0].id == new[0].id && old[0].content == new[0].content {
+        return _oneSectionDiff(old[0], new, options)
+    }
+    return _multiSectionDiff(old, new, options)
+}
+
+/// The sectioned diff of one section that keeps its identity and content (the
+/// usual one-section list): the flat diff of its elements, with the same
+/// changesets, duplicates and stage data as ``_multiSectionDiff`` gives, at the
+/// flat diff's cost (no per-item section bookkeeping, stage data built in one
+/// pass). Identical ends are not trimmed, so every duplicate is reported, as
+/// the sectioned diff always does.
+@inlinable
+internal func _oneSectionDiff<ID: Hashable, Content: Equatable, E: Differentiable>(
+    _ old: DiffSection<ID, Content, E>, _ new: [DiffSection<ID, Content, E>], _ options: DiffOptions
+) -> StagedChangeset<[DiffSection<ID, Content, E>]> {
+    var flatOptions = options
+    flatOptions.trimsIdenticalEnds = false
+    let flat = _flatDiff(old.elements, new[0].elements, flatOptions)
+    let last = flat.stages.count &- 1
+    var stages: [Stage<[DiffSection<ID, Content, E>]>] = []
+    stages.reserveCapacity(flat.stages.count)
+    for (k, stage) in flat.stages.enumerated() {
+        let data = k == last ? new : [DiffSection(id: old.id, content: old.content, elements: stage.data)]
+        stages.append(Stage(changeset: stage.changeset, data: data))
+    }
+    return StagedChangeset(stages: stages, duplicates: flat.duplicates, isReload: flat.isReload, finalData: new)
+}
+
+/// The sectioned diff of any sections; see `StagedChangeset.init(from:to:options:)`.
+@inlinable
+internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentiable>(
+    _ old: [DiffSection<ID, Content, E>], _ new: [DiffSection<ID, Content, E>], _ options: DiffOptions
+) -> StagedChangeset<[DiffSection<ID, Content, E>]> {
     typealias Section = DiffSection<ID, Content, E>
     let oldS = old.count
     let newS = new.count
@@ -102,8 +136,15 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     for j in 0..<newS { newStart[j + 1] = newStart[j] + new[j].elements.count }
     let nOld = oldStart[oldS]
     let nNew = newStart[newS]
+    // Copied in code specialised for `E` and released at the end. (A one-section
+    // list that keeps its section's id and content never gets here: it takes the
+    // flat diff, which reads the rows in place.)
     let oldItems = _flattened(old, count: nOld)
     let newItems = _flattened(new, count: nNew)
+    defer {
+        _deinitializeAndDeallocate(oldItems)
+        _deinitializeAndDeallocate(newItems)
+    }
     var oldSectionOf = [Int32](repeating: 0, count: nOld)
     oldSectionOf.withUnsafeMutableBufferPointer { so in
         for i in 0..<oldS { for g in oldStart[i]..<oldStart[i + 1] { so[g] = Int32(truncatingIfNeeded: i) } }
@@ -116,8 +157,8 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     var o2nArray: [Int32]
     var n2oArray: [Int32]
     do {
-        let m: _Matching = oldItems.withUnsafeBufferPointer { o in
-            newItems.withUnsafeBufferPointer { n in
+        let m: _Matching = _with(UnsafeBufferPointer(oldItems)) { o in
+            _with(UnsafeBufferPointer(newItems)) { n in
                 let m = _matchIdentifiers(o, n)
                 duplicates += _duplicateDiagnostics(
                     m.duplicates, kind: .item, old: o, new: n,
@@ -148,8 +189,8 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     var sectionInserts: [Int] = []
     var sectionMoves: [Move<Int>] = []
 
-    oldItems.withUnsafeBufferPointer { oldItems in
-    newItems.withUnsafeBufferPointer { newItems in
+    _with(UnsafeBufferPointer(oldItems)) { oldItems in
+    _with(UnsafeBufferPointer(newItems)) { newItems in
     o2nArray.withUnsafeMutableBufferPointer { o2n in
     n2oArray.withUnsafeMutableBufferPointer { n2o in
     oldSectionOf.withUnsafeBufferPointer { oldSectionOf in
@@ -282,14 +323,43 @@ internal func _sectionedDiff<ID: Hashable, Content: Equatable, E: Differentiable
     return StagedChangeset(stages: stages, duplicates: duplicates, finalData: new)
 }
 
-/// The elements of `sections` in one buffer. A single section's elements are
-/// shared, not copied (the common one-section list: no O(n) copy, and no second
-/// copy of every row alive during the diff).
+/// The elements of `sections` in one buffer of exactly `count`, copied in code
+/// specialised for `E` (for elements holding references, one retain each, where
+/// `Array.append(contentsOf:)` would call the runtime's generic copy per element).
+/// Release it with ``_deinitializeAndDeallocate(_:)``.
 @inlinable
-internal func _flattened<ID: Hashable, Content: Equatable, E: Differentiable>(_ sections: [DiffSection<ID, Content, E>], count: Int) -> ContiguousArray<E> {
-    if sections.count == 1 { return ContiguousArray(sections[0].elements) }
-    var items = ContiguousArray<E>()
-    items.reserveCapacity(count)
-    for section in sections { items.append(contentsOf: section.elements) }
-    return items
+internal func _flattened<ID: Hashable, Content: Equatable, E: Differentiable>(
+    _ sections: [DiffSection<ID, Content, E>], count: Int
+) -> UnsafeMutableBufferPointer<E> {
+    let buffer = UnsafeMutableBufferPointer<E>.allocate(capacity: count)
+    guard var out = buffer.baseAddress else { return buffer }
+    for section in sections {
+        section.elements.withUnsafeBufferPointer { elements in
+            guard let source = elements.baseAddress else { return }
+            if _isPOD(E.self) {
+                out.initialize(from: source, count: elements.count)
+                out += elements.count
+            } else {
+                for element in elements {
+                    out.initialize(to: element)
+                    out += 1
+                }
+            }
+        }
+    }
+    return buffer
+}
+
+/// `body(value)`: names a value for a block, as the `with…` calls around it do.
+@inlinable @inline(__always)
+internal func _with<T, R>(_ value: T, _ body: (T) -> R) -> R { body(value) }
+
+/// Destroys the elements of a buffer from ``_flattened(_:count:)`` (one release
+/// each, in code specialised for `E`) and frees it.
+@inlinable
+internal func _deinitializeAndDeallocate<E>(_ buffer: UnsafeMutableBufferPointer<E>) {
+    if !_isPOD(E.self), let base = buffer.baseAddress {
+        for k in 0..<buffer.count { _ = (base + k).move() }
+    }
+    buffer.deallocate()
 }
