@@ -31,6 +31,6 @@ extension TableModel {
         for section in sections {
             if let typed = section.rows.typedRows, typed.count > best?.count ?? -1 { best = typed }
         }
-        return best?.differ
+        return best?.ops.diff
     }
 }

@@ -109,7 +109,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         public var loading: LoadingPlaceholder
         /// Shown when a load returned nothing ("No results").
         public var noResults: NoResultsPlaceholder
-        /// Shown after the content while the next page loads, or when it failed (its texts; English).
+        /// Shown after the content while the next page loads, or when it failed (its texts; English):
+        /// one row in a section of its own after the content's sections.
         public var loadMore = LoadMorePlaceholder()
         /// Whether placeholder rows are shown at all (a UIKit screen may use background views instead).
         public var showsRows = true
@@ -339,6 +340,12 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Hands a resource of `object` to the visible cells that show it or refer to
     /// it (Coffee's `provideResourceToVisibleCells:updatedKey:`). No other cell
     /// is touched and nothing is reloaded. Returns the paths updated.
+    ///
+    /// A cell takes the resource through the presenter of its model type
+    /// (``addPresenter(_:style:onEvent:)``) or the dispatch table's
+    /// ``DispatchTable/onResource(_:_:)`` handler; a row whose model type has
+    /// neither is not updated (and its path is not returned), though the resource
+    /// is still kept for it as below.
     ///
     /// A row shows `object` when its identity (``ItemID``) is the one `object`
     /// has on its own (so an equal fresh copy finds the row too, and a subclass

@@ -89,12 +89,13 @@ extension TableSection {
             }
             set {
                 precondition(position >= 0 && position < rows.count, "TableSection.Items: row \(position) is out of range 0..<\(rows.count)")
-                withListItems { $0[position] = newValue }
+                rows.replace(position..<position + 1, with: .items([newValue]))
             }
         }
 
         public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == ListItem {
-            withListItems { $0.replaceSubrange(subrange, with: newElements) }
+            precondition(subrange.lowerBound >= 0 && subrange.upperBound <= rows.count, "TableSection.Items: rows \(subrange) are out of range 0..<\(rows.count)")
+            rows.replace(subrange, with: .items(Array(newElements)))
         }
 
         public mutating func reserveCapacity(_ n: Int) {
@@ -297,7 +298,7 @@ extension TableModel {
         let s = section ?? sections.count - 1
         precondition(sections.indices.contains(s), "TableModel.append: section \(s) does not exist (\(sections.count) sections)")
         let start = sections[s].count
-        sections[s].rows = sections[s].rows.replacing(start..<start, with: rows)
+        sections[s].rows.replace(start..<start, with: rows)
         return (start..<start + rows.count).map { ItemPath(item: $0, section: s) }
     }
 
@@ -342,7 +343,7 @@ extension TableModel {
     mutating func insert(rows: _SectionRows, at path: ItemPath) -> [ItemPath] {
         precondition(sections.indices.contains(path.section), "TableModel.insert: section \(path.section) does not exist (\(sections.count) sections)")
         precondition((0...sections[path.section].count).contains(path.item), "TableModel.insert: row \(path.item) is out of range 0...\(sections[path.section].count) in section \(path.section)")
-        sections[path.section].rows = sections[path.section].rows.replacing(path.item..<path.item, with: rows)
+        sections[path.section].rows.replace(path.item..<path.item, with: rows)
         return (path.item..<path.item + rows.count).map { ItemPath(item: $0, section: path.section) }
     }
 
@@ -350,7 +351,7 @@ extension TableModel {
     @discardableResult
     public mutating func remove(at path: ItemPath) -> [ItemPath] {
         precondition(contains(path), "TableModel.remove: no row at section \(path.section), row \(path.item)")
-        sections[path.section].rows = sections[path.section].rows.replacing(path.item..<path.item + 1, with: .empty)
+        sections[path.section].rows.replace(path.item..<path.item + 1, with: .empty)
         return [path]
     }
 
@@ -359,10 +360,10 @@ extension TableModel {
     public mutating func move(from: ItemPath, to: ItemPath) -> Move<ItemPath> {
         precondition(contains(from), "TableModel.move: no row at section \(from.section), row \(from.item)")
         let moved = sections[from.section].rows.slice(from.item..<from.item + 1)
-        sections[from.section].rows = sections[from.section].rows.replacing(from.item..<from.item + 1, with: .empty)
+        sections[from.section].rows.replace(from.item..<from.item + 1, with: .empty)
         precondition(sections.indices.contains(to.section) && (0...sections[to.section].count).contains(to.item),
                      "TableModel.move: destination section \(to.section), row \(to.item) is out of range")
-        sections[to.section].rows = sections[to.section].rows.replacing(to.item..<to.item, with: moved)
+        sections[to.section].rows.replace(to.item..<to.item, with: moved)
         return Move(from: from, to: to)
     }
 
@@ -370,7 +371,7 @@ extension TableModel {
     @discardableResult
     public mutating func replace(at path: ItemPath, with item: ListItem) -> [ItemPath] {
         precondition(contains(path), "TableModel.replace: no row at section \(path.section), row \(path.item)")
-        sections[path.section].items[path.item] = item
+        sections[path.section].rows.replace(path.item..<path.item + 1, with: .items([item]))
         return [path]
     }
 }

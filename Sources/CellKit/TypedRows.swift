@@ -85,14 +85,14 @@ class _AnyTypedRows: @unchecked Sendable {
     @usableFromInline let rule: ObjectIdentifier
     /// The type of every model in the section.
     let modelType: any Any.Type
-    /// The diff of models made of sections of this rule, specialised where the rows were built.
-    @usableFromInline let differ: _TypedDiffer
+    /// The diff and the look-up of this rule, specialised where the rows were built.
+    @usableFromInline let ops: _TypedOps
 
     @usableFromInline
-    init(rule: ObjectIdentifier, modelType: any Any.Type, differ: @escaping _TypedDiffer) {
+    init(rule: ObjectIdentifier, modelType: any Any.Type, ops: _TypedOps) {
         self.rule = rule
         self.modelType = modelType
-        self.differ = differ
+        self.ops = ops
     }
 
     var count: Int { fatalError("abstract") }
@@ -103,20 +103,25 @@ class _AnyTypedRows: @unchecked Sendable {
     /// The first row with identity `id`, or `nil`.
     func firstIndex(of id: ItemID) -> Int? { fatalError("abstract") }
     /// These rows with `range` replaced by `other`'s rows (none when `nil`); `nil`
-    /// when `other` has another rule.
-    func replacing(_ range: Range<Int>, with other: _AnyTypedRows?) -> _AnyTypedRows? { fatalError("abstract") }
+    /// when `other` has another rule. Mutates these rows in place when `inPlace`
+    /// (the caller holds the only reference) and returns `self`.
+    func replacing(_ range: Range<Int>, with other: _AnyTypedRows?, inPlace: Bool) -> _AnyTypedRows? { fatalError("abstract") }
+    /// `items` as rows of this rule, if each is a model of its type under its own
+    /// identity (a `ListItem(model)` of it); `nil` otherwise.
+    func converting(_ items: [ListItem]) -> _AnyTypedRows? { fatalError("abstract") }
     /// The rows in `range`.
     func slice(_ range: Range<Int>) -> _AnyTypedRows { fatalError("abstract") }
 }
 
 @usableFromInline
 final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
-    @usableFromInline let rows: [_Row<Rule>]
+    /// Changed only while a single owner holds the box (`replacing(_:with:inPlace:)`).
+    @usableFromInline private(set) var rows: [_Row<Rule>]
 
     @inlinable
-    init(_ rows: [_Row<Rule>], differ: @escaping _TypedDiffer) {
+    init(_ rows: [_Row<Rule>], ops: _TypedOps) {
         self.rows = rows
-        super.init(rule: ObjectIdentifier(Rule.self), modelType: Rule.Model.self, differ: differ)
+        super.init(rule: ObjectIdentifier(Rule.self), modelType: Rule.Model.self, ops: ops)
     }
 
     override var count: Int { rows.count }
@@ -125,27 +130,35 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
     override func listItems() -> [ListItem] { rows.map { Rule.listItem($0.model) } }
     override func itemID(at index: Int) -> ItemID { Rule.itemID(rows[index].model) }
 
-    override func firstIndex(of id: ItemID) -> Int? {
-        guard id.modelType == Rule.Model.self else { return nil }
-        if let target = id.rawValue as? Rule.ID, !(target is any OptionalIdentifier) {
-            return rows.firstIndex { Rule.id(of: $0.model) == target }
-        }
-        // Optional identifiers and other conversions: compare whole identities.
-        return rows.indices.first { Rule.itemID(rows[$0].model) == id }
-    }
+    override func firstIndex(of id: ItemID) -> Int? { ops.firstIndex(self, id) }
 
-    override func replacing(_ range: Range<Int>, with other: _AnyTypedRows?) -> _AnyTypedRows? {
-        var rows = self.rows
+    override func replacing(_ range: Range<Int>, with other: _AnyTypedRows?, inPlace: Bool) -> _AnyTypedRows? {
+        var replacement: [_Row<Rule>] = []
         if let other {
             guard let other = other as? _TypedRows<Rule> else { return nil }
-            rows.replaceSubrange(range, with: other.rows)
-        } else {
-            rows.removeSubrange(range)
+            replacement = other.rows
         }
-        return _TypedRows(rows, differ: differ)
+        if inPlace {
+            rows.replaceSubrange(range, with: replacement)
+            return self
+        }
+        var rows = self.rows
+        rows.replaceSubrange(range, with: replacement)
+        return _TypedRows(rows, ops: ops)
     }
 
-    override func slice(_ range: Range<Int>) -> _AnyTypedRows { _TypedRows(Array(rows[range]), differ: differ) }
+    override func converting(_ items: [ListItem]) -> _AnyTypedRows? {
+        var rows: [_Row<Rule>] = []
+        rows.reserveCapacity(items.count)
+        for item in items {
+            guard item.id.modelType == Rule.Model.self, let model = item.model as? Rule.Model,
+                  Rule.itemID(model) == item.id else { return nil }
+            rows.append(_Row(model))
+        }
+        return _TypedRows(rows, ops: ops)
+    }
+
+    override func slice(_ range: Range<Int>) -> _AnyTypedRows { _TypedRows(Array(rows[range]), ops: ops) }
 }
 
 /// The rows of a section: typed (one model type, in one array) or type-erased.
@@ -191,29 +204,55 @@ enum _SectionRows: Sendable {
         }
     }
 
-    /// The typed rows' differ, and whether the rows can be diffed by a differ of `rule`.
+    /// The typed rows, if these rows are typed.
     var typedRows: _AnyTypedRows? {
         if case .typed(let rows) = self { return rows }
         return nil
     }
 
-    /// These rows with `range` replaced by `other` (typed rows stay typed when both are of one type).
+    /// These rows with `range` replaced by `other`.
     func replacing(_ range: Range<Int>, with other: _SectionRows) -> _SectionRows {
-        switch (self, other) {
-        case (.typed(let a), .typed(let b)):
-            if let joined = a.replacing(range, with: b) { return .typed(joined) }
-        case (.typed(let a), .items(let b)) where b.isEmpty:
-            return .typed(a.replacing(range, with: nil)!)
-        case (.items(let a), .typed) where a.count == range.count:
-            return other
-        case (.items(var a), .items(let b)):
-            a.replaceSubrange(range, with: b)
-            return .items(a)
-        default: break
+        var rows = self
+        rows.replace(range, with: other)
+        return rows
+    }
+
+    /// Replaces the rows in `range` with `other`, in place when these rows are not
+    /// shared. Typed rows stay typed when `other` is of their type (`ListItem`s of
+    /// their model type made from the model alone count); otherwise the section
+    /// becomes `ListItem` rows.
+    mutating func replace(_ range: Range<Int>, with other: _SectionRows) {
+        switch self {
+        case .typed(var rows):
+            // `.some(nil)`: a removal; `nil`: `other` is not of these rows' type.
+            let replacement: _AnyTypedRows??
+            switch other {
+            case .typed(let typed): replacement = .some(typed)
+            case .items(let items): replacement = items.isEmpty ? .some(nil) : rows.converting(items).map { .some($0) }
+            }
+            if let replacement {
+                self = .empty
+                let unique = isKnownUniquelyReferenced(&rows)
+                if let replaced = rows.replacing(range, with: replacement, inPlace: unique) {
+                    self = .typed(replaced)
+                    return
+                }
+                self = .typed(rows)
+            }
+        case .items(var items):
+            if case .typed = other, items.count == range.count {
+                self = other
+                return
+            }
+            self = .empty
+            items.replaceSubrange(range, with: other.listItems)
+            self = .items(items)
+            return
         }
+        // Rows of two types: `ListItem` rows from now on.
         var items = listItems
         items.replaceSubrange(range, with: other.listItems)
-        return .items(items)
+        self = .items(items)
     }
 
     /// The rows in `range`.
@@ -259,13 +298,42 @@ func _hashableRows<Model: Hashable & Sendable>(_ models: [Model]) -> _SectionRow
 
 @inlinable
 func _typedRows<Rule: _RowRule>(_ models: [Rule.Model], _ rule: Rule.Type) -> _TypedRows<Rule> {
-    _TypedRows(models.map(_Row<Rule>.init), differ: _typedDiffer(rule))
+    _TypedRows(models.map(_Row<Rule>.init), ops: _typedOps(rule))
 }
 
-/// The diff of models typed with `Rule`, as a closure made here (specialised for `Rule`).
+/// What typed rows of one rule need compiled for their type: the diff, and finding a row.
+@usableFromInline
+struct _TypedOps: Sendable {
+    @usableFromInline let diff: _TypedDiffer
+    /// The first row of the rows (of this rule) with the identity, or `nil`.
+    @usableFromInline let firstIndex: @Sendable (_AnyTypedRows, ItemID) -> Int?
+
+    @inlinable
+    init(diff: @escaping _TypedDiffer, firstIndex: @escaping @Sendable (_AnyTypedRows, ItemID) -> Int?) {
+        self.diff = diff
+        self.firstIndex = firstIndex
+    }
+}
+
+/// The operations of `Rule`, as closures made here (specialised for `Rule`).
 @inlinable
-func _typedDiffer<Rule: _RowRule>(_ rule: Rule.Type) -> _TypedDiffer {
-    { old, new, options in _typedDiff(old, new, options, rule) }
+func _typedOps<Rule: _RowRule>(_ rule: Rule.Type) -> _TypedOps {
+    _TypedOps(
+        diff: { old, new, options in _typedDiff(old, new, options, rule) },
+        firstIndex: { rows, id in _typedFirstIndex(unsafeDowncast(rows, to: _TypedRows<Rule>.self), id) }
+    )
+}
+
+/// The first of `rows` with identity `id`: a scan comparing `Rule.ID`s. An identity
+/// of the rows' model type holds an identifier of `Rule.ID` (an `Optional` one holds
+/// its value, which converts back), and compares as that identifier does.
+@inlinable
+func _typedFirstIndex<Rule: _RowRule>(_ rows: _TypedRows<Rule>, _ id: ItemID) -> Int? {
+    guard id.modelType == Rule.Model.self else { return nil }
+    guard let target = id.rawValue as? Rule.ID else {
+        return rows.rows.firstIndex { Rule.itemID($0.model) == id }
+    }
+    return rows.rows.firstIndex { Rule.id(of: $0.model) == target }
 }
 
 /// The staged changes from `old` to `new` when every section of both is typed with
@@ -278,32 +346,67 @@ func _typedDiffer<Rule: _RowRule>(_ rule: Rule.Type) -> _TypedDiffer {
 /// `Rule`'s model type with an explicit id).
 @inlinable
 func _typedDiff<Rule: _RowRule>(_ old: TableModel, _ new: TableModel, _ options: DiffOptions, _ rule: Rule.Type) -> TableChangeset? {
-    let differ = _typedDiffer(rule)
+    let ops = _typedOps(rule)
     var changes: TableChangeset
     if let oldSections = _diffSections(old, rule), let newSections = _diffSections(new, rule) {
-        changes = _tableChanges(oldSections, newSections, options, new) { .typed(_TypedRows($0, differ: differ)) }
-    } else if let oldSections = _mixedSections(old, rule), let newSections = _mixedSections(new, rule) {
+        changes = _tableChanges(oldSections, newSections, options, new) { .typed(_TypedRows($0, ops: ops)) }
+    } else {
+        var foreign = _ForeignRows()
+        guard let oldSections = _mixedSections(old, rule, &foreign), let newSections = _mixedSections(new, rule, &foreign) else {
+            return nil
+        }
+        let items = foreign.items
         changes = _tableChanges(oldSections, newSections, options, new) { rows in
             var typed: [_Row<Rule>] = []
             typed.reserveCapacity(rows.count)
             for row in rows {
-                guard case .typed(let row) = row else { return .items(rows.map(\.listItem)) }
+                guard case .typed(let row) = row else {
+                    return .items(rows.map { row in
+                        switch row {
+                        case .typed(let row): Rule.listItem(row.model)
+                        case .foreign(_, _, let slot): items[Int(slot)]
+                        }
+                    })
+                }
                 typed.append(row)
             }
-            return .typed(_TypedRows(typed, differ: differ))
+            return .typed(_TypedRows(typed, ops: ops))
         }
-    } else {
-        return nil
     }
     changes.duplicates = _rowDuplicates(changes.duplicates, old: old, new: new)
     return changes
 }
 
-/// A row that is not of the rule's model type, in a mixed diff: matched as a ``ListItem``.
+/// The rows that are not of the rule's model type in a mixed diff, from both
+/// snapshots: each gets a slot, an identity token (equal for equal ``ItemID``s) and a
+/// content token (equal for rows whose contents are equal), so that mixed rows are
+/// plain data (no reference to release per row).
 @usableFromInline
-final class _ForeignRow: Sendable {
-    @usableFromInline let item: ListItem
-    @inlinable init(_ item: ListItem) { self.item = item }
+struct _ForeignRows {
+    @usableFromInline var items: [ListItem] = []
+    /// Per identity: its token, and the rows seen with it (content token, item).
+    @usableFromInline var identities: [ItemID: (token: Int32, contents: [(token: Int32, item: ListItem)])] = [:]
+    @usableFromInline var nextContent: Int32 = 0
+
+    @inlinable init() {}
+
+    /// The mixed row of `item`.
+    @usableFromInline
+    mutating func row<Rule: _RowRule>(_ item: ListItem, _ rule: Rule.Type) -> _MixedRow<Rule> {
+        let slot = Int32(items.count)
+        items.append(item)
+        var entry = identities[item.id] ?? (Int32(identities.count), [])
+        let content: Int32
+        if let same = entry.contents.first(where: { $0.item.isContentEqual(to: item) }) {
+            content = same.token
+        } else {
+            content = nextContent
+            nextContent += 1
+            entry.contents.append((content, item))
+        }
+        identities[item.id] = entry
+        return .foreign(identity: entry.token, content: content, slot: slot)
+    }
 }
 
 /// The identity of a mixed row: typed rows and other rows never share one (other
@@ -311,7 +414,7 @@ final class _ForeignRow: Sendable {
 @usableFromInline
 enum _MixedID<ID: Hashable>: Hashable {
     case typed(ID)
-    case foreign(ItemID)
+    case foreign(Int32)
 
     // Written out and inlinable: the derived ones are not specialised for `ID`.
     @inlinable static func == (lhs: _MixedID, rhs: _MixedID) -> Bool {
@@ -330,54 +433,54 @@ enum _MixedID<ID: Hashable>: Hashable {
     }
 
     /// What the diff's table probes by: an `Int` id through two multiply–xorshift
-    /// rounds (no SipHash pass per row), a row of another type by its stored hash.
-    /// Matches are decided by `==`; `Set` and `Dictionary` use `hash(into:)`.
+    /// rounds (no SipHash pass per row). Matches are decided by `==`; `Set` and
+    /// `Dictionary` use `hash(into:)`.
     @inlinable var hashValue: Int {
+        let bits: UInt64
         switch self {
         case .typed(let id):
             guard ID.self == Int.self else { return id.hashValue }
-            var z = UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self)) &+ 0x9E37_79B9_7F4A_7C15
-            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
-            z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
-            return Int(truncatingIfNeeded: z ^ (z &>> 32))
-        case .foreign(let id): return id.hashValue
+            bits = UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self))
+        case .foreign(let token):
+            bits = ~UInt64(truncatingIfNeeded: token)
         }
+        var z = bits &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return Int(truncatingIfNeeded: z ^ (z &>> 32))
     }
 }
 
-/// A row of a mixed diff: a typed row of the rule's model type, or another row.
+/// A row of a mixed diff: a typed row of the rule's model type, or another row by
+/// its tokens and slot (see ``_ForeignRows``).
 @usableFromInline
 enum _MixedRow<Rule: _RowRule>: Differentiable, @unchecked Sendable {
     case typed(_Row<Rule>)
-    case foreign(_ForeignRow)
+    case foreign(identity: Int32, content: Int32, slot: Int32)
 
     @inlinable var differenceIdentifier: _MixedID<Rule.ID> {
         switch self {
         case .typed(let row): .typed(row.differenceIdentifier)
-        case .foreign(let row): .foreign(row.item.id)
+        case .foreign(let identity, _, _): .foreign(identity)
         }
     }
 
     @inlinable func isContentEqual(to other: _MixedRow) -> Bool {
         switch (self, other) {
         case (.typed(let a), .typed(let b)): a.isContentEqual(to: b)
-        case (.foreign(let a), .foreign(let b)): a.item.isContentEqual(to: b.item)
+        case (.foreign(_, let a, _), .foreign(_, let b, _)): a == b
         default: false
-        }
-    }
-
-    @inlinable var listItem: ListItem {
-        switch self {
-        case .typed(let row): Rule.listItem(row.model)
-        case .foreign(let row): row.item
         }
     }
 }
 
-/// `model`'s sections as mixed rows for `Rule`; `nil` when a `ListItem` shows a model
-/// of `Rule`'s type under another identity than its own (an explicit id).
+/// `model`'s sections as mixed rows for `Rule`, the other rows recorded in `foreign`;
+/// `nil` when a `ListItem` shows a model of `Rule`'s type under another identity
+/// than its own (an explicit id).
 @inlinable
-func _mixedSections<Rule: _RowRule>(_ model: TableModel, _ rule: Rule.Type) -> [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>]? {
+func _mixedSections<Rule: _RowRule>(
+    _ model: TableModel, _ rule: Rule.Type, _ foreign: inout _ForeignRows
+) -> [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>]? {
     var sections: [DiffSection<SectionID, SectionHeader, _MixedRow<Rule>>] = []
     sections.reserveCapacity(model.sections.count)
     for section in model.sections {
@@ -392,7 +495,7 @@ func _mixedSections<Rule: _RowRule>(_ model: TableModel, _ rule: Rule.Type) -> [
                     guard let model = item.model as? Rule.Model, Rule.itemID(model) == item.id else { return nil }
                     rows.append(.typed(_Row(model)))
                 } else {
-                    rows.append(.foreign(_ForeignRow(item)))
+                    rows.append(foreign.row(item, rule))
                 }
             }
         }

@@ -210,97 +210,113 @@ extension Changeset {
         for s in sectionUpdates { updatedNew[newOfOld[s]] = true }
 
         // MARK: Items
-        func checkOld(_ p: ItemPath, _ verb: String) throws {
+        // The verb is only spelled out when a check fails: valid batches build no strings.
+        func checkOld(_ p: ItemPath, _ verb: @autoclosure () -> String) throws {
             guard p.section >= 0 && p.section < oldS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), but there are only \(oldS) sections before the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), but there are only \(oldS) sections before the update")
             }
             guard p.item >= 0 && p.item < oldCounts[p.section] else {
-                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which has only \(oldCounts[p.section]) rows before the update")
+                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which has only \(oldCounts[p.section]) rows before the update")
             }
             guard !deleted[p.section] else {
-                throw BatchUpdateError(.itemChangeInDeletedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which is deleted")
+                throw BatchUpdateError(.itemChangeInDeletedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which is deleted")
             }
             guard !updatedOld[p.section] else {
-                throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which is reloaded")
+                throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which is reloaded")
             }
         }
-        func checkNew(_ p: ItemPath, _ verb: String) throws {
+        func checkNew(_ p: ItemPath, _ verb: @autoclosure () -> String) throws {
             guard p.section >= 0 && p.section < newS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), but there are only \(newS) sections after the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), but there are only \(newS) sections after the update")
             }
             guard p.item >= 0 && p.item < newCounts[p.section] else {
-                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which has only \(newCounts[p.section]) rows after the update")
+                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which has only \(newCounts[p.section]) rows after the update")
             }
             guard !inserted[p.section] else {
-                throw BatchUpdateError(.itemChangeInInsertedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section), which is inserted")
+                throw BatchUpdateError(.itemChangeInInsertedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which is inserted")
             }
             guard !updatedNew[p.section] else {
-                throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb) row \(p.item) of section \(p.section) (new index), which is reloaded")
+                throw BatchUpdateError(.itemChangeInUpdatedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section) (new index), which is reloaded")
             }
         }
 
-        var deltaOld = [Int](repeating: 0, count: oldS)   // deleted + moved out, per old section
-        var deletedRows = [Int](repeating: 0, count: oldS)
-        var movedOutRows = [Int](repeating: 0, count: oldS)
-        var insertedRows = [Int](repeating: 0, count: newS)
-        var movedInRows = [Int](repeating: 0, count: newS)
+        // Per-section numbers in one scratch block, read and written without bounds
+        // checks: every index below is a section that isOpenOld / isOpenNew (or the
+        // count check, over 0..<newS and its old sections) has put in range.
+        let scratch = UnsafeMutablePointer<Int>.allocate(capacity: 3 &* (oldS &+ newS))
+        defer { scratch.deallocate() }
+        scratch.initialize(repeating: 0, count: 3 &* (oldS &+ newS))
+        // The rows a change may name, per section: none in a deleted, inserted or
+        // reloaded section. A path outside them breaks a rule that checkOld or
+        // checkNew names; paths inside need one comparison.
+        let oldLimit = scratch, deletedRows = scratch + oldS, movedOutRows = scratch + 2 &* oldS
+        let newLimit = scratch + 3 &* oldS, insertedRows = newLimit + newS, movedInRows = newLimit + 2 &* newS
+        for s in 0..<oldS where !deleted[s] && !updatedOld[s] { oldLimit[s] = max(0, oldCounts[s]) }
+        for s in 0..<newS where !inserted[s] && !updatedNew[s] { newLimit[s] = max(0, newCounts[s]) }
+        func isOpenOld(_ p: ItemPath) -> Bool {
+            UInt(bitPattern: p.section) < UInt(bitPattern: oldS) && UInt(bitPattern: p.item) < UInt(bitPattern: oldLimit[p.section])
+        }
+        func isOpenNew(_ p: ItemPath) -> Bool {
+            UInt(bitPattern: p.section) < UInt(bitPattern: newS) && UInt(bitPattern: p.item) < UInt(bitPattern: newLimit[p.section])
+        }
 
-        var deletedItems = Set<ItemPath>(minimumCapacity: itemDeletes.count)
+        // Rows are checked for duplicates in bitmaps over each section's rows (or
+        // hashed sets when the list dwarfs the batch); every path is range-checked first.
+        let changes = changeCount
+        var deletedItems = _PathMarks(counts: itemDeletes.isEmpty ? [] : oldCounts, changes: changes)
         for p in itemDeletes {
-            try checkOld(p, "delete")
-            guard deletedItems.insert(p).inserted else {
+            if !isOpenOld(p) { try checkOld(p, "delete") }
+            guard deletedItems.insert(p) else {
                 throw BatchUpdateError(.duplicateDelete, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is deleted twice")
             }
-            deletedRows[p.section] += 1
-            deltaOld[p.section] += 1
+            deletedRows[p.section] &+= 1
         }
-        var updatedItems = Set<ItemPath>(minimumCapacity: itemUpdates.count)
+        var updatedItems = _PathMarks(counts: itemUpdates.isEmpty ? [] : oldCounts, changes: changes)
         for p in itemUpdates {
-            try checkOld(p, "reload")
+            if !isOpenOld(p) { try checkOld(p, "reload") }
             guard !deletedItems.contains(p) else {
                 throw BatchUpdateError(.deleteAndUpdate, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is both deleted and reloaded")
             }
-            guard updatedItems.insert(p).inserted else {
+            guard updatedItems.insert(p) else {
                 throw BatchUpdateError(.duplicateUpdate, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is reloaded twice")
             }
         }
-        var moveSources = Set<ItemPath>(minimumCapacity: itemMoves.count)
-        var moveDestinations = Set<ItemPath>(minimumCapacity: itemMoves.count)
+        var moveSources = _PathMarks(counts: itemMoves.isEmpty ? [] : oldCounts, changes: changes)
+        var moveDestinations = _PathMarks(counts: itemMoves.isEmpty ? [] : newCounts, changes: changes)
         for m in itemMoves {
             let p = m.from
-            try checkOld(p, "move")
+            if !isOpenOld(p) { try checkOld(p, "move") }
             guard !deletedItems.contains(p) else {
                 throw BatchUpdateError(.deleteAndMove, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is both deleted and moved (to \(m.to))")
             }
             guard !updatedItems.contains(p) else {
                 throw BatchUpdateError(.updateAndMove, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is both reloaded and moved (to \(m.to))")
             }
-            guard moveSources.insert(p).inserted else {
+            guard moveSources.insert(p) else {
                 throw BatchUpdateError(.duplicateMoveSource, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is moved twice (the second time to \(m.to))")
             }
             let q = m.to
-            try checkNew(q, "move \(p) to")
-            guard moveDestinations.insert(q).inserted else {
+            if !isOpenNew(q) { try checkNew(q, "move \(p) to") }
+            guard moveDestinations.insert(q) else {
                 throw BatchUpdateError(.duplicateMoveDestination, section: q.section, item: q.item, detail: "two rows are moved to row \(q.item) of section \(q.section) (the second from \(p))")
             }
-            movedOutRows[p.section] += 1
-            deltaOld[p.section] += 1
-            movedInRows[q.section] += 1
+            movedOutRows[p.section] &+= 1
+            movedInRows[q.section] &+= 1
         }
-        var insertedItems = Set<ItemPath>(minimumCapacity: itemInserts.count)
+        var insertedItems = _PathMarks(counts: itemInserts.isEmpty ? [] : newCounts, changes: changes)
         for q in itemInserts {
-            try checkNew(q, "insert")
-            guard insertedItems.insert(q).inserted else {
+            if !isOpenNew(q) { try checkNew(q, "insert") }
+            guard insertedItems.insert(q) else {
                 throw BatchUpdateError(.duplicateInsert, section: q.section, item: q.item, detail: "row \(q.item) of section \(q.section) is inserted twice")
             }
             guard !moveDestinations.contains(q) else {
                 throw BatchUpdateError(.insertAndMoveToSameIndex, section: q.section, item: q.item, detail: "row \(q.item) of section \(q.section) is inserted and is also the destination of a move")
             }
-            insertedRows[q.section] += 1
+            insertedRows[q.section] &+= 1
         }
         for j in 0..<newS where !inserted[j] && !updatedNew[j] {
             let i = oldOfNew[j]
-            let expected = oldCounts[i] - deltaOld[i] + insertedRows[j] + movedInRows[j]
+            let expected = oldCounts[i] - deletedRows[i] - movedOutRows[i] + insertedRows[j] + movedInRows[j]
             guard newCounts[j] == expected else {
                 let origin = i == j ? "" : " (section \(i) before the update)"
                 throw BatchUpdateError(

@@ -116,7 +116,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
         let changeset = body()
         recyclePendingCells()
         readCounts(cached: true)
-        let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: sectionCounts)
+        let mapping = core.batchMapping ?? PathMapping(changeset, oldCounts: oldCounts, newCounts: sectionCounts)
         lineCache.removeAll()
         lastVisible = lastVisible.compactMap { mapping.newPath(of: $0) }
         // The selection and the top of the screen stay on the same rows.

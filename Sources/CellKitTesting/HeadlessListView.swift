@@ -143,7 +143,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         let batch = body()
         // Heights that differ from the estimate, and those of the rows on screen, follow
         // their rows; the others are asked again when shown.
-        let mapping = PathMapping(batch, oldCounts: oldCounts, newCounts: core.counts)
+        let mapping = core.batchMapping ?? PathMapping(batch, oldCounts: oldCounts, newCounts: core.counts)
         var known: [ItemPath: Double] = [:]
         for (path, height) in layout.known where height != rowHeight || core.cell(at: path) != nil {
             if let new = mapping.newPath(of: path) { known[new] = height }

@@ -168,9 +168,22 @@ struct TypedRowsTests {
         let drafts = TableModel([Draft(id: nil, content: 0), Draft(id: 7, content: 1)])
         #expect(drafts.indexPath(of: ItemID(type: Draft.self, id: 7)) == ItemPath(item: 1, section: 0))
         #expect(drafts.indexPath(of: ItemID(type: Draft.self, id: Int?.none)) == ItemPath(item: 0, section: 0))
+        #expect(drafts.indexPath(of: Draft(id: 7, content: 0)) == ItemPath(item: 1, section: 0))
+        // Hashable models, String and AnyHashable identities, and a look-up with another id type.
+        let numbers = TableModel([3, 1, 2])
+        #expect(numbers.indexPath(of: 2) == ItemPath(item: 2, section: 0))
+        #expect(numbers.indexPath(of: ItemID(type: Int.self, id: Int32(2))) == nil)
+        let tags = TableModel([Tag(id: 1, content: 0), Tag(id: 2, content: 5)])
+        #expect(tags.indexPath(of: Tag(id: 2, content: 5)) == ItemPath(item: 1, section: 0))
+        #expect(tags.indexPath(of: Tag(id: 2, content: 0)) == nil)
+        struct Named: Identifiable, Sendable { let id: String }
+        #expect(TableModel([Named(id: "a"), Named(id: "b")]).indexPath(of: ItemID(type: Named.self, id: "b")) == ItemPath(item: 1, section: 0))
+        enum Key: Hashable, Sendable { case number(Int), name(String) }
+        struct Keyed: Identifiable, Sendable { let id: Key }
+        #expect(TableModel([Keyed(id: .number(1)), Keyed(id: .name("x"))]).indexPath(of: Keyed(id: .name("x"))) == ItemPath(item: 1, section: 0))
     }
 
-    @Test("Classes and fingerprinted models stay ListItem rows; edits through items turn a section type-erased")
+    @Test("Classes and fingerprinted models stay ListItem rows; edits with other rows turn a section type-erased")
     func whatStaysTypeErased() {
         final class Story: Identifiable, @unchecked Sendable { let id = 1 }
         struct Printed: Identifiable, Sendable, ContentFingerprinting { let id: Int; var contentFingerprint: Int { id } }
@@ -182,11 +195,26 @@ struct TypedRowsTests {
         model.append([Tag(id: 3, content: 0)])
         #expect(!Self.isTyped(model) && model.itemCount == 3)
         #expect(model.sections[0].items.map(Self.describe) == ["Post 1 0", "Post 2 0", "Tag 3 0"])
+        // Edits through `items` and `replace` with rows of the section's type keep it typed.
         var edited = TableModel([Post(id: 1, content: 0), Post(id: 2, content: 0)])
         edited.sections[0].items.remove(at: 0)
-        #expect(!Self.isTyped(edited) && Self.shown(edited) == [["Post 2 0"]])
-        edited.move(from: ItemPath(item: 0, section: 0), to: ItemPath(item: 0, section: 0))
-        #expect(Self.shown(edited) == [["Post 2 0"]])
+        #expect(Self.isTyped(edited) && Self.shown(edited) == [["Post 2 0"]])
+        edited.replace(at: ItemPath(item: 0, section: 0), with: ListItem(Post(id: 2, content: 9)))
+        edited.sections[0].items.append(ListItem(Post(id: 3, content: 0)))
+        #expect(Self.isTyped(edited) && Self.shown(edited) == [["Post 2 9", "Post 3 0"]])
+        edited.move(from: ItemPath(item: 0, section: 0), to: ItemPath(item: 1, section: 0))
+        #expect(Self.isTyped(edited) && Self.shown(edited) == [["Post 3 0", "Post 2 9"]])
+        // A row under another identity than its model's own, or of another type, makes it ListItem rows.
+        var explicit = edited
+        explicit.replace(at: ItemPath(item: 0, section: 0), with: ListItem(Post(id: 3, content: 0), id: "three"))
+        #expect(!Self.isTyped(explicit) && explicit.item(at: ItemPath(item: 0, section: 0))?.id == ItemID(type: Post.self, id: "three"))
+        edited.sections[0].items[1] = ListItem(Note(id: 4, content: 0))
+        #expect(!Self.isTyped(edited) && Self.shown(edited) == [["Post 3 0", "Note 4 0"]])
+        // Copies share rows until one changes.
+        let copy = TableModel([Post(id: 1, content: 0)])
+        var changed = copy
+        changed.append([Post(id: 2, content: 0)])
+        #expect(Self.shown(copy) == [["Post 1 0"]] && Self.shown(changed) == [["Post 1 0", "Post 2 0"]])
     }
 
     @Test("A typed list with a placeholder or load-more section diffs as mixed rows, with the same changes")

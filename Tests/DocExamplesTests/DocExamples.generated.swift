@@ -20,7 +20,7 @@ import Testing
     try batch.validate(oldCounts: [3], newCounts: [2])   // passes
 }
 
-// Sources/CellKitDiff/Changeset+Validation.swift:329
+// Sources/CellKitDiff/Changeset+Validation.swift:345
 @MainActor private func docExample3() async throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let result = try batch.apply(to: [[1, 2]], reading: [[0, 1, 2]], items: \.self)
@@ -187,7 +187,7 @@ import Testing
     assert(outcome.error == nil && !outcome.isAnimated)
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:35
+// Sources/CellKit/Adapters/ListViewCore.swift:36
 @MainActor private func docExample18() async throws {
     @MainActor final class Backend: ListViewBackend {
         var hasWindow: Bool { true }
@@ -214,7 +214,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/PathMapping.swift:9
+// Sources/CellKit/Adapters/PathMapping.swift:11
 @MainActor private func docExample19() async throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [3], newCounts: [5])
@@ -712,7 +712,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/TableModel.swift:134
+// Sources/CellKit/TableModel.swift:135
 @MainActor private func docExample61() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
@@ -1504,7 +1504,7 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
-// Sources/CellKit/Documentation.docc/RowIdentity.md:37
+// Sources/CellKit/Documentation.docc/RowIdentity.md:41
 @MainActor private func docExample98() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }

@@ -10,19 +10,6 @@ public struct BenchItem: Identifiable, Equatable, Sendable {
     public init(id: Int, content: Int) { self.id = id; self.content = content }
 }
 
-/// A seeded generator, so every run sees the same changes.
-public struct BenchRandom: RandomNumberGenerator {
-    public var state: UInt64
-    public init(state: UInt64) { self.state = state }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random-looking unique ids.
 public func benchIDs(_ count: Int) -> [Int] { (0..<count).map { ($0 &* 2_654_435_761) & 0x7FFF_FFFF } }
 
@@ -38,7 +25,7 @@ public func tenPercentChanged(_ old: [BenchItem], seed: UInt64 = 42) -> [BenchIt
 
 /// `old` with `k` rows each deleted, inserted, moved and updated (disjoint, seeded).
 public func changed(_ old: [BenchItem], each k: Int, seed: UInt64 = 42) -> [BenchItem] {
-    var rng = BenchRandom(state: seed)
+    var rng = SplitMix64(seed: seed)  // seeded: every run sees the same changes
     let n = old.count
     var indices = Array(0..<n)
     indices.shuffle(using: &rng)

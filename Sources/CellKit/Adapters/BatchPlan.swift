@@ -78,18 +78,40 @@ public enum BatchPlan: Hashable, Sendable {
         _ changeset: Changeset, oldCounts: [Int], newCounts: [Int],
         hasWindow: Bool, threshold: Int? = nil, layoutPendingAfterReload: Bool = false
     ) -> BatchPlan {
+        decideMapping(changeset, oldCounts: oldCounts, newCounts: newCounts, hasWindow: hasWindow,
+                      threshold: threshold, layoutPendingAfterReload: layoutPendingAfterReload).plan
+    }
+
+    /// ``decide(_:oldCounts:newCounts:hasWindow:threshold:layoutPendingAfterReload:)``,
+    /// with the ``PathMapping`` it built for an animated batch (the list view core
+    /// follows its visible cells with it).
+    static func decideMapping(
+        _ changeset: Changeset, oldCounts: [Int], newCounts: [Int],
+        hasWindow: Bool, threshold: Int? = nil, layoutPendingAfterReload: Bool = false
+    ) -> (plan: BatchPlan, mapping: PathMapping?) {
         if let error = changeset.validationError(oldCounts: oldCounts, newCounts: newCounts) {
-            return .reload(.invalid(error))
+            return (.reload(.invalid(error)), nil)
         }
-        if !hasWindow { return .reload(.notInWindow) }
-        if layoutPendingAfterReload { return .reload(.layoutPendingAfterReload) }
+        if !hasWindow { return (.reload(.notInWindow), nil) }
+        if layoutPendingAfterReload { return (.reload(.layoutPendingAfterReload), nil) }
         if let threshold, changeset.changeCount > threshold {
-            return .reload(.overThreshold(changes: changeset.changeCount, threshold: threshold))
+            return (.reload(.overThreshold(changes: changeset.changeCount, threshold: threshold)), nil)
         }
         var structural = changeset
         structural.itemUpdates = []
+        // Item updates do not move rows: the mapping of the whole batch is the structural step's.
         let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: newCounts)
-        let reconfigure = changeset.itemUpdates.compactMap { mapping.newPath(of: $0) }.sorted()
-        return .animate(Steps(structural: structural, reconfigure: reconfigure))
+        var reconfigure = mapping.survivingNewPaths(of: changeset.itemUpdates)
+        if !Self.isAscending(reconfigure) { reconfigure.sort() }
+        return (.animate(Steps(structural: structural, reconfigure: reconfigure)), mapping)
+    }
+
+    private static func isAscending(_ paths: [ItemPath]) -> Bool {
+        var index = 1
+        while index < paths.count {
+            if !(paths[index - 1] < paths[index]) { return false }
+            index += 1
+        }
+        return true
     }
 }

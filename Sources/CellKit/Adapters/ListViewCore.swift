@@ -8,7 +8,8 @@
 ///   still pending;
 /// - the single validation of each batch, against those cached counts, through
 ///   ``BatchPlan/decide(_:oldCounts:newCounts:hasWindow:threshold:layoutPendingAfterReload:)``;
-/// - the visible cells, followed through each batch with ``PathMapping``, and the
+/// - the visible cells, followed through each batch with ``PathMapping`` (built
+///   once per batch and lent to the backend as ``batchMapping``), and the
 ///   ``ScrollAnchor`` that keeps the first visible row put;
 /// - reuse pools (for backends that have none of their own), prefetch clean-up
 ///   (``PrefetchRequest``) and a consistency check.
@@ -91,6 +92,12 @@ public final class ListViewCore {
     public private(set) var isReloadPending = false
     /// The last decision taken for a batch.
     public private(set) var lastPlan: BatchPlan?
+    /// Where the rows of the batch being replayed go, once the body handed to
+    /// ``ListViewBackend/performBatch(animated:_:)`` has returned: the mapping the
+    /// core follows its visible cells with, so that a backend moving per-row state
+    /// of its own (cached heights) need not build it again. `nil` outside a batch,
+    /// and when the body returned a batch the platform already shows (a user's move).
+    public private(set) var batchMapping: PathMapping?
     /// Cells built, per reuse identifier (core-owned cells only).
     public private(set) var createdCells: [String: Int] = [:]
     /// How many cells were taken from a reuse pool.
@@ -246,12 +253,13 @@ public final class ListViewCore {
         }
         let anchor = keepsFirstVisibleRowInPlace ? measureAnchor(changeset, backend: backend) : nil
         var plan = BatchPlan.reload(.notInWindow)
+        var mapping: PathMapping?
         var newCounts = oldCounts
         backend.performBatch(animated: anchor == nil) {
             updateData()
             newCounts = reportedCounts()
             counts = newCounts
-            plan = BatchPlan.decide(changeset, oldCounts: oldCounts, newCounts: newCounts, hasWindow: true)
+            (plan, mapping) = BatchPlan.decideMapping(changeset, oldCounts: oldCounts, newCounts: newCounts, hasWindow: true)
             switch plan {
             case .animate(let steps):
                 if userMovePending, Self.isPureMove(changeset, oldCounts: oldCounts, newCounts: newCounts) {
@@ -259,33 +267,54 @@ public final class ListViewCore {
                     userMovePending = false
                     return Changeset()
                 }
+                batchMapping = mapping
                 return steps.structural
             case .reload:
                 // An invalid batch inside the platform's closure: replace every section, which is always valid.
-                return Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices))
+                let everything = Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices))
+                mapping = PathMapping(everything, oldCounts: oldCounts, newCounts: newCounts)
+                batchMapping = mapping
+                return everything
             }
         }
+        batchMapping = nil
         lastPlan = plan
         switch plan {
         case .reload(let reason):
-            follow(Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices)), oldCounts: oldCounts, newCounts: newCounts)
+            let everything = Changeset(sectionDeletes: Array(oldCounts.indices), sectionInserts: Array(newCounts.indices))
+            follow(mapping ?? PathMapping(everything, oldCounts: oldCounts, newCounts: newCounts), newCounts: newCounts)
             return .reloaded(reason)
         case .animate(let steps):
-            return finish(steps, changeset: changeset, oldCounts: oldCounts, newCounts: newCounts, anchor: anchor, backend: backend)
+            let mapping = mapping ?? PathMapping(steps.structural, oldCounts: oldCounts, newCounts: newCounts)
+            return finish(steps, changeset: changeset, mapping: mapping, newCounts: newCounts, anchor: anchor, backend: backend)
         }
     }
 
     private func finish(
-        _ steps: BatchPlan.Steps, changeset: Changeset, oldCounts: [Int], newCounts: [Int],
+        _ steps: BatchPlan.Steps, changeset: Changeset, mapping: PathMapping, newCounts: [Int],
         anchor: (new: ItemPath, distance: Double?)?, backend: any ListViewBackend
     ) -> BatchOutcome {
-        follow(steps.structural, oldCounts: oldCounts, newCounts: newCounts)
+        follow(mapping, newCounts: newCounts)
         onEvent?(.batch(changeset))
         if let anchor, let distance = anchor.distance {
             backend.scrollItem(at: anchor.new, toViewportOffset: distance)
         }
-        reconfigure(steps.reconfigure.filter { visible[$0] != nil }, backend: backend)
+        reconfigure(Self.visibleOnes(of: steps.reconfigure, visible: visible), backend: backend)
         return .animated
+    }
+
+    /// The paths of the ascending `paths` that are visible, ascending; searched
+    /// from the smaller side, so a large batch costs O(*v* log *c*), not a hash per row.
+    private static func visibleOnes(of paths: [ItemPath], visible: [ItemPath: AnyObject]) -> [ItemPath] {
+        guard paths.count > visible.count else { return paths.filter { visible[$0] != nil } }
+        return visible.keys.sorted().filter { path in
+            var low = 0, high = paths.count
+            while low < high {
+                let mid = (low + high) / 2
+                if paths[mid] < path { low = mid + 1 } else { high = mid }
+            }
+            return low < paths.count && paths[low] == path
+        }
     }
 
     /// The user dragged a row and the platform already shows it at its new place:
@@ -317,10 +346,9 @@ public final class ListViewCore {
         return (found.new, backend.viewportOffset(ofItemAt: found.old))
     }
 
-    /// Moves the visible cells to their rows' new paths; rows that left end display.
-    private func follow(_ batch: Changeset, oldCounts: [Int], newCounts: [Int]) {
+    /// Moves the visible cells to their rows' new paths with the batch's `mapping`; rows that left end display.
+    private func follow(_ mapping: PathMapping, newCounts: [Int]) {
         guard !visible.isEmpty else { return }
-        let mapping = PathMapping(batch, oldCounts: oldCounts, newCounts: newCounts)
         var moved: [ItemPath: AnyObject] = [:]
         var ended: [(ItemPath, AnyObject)] = []
         for (old, cell) in visible {
