@@ -19,6 +19,9 @@ actor PostServer {
 
     /// New items arrive at the top.
     func publish(_ new: [Int]) { ids.insert(contentsOf: new, at: 0) }
+
+    /// Items deleted on the server.
+    func delete(_ gone: Set<Int>) { ids.removeAll { gone.contains($0) } }
 }
 
 @MainActor
@@ -74,6 +77,54 @@ struct PagingRecoveryTests {
             let expected = await server.ids
             #expect(source.items.map(\.id).sorted() == expected.sorted(), "round \(round), seed \(seed)")
             if source.items.map(\.id).sorted() != expected.sorted() { print("seed", seed); break }
+        }
+    }
+
+    @Test func refreshesPagesAndLocalDeletesInAnyOrderShowEveryItemLeftOnce() async throws {
+        // Seeded: as above, with rows deleted locally (the server keeps them) in between.
+        // After every step no row shows twice and a refresh counts exactly the rows it
+        // added; paged to the end, every server item not deleted locally shows once.
+        for round in 0..<100 {
+            let seed = UInt64.random(in: 0...UInt64.max)
+            var rng = SplitMix64(seed: seed)
+            let server = PostServer(Array(0..<Int(10 + rng.next() % 40)), pageSize: 10)
+            let source = PaginatedDataSource<Post> { page in await server.page(page) }
+            await source.load().value
+            var deleted = Set<Int>()
+            var nextID = 1000
+            var failed = false
+            for step in 0..<14 {
+                let before = Set(source.items.map(\.id))
+                switch rng.next() % 4 {
+                case 0:
+                    let count = Int(rng.next() % 25)
+                    await server.publish(Array(nextID..<nextID + count))
+                    nextID += count
+                case 1:
+                    await source.refresh().value
+                    let added = Set(source.items.map(\.id)).subtracting(before).count
+                    if source.lastRefreshNewItemCount != added {
+                        Issue.record("round \(round), step \(step), seed \(seed): counted \(source.lastRefreshNewItemCount ?? -1), added \(added)")
+                        failed = true
+                    }
+                case 2:
+                    await source.loadNextPage()?.value
+                default:
+                    guard !source.items.isEmpty else { continue }
+                    let id = source.items[Int(rng.next() % UInt64(source.items.count))].id
+                    deleted.insert(id)
+                    source.edit { $0.removeAll { $0.id == id } }
+                }
+                if Set(source.items.map(\.id)).count != source.items.count {
+                    Issue.record("round \(round), step \(step), seed \(seed): a row shows twice: \(source.items.map(\.id))")
+                    failed = true
+                }
+            }
+            await source.refresh().value
+            await source.loadAll().value
+            let expected = await server.ids.filter { !deleted.contains($0) }
+            #expect(source.items.map(\.id).sorted() == expected.sorted(), "round \(round), seed \(seed)")
+            if failed || source.items.map(\.id).sorted() != expected.sorted() { print("seed", seed); break }
         }
     }
 
@@ -236,14 +287,15 @@ struct PagingRecoveryTests {
     }
 
     @Test func aRefreshCountsTheNewItemsEvenWhenTheRowCountStays() async throws {
-        // One page loaded, 3 new items on the server: the refreshed page still has 10 rows.
+        // One page loaded; on the server 3 new items and 3 of the page deleted: still 10 rows.
         let server = PostServer(Array(0..<30), pageSize: 10)
         let source = PaginatedDataSource<Post> { page in await server.page(page) }
         await source.load().value
         #expect(source.lastRefreshNewItemCount == nil)
         await server.publish([100, 101, 102])
+        await server.delete([1, 2, 3])
         await source.refresh().value
-        #expect(source.items.count == 10)
+        #expect(source.items.map(\.id) == [100, 101, 102, 0] + Array(4..<10))
         #expect(source.lastRefreshNewItemCount == 3)
         await source.refresh().value
         #expect(source.lastRefreshNewItemCount == 0)
@@ -251,5 +303,81 @@ struct PagingRecoveryTests {
         let remote = RemoteDataSource { Array(posts(0..<5)) }
         await remote.load().value
         #expect(remote.lastRefreshNewItemCount == 5)
+    }
+
+    @Test func aRefreshWithOnePageLoadedKeepsTheRowsNewItemsPushedOffIt() async throws {
+        // One page of 0–19 loaded; two new posts on top: the new first page ends at 17.
+        let server = PostServer(Array(0..<100), pageSize: 20)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in await server.page(page) }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        await source.load().value
+        await screen.controller.settle()
+        await server.publish([500, 501])
+        screen.listView.clearLog()
+        await source.refresh().value
+        await screen.controller.settle()
+        #expect(source.items.map(\.id) == [500, 501] + Array(0..<20), "rows 18 and 19 stay")
+        #expect(source.lastRefreshNewItemCount == 2)
+        let deletes = screen.listView.log.flatMap { event -> [ItemPath] in
+            if case .batch(let changes) = event { changes.itemDeletes } else { [] }
+        }
+        #expect(deletes.isEmpty, "\(screen.listView.log)")
+        #expect(source.hasMore && source.nextPage == 1)
+
+        // The next page repeats 18 and 19: they show once, where they were.
+        await source.loadNextPage()?.value
+        #expect(source.items.map(\.id) == [500, 501] + Array(0..<38))
+        await source.loadAll().value
+        await screen.controller.settle()
+        let all = await server.ids
+        #expect(source.items.map(\.id) == all && screen.shownIDs == all)
+        try screen.expectConsistent()
+    }
+
+    @Test func aRefreshedFirstPageWithNothingAfterItIsTheWholeList() async throws {
+        // One page holds the whole list; one of its rows is deleted on the server and a new
+        // one arrives: the refreshed page replaces every row, the last one included.
+        let server = PostServer(Array(0..<15), pageSize: 20)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in await server.page(page) }
+        await source.load().value
+        await server.delete([14])
+        await server.publish([500])
+        await source.refresh().value
+        #expect(source.items.map(\.id) == [500] + Array(0..<14))
+        #expect(!source.hasMore)
+
+        // The same with two pages loaded: a first page that says nothing follows holds it all.
+        let shrinking = PostServer(Array(0..<30), pageSize: 10)
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 0) { page in await shrinking.page(page) }
+        await paged.load().value
+        await paged.loadNextPage()?.value
+        await shrinking.delete(Set(5..<30))
+        await paged.refresh().value
+        #expect(paged.items.map(\.id) == Array(0..<5) && !paged.hasMore)
+    }
+
+    @Test func aRefreshCountsOnlyTheRowsThatNewlyShow() async throws {
+        // Post 2 deleted locally (the server still has it), two new posts on the server:
+        // the refresh brings 2 rows, not 3.
+        let server = PostServer(Array(0..<100), pageSize: 20)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in await server.page(page) }
+        await source.load().value
+        source.edit { $0.removeAll { $0.id == 2 } }
+        await server.publish([500, 501])
+        await source.refresh().value
+        #expect(!source.items.contains { $0.id == 2 })
+        #expect(source.items.prefix(3).map(\.id) == [500, 501, 0])
+        #expect(source.lastRefreshNewItemCount == 2)
+
+        // The same for a remote source.
+        let list = PostServer([0, 1, 2, 3], pageSize: 100)
+        let remote = RemoteDataSource { await list.page(0).items }
+        await remote.load().value
+        remote.edit { $0.removeAll { $0.id == 2 } }
+        await list.publish([500, 501])
+        await remote.refresh().value
+        #expect(remote.items.map(\.id) == [500, 501, 0, 1, 3])
+        #expect(remote.lastRefreshNewItemCount == 2)
     }
 }

@@ -337,7 +337,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:39
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:47
 @MainActor private func docExample31() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:180
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:192
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -387,7 +387,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/RemoteDataSource.swift:70
+// Sources/CellKit/DataSources/RemoteDataSource.swift:72
 @MainActor private func docExample34() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
 
@@ -1420,7 +1420,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:111
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:120
 @MainActor private func docExample93() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 

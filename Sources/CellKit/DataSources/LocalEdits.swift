@@ -1,16 +1,19 @@
 /// What a data source remembers of its local edits so that later loads respect
 /// them (see ``PaginatedDataSource/edit(_:)`` and ``RemoteDataSource/edit(_:)``).
 ///
-/// - A removed id is skipped by every later fetch, until it is inserted again.
-/// - An inserted id stays where it was put until a fetch returns it.
-struct LocalEdits<ID: Hashable & Sendable> {
-    /// Ids removed locally: never shown again from a fetch.
-    private(set) var removed: Set<ID> = []
-    /// Ids inserted locally that no fetch returned yet.
-    private(set) var inserted: Set<ID> = []
+/// Rows are told apart by their identity (``ItemID``: the model's runtime type
+/// and id), so removing a `Dog` 1 does not hide a `Cat` 1.
+///
+/// - A removed row is skipped by every later fetch, until it is inserted again.
+/// - An inserted row stays where it was put until a fetch returns it.
+struct LocalEdits {
+    /// Rows removed locally: never shown again from a fetch.
+    private(set) var removed: Set<ItemID> = []
+    /// Rows inserted locally that no fetch returned yet.
+    private(set) var inserted: Set<ItemID> = []
 
-    /// Records an edit that turned the ids `before` into `after`.
-    mutating func record(before: [ID], after: [ID]) {
+    /// Records an edit that turned the rows `before` into `after`.
+    mutating func record(before: [ItemID], after: [ItemID]) {
         let old = Set(before)
         let new = Set(after)
         for id in old where !new.contains(id) {
@@ -23,9 +26,10 @@ struct LocalEdits<ID: Hashable & Sendable> {
         }
     }
 
-    /// Whether a fetched item with `id` may show (it was not removed locally);
-    /// a locally inserted id that a fetch returns is known to the server from now on.
-    mutating func admits(_ id: ID) -> Bool {
+    /// Whether a fetched row `id` may show (it was not removed locally);
+    /// a locally inserted row that a fetch returns is known to the server from now on.
+    mutating func admits(_ id: ItemID) -> Bool {
+        guard !removed.isEmpty || !inserted.isEmpty else { return true }
         inserted.remove(id)
         return !removed.contains(id)
     }
@@ -33,12 +37,16 @@ struct LocalEdits<ID: Hashable & Sendable> {
     /// `fetched` without the removed items; the inserted items it lacks are put
     /// back at their positions in `previous` (a refresh does not undo an insert
     /// the server does not know yet).
-    mutating func merge<Item: Identifiable>(_ fetched: [Item], previous: [Item]) -> [Item] where Item.ID == ID {
-        var merged = fetched.filter { admits($0.id) }
+    mutating func merge<Item: Identifiable>(_ fetched: [Item], previous: [Item]) -> [Item] where Item.ID: Sendable {
+        guard !removed.isEmpty || !inserted.isEmpty else { return fetched }
+        var merged = fetched.filter { admits(ItemID($0)) }
         guard !inserted.isEmpty else { return merged }
-        let present = Set(merged.map(\.id))
-        for (index, item) in previous.enumerated() where inserted.contains(item.id) && !present.contains(item.id) {
-            merged.insert(item, at: min(index, merged.count))
+        let present = Set(merged.map { ItemID($0) })
+        for (index, item) in previous.enumerated() {
+            let id = ItemID(item)
+            if inserted.contains(id) && !present.contains(id) {
+                merged.insert(item, at: min(index, merged.count))
+            }
         }
         return merged
     }

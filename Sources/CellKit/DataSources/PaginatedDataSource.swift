@@ -17,18 +17,26 @@ public struct Page<Item: Sendable>: Sendable {
 /// about to show, knows whether more pages exist, and never asks for the same
 /// page twice at once.
 ///
+/// Rows are told apart by their identity, ``ItemID`` (the model's runtime type and
+/// id), as everywhere in CellKit: in a `PaginatedDataSource<Animal>`, a `Dog` and a
+/// `Cat` with equal ids are two rows, for skipping repeats, for local edits and for
+/// refreshes alike.
+///
 /// ``refresh()`` fetches the first page again and puts it in place of the rows
 /// it covers: rows up to the last one it still holds are replaced (so rows it
-/// lacks there were deleted), rows after that stay, without repeats. New items
-/// at the top are inserted and the rest stays where it was. Items whose id is already shown
-/// are skipped when a page is appended. When the new first page holds only new
+/// lacks there were deleted), rows after that stay, without repeats, also when
+/// only the first page was loaded. New items at the top are inserted and the rest
+/// stays where it was; the rows they push off the first page stay too, and the
+/// next page skips them. A first page that says no page follows
+/// (``Page/hasMore`` is `false`) is the whole list: it replaces every row. Items
+/// already shown are skipped when a page is appended. When the new first page holds only new
 /// items (more arrived than one page), the rows loaded before stay below them and
 /// the pages after the first are fetched again, their items going in between,
 /// until one reaches the rows loaded before: paged to the end, every item shows
 /// exactly once. (Pages are numbered, so items that arrive on the server between
 /// two page loads shift the later pages: such an item shows where the page that
 /// brings it puts it, until the next refresh.) ``lastRefreshNewItemCount`` says how
-/// many items a refresh brought.
+/// many rows a refresh added.
 ///
 /// A failed next page keeps the content and ends the list with the
 /// ``LoadMorePlaceholder`` row in its failed form (``nextPageError``); selecting
@@ -69,7 +77,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     public private(set) var isFetchingFirstPage = false
     /// Why the last next-page load failed; `nil` once the page is asked for again.
     public private(set) var nextPageError: (any Error)?
-    /// How many items the last finished ``refresh()`` brought that were not loaded before; `nil` before one finished.
+    /// How many rows the last finished ``refresh()`` added: the items it brought that
+    /// were not showing before it and show now (an item a local edit removed does not
+    /// count); `nil` before one finished.
     public private(set) var lastRefreshNewItemCount: Int?
     /// How many rows before the end trigger the next page; 0: rows showing never
     /// load a page, only ``loadNextPage()``, ``loadUntil(_:)`` and ``loadAll()`` do.
@@ -81,13 +91,14 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     private let makeRows: @Sendable ([Item]) -> _SectionRows
     private var loads = LoadGenerations()
     private var moreTask: Task<Void, Never>?
-    private var ids: Set<Item.ID> = []
+    /// The identities of ``items`` (rows are told apart by ``ItemID``: type and id).
+    private var ids: Set<ItemID> = []
     /// After a refresh whose first page held only new items: the first of the rows
     /// loaded before it; the items of the pages fetched again go in front of it.
     /// Newest gap first (a second such refresh before the first gap is filled opens
     /// another above it); empty: pages go at the end.
-    private var gapEnds: [Item.ID] = []
-    private var edits = LocalEdits<Item.ID>()
+    private var gapEnds: [ItemID] = []
+    private var edits = LocalEdits()
 
     /// Creates a source fetching pages with `fetch`.
     @inlinable
@@ -170,8 +181,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Insert, remove, update and move items with `Array`'s methods on the items
     /// handed in. Later loads respect the edit:
     /// - a removed item never comes back, neither from a later page nor from a
-    ///   refresh (its id is skipped from then on, unless it is inserted again);
-    /// - an inserted item stays where it was put until a fetch returns its id;
+    ///   refresh (its row identity, ``ItemID``, is skipped from then on, unless it
+    ///   is inserted again; removing a `Dog` 1 does not hide a `Cat` 1);
+    /// - an inserted item stays where it was put until a fetch returns it;
     /// - updated and moved items stay as edited while pages load (a page never
     ///   replaces a row already loaded); a refresh shows the server's version and
     ///   order of the items its first page holds: the server is the truth for what
@@ -198,15 +210,16 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// ```
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
-        let before = items.map(\.id)
+        let before = items.map { ItemID($0) }
         let gap = gapIndex
         defer {
-            edits.record(before: before, after: items.map(\.id))
-            ids = Set(items.map(\.id))
+            let after = items.map { ItemID($0) }
+            edits.record(before: before, after: after)
+            ids = Set(after)
             if let gap, gapIndex == nil {
                 // The row the gap ended at was removed: the gap ends at the row now in its place.
                 gapEnds.removeFirst()
-                if gap < items.count { gapEnds.insert(items[gap].id, at: 0) }
+                if gap < items.count { gapEnds.insert(after[gap], at: 0) }
             }
             publishContent()
         }
@@ -263,33 +276,37 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             nextPageError = nil
             let previous = items
             var fresh = [Item]()
-            var freshIDs = Set<Item.ID>()
-            for item in page.items where freshIDs.insert(item.id).inserted { fresh.append(item) }
+            var freshIDs = Set<ItemID>()
+            for item in page.items where freshIDs.insert(ItemID(item)).inserted { fresh.append(item) }
             var merged: [Item]
-            if refreshing && (nextPage > 1 || !gapEnds.isEmpty) {
+            if refreshing && nextPage > 0 && page.hasMore {
                 // The new first page replaces the loaded rows up to the last one it
                 // still holds (rows before that which it lacks were deleted); the rows
-                // after it stay, without the ones the new page repeats.
-                let overlap = items.lastIndex { freshIDs.contains($0.id) }
-                let rest = items[(overlap.map { $0 + 1 } ?? 0)...].filter { !freshIDs.contains($0.id) }
+                // after it stay (the next page skips the ones it repeats). This holds
+                // with one page loaded too: the rows a new item pushed off the first
+                // page stay until the next page brings them.
+                let overlap = items.lastIndex { freshIDs.contains(ItemID($0)) }
+                let rest = items[(overlap.map { $0 + 1 } ?? 0)...]
                 merged = fresh + rest
-                if overlap == nil, page.hasMore, let first = rest.first {
+                if overlap == nil, let first = rest.first {
                     // Only new items: more may lie between them and the rows loaded
                     // before. Fetch the pages after the first again, into the gap.
-                    gapEnds.insert(first.id, at: 0)
+                    gapEnds.insert(ItemID(first), at: 0)
                     nextPage = 1
                     hasMore = true
                 }
             } else {
+                // A first load, or a first page with nothing after it: it is the whole list.
                 merged = fresh
                 hasMore = page.hasMore
                 nextPage = 1
                 gapEnds = []
             }
-            merged = edits.merge(merged, previous: previous)
-            items = merged
-            if refreshing { lastRefreshNewItemCount = fresh.reduce(0) { $0 + (ids.contains($1.id) ? 0 : 1) } }
-            ids = Set(items.map(\.id))
+            items = edits.merge(merged, previous: previous)
+            let shown = ids
+            ids = Set(items.map { ItemID($0) })
+            // The rows that newly show: not the ones a local edit hides.
+            if refreshing { lastRefreshNewItemCount = ids.reduce(0) { $0 + (shown.contains($1) ? 0 : 1) } }
             publishContent()
         case .failure(let error) where error is CancellationError:
             publish(state: snapshot.state.isLoading ? .failed(error) : snapshot.state)
@@ -304,16 +321,22 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         moreTask = nil
         switch result {
         case .success(let loaded):
-            for item in loaded.items where edits.admits(item.id) {
-                guard ids.insert(item.id).inserted else {
-                    // A row loaded before the refresh: the gap is closed, later items go at the end.
-                    if let gap = gapIndex, let index = items.firstIndex(where: { $0.id == item.id }), index >= gap {
+            var gap = gapIndex
+            for item in loaded.items {
+                let id = ItemID(item)
+                guard edits.admits(id) else { continue }
+                guard ids.insert(id).inserted else {
+                    // A row loaded before the refresh: the gap is closed, later items
+                    // go into the next older gap, or at the end.
+                    if let end = gap, let index = items.firstIndex(where: { ItemID($0) == id }), index >= end {
                         gapEnds.removeFirst()
+                        gap = gapIndex
                     }
                     continue
                 }
-                if let gap = gapIndex {
-                    items.insert(item, at: gap)
+                if let end = gap {
+                    items.insert(item, at: end)
+                    gap = end + 1
                 } else {
                     items.append(item)
                 }
@@ -333,7 +356,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Where the newest gap after a refresh ends (see `gapEnds`); `nil` when there is none.
     private var gapIndex: Int? {
         guard let gapEnd = gapEnds.first else { return nil }
-        return items.firstIndex { $0.id == gapEnd }
+        return items.firstIndex { ItemID($0) == gapEnd }
     }
 
     /// What runs now, for the snapshots published between loads (edits).

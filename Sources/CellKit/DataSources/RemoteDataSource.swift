@@ -33,15 +33,16 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     public private(set) var items: [Item] = []
     /// Whether a fetch runs.
     public private(set) var isFetching = false
-    /// How many items the last finished fetch brought that were not shown before it
-    /// (the "3 new" of a refresh message); `nil` before a fetch finished.
+    /// How many rows the last finished fetch added: the items it brought that were not
+    /// showing before it and show now (the "3 new" of a refresh message; an item a
+    /// local edit removed does not count); `nil` before a fetch finished.
     public private(set) var lastRefreshNewItemCount: Int?
 
     private let fetch: Fetch
     private let makeModel: @MainActor ([Item]) -> TableModel
     private var loads = LoadGenerations()
     private var hasLoaded = false
-    private var edits = LocalEdits<Item.ID>()
+    private var edits = LocalEdits()
 
     /// Creates a source that shows the fetched items in one section, or as `makeModel` arranges them.
     public init(makeModel: @escaping @MainActor ([Item]) -> TableModel = { TableModel($0) }, fetch: @escaping Fetch) {
@@ -63,8 +64,9 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     /// The same shape as ``PaginatedDataSource/edit(_:)``: insert, remove, update
     /// and move with `Array`'s methods. A later fetch (``refresh()``, ``load()``)
     /// shows the server's items, versions and order, except that a removed item
-    /// stays removed (its id is skipped from then on, unless it is inserted again)
-    /// and an inserted item the server does not return yet stays where it was put.
+    /// stays removed (its row identity, ``ItemID``, is skipped from then on, unless
+    /// it is inserted again; removing a `Dog` 1 does not hide a `Cat` 1) and an
+    /// inserted item the server does not return yet stays where it was put.
     /// A fetch running during the edit respects it too.
     ///
     /// ```swift
@@ -83,9 +85,9 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     /// ```
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
-        let before = items.map(\.id)
+        let before = items.map { ItemID($0) }
         defer {
-            edits.record(before: before, after: items.map(\.id))
+            edits.record(before: before, after: items.map { ItemID($0) })
             let model = makeModel(items)
             let state: ContentState = isFetching && model.isEmpty ? .loading : .settled(model)
             publish(ListSnapshot(model, state: state, activity: isFetching && !model.isEmpty ? .refreshing : .idle))
@@ -127,9 +129,10 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
         switch result {
         case .success(let fetched):
             hasLoaded = true
-            let shown = Set(items.map(\.id))
-            lastRefreshNewItemCount = fetched.reduce(0) { $0 + (shown.contains($1.id) ? 0 : 1) }
+            var shown = Set(items.map { ItemID($0) })
             items = edits.merge(fetched, previous: items)
+            // The rows that newly show (once each): not the ones a local edit hides.
+            lastRefreshNewItemCount = items.reduce(0) { $0 + (shown.insert(ItemID($1)).inserted ? 1 : 0) }
             let model = makeModel(items)
             publish(ListSnapshot(model, state: .settled(model)))
         case .failure(let error) where error is CancellationError:
