@@ -39,8 +39,14 @@ func procStatusKB(_ field: String) -> Int {
 }
 
 /// Resets the peak resident size (`VmHWM`) to the current one; returns the current one (KB).
+///
+/// Freed heap is given back to the kernel first, and blocks of 64 KB or more are
+/// always mapped fresh (glibc's threshold fixed, see ``fixMmapThreshold()``), so the
+/// growth of the resident size while the work runs is what the work allocates at
+/// its peak, not what an earlier iteration left free in the heap.
 func resetPeakResident() -> Int {
     #if canImport(Glibc)
+    glibc("malloc_trim", as: (@convention(c) (Int) -> Int32).self).map { _ = $0(0) }
     if let file = fopen("/proc/self/clear_refs", "w") {
         fputs("5", file)
         fclose(file)
@@ -49,7 +55,25 @@ func resetPeakResident() -> Int {
     return procStatusKB("VmRSS")
 }
 
+/// Makes glibc map every block of 64 KB or more afresh and unmap it when freed (its
+/// default raises that threshold after the first large free, and keeps freed blocks).
+func fixMmapThreshold() {
+    #if canImport(Glibc)
+    let M_MMAP_THRESHOLD: Int32 = -3  // <malloc.h>, which the Glibc module does not import
+    glibc("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self).map { _ = $0(M_MMAP_THRESHOLD, 64 * 1_024) }
+    #endif
+}
+
+#if canImport(Glibc)
+/// A function of the C library by name (for <malloc.h>'s, which Swift does not import).
+func glibc<F>(_ name: String, as type: F.Type) -> F? {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+    return unsafeBitCast(symbol, to: type)
+}
+#endif
+
 func pipelineBenchmarks() {
+    fixMmapThreshold()
     let quick = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident, mainActorMetric, peakAboveMetric],
         maxDuration: .seconds(10), maxIterations: 20)

@@ -98,7 +98,7 @@ public final class GtkListBackend: ListViewCoreOwner, ListViewBackend {
         let old = layout
         let changeset = body()
         readLayout(counts: core.counts)
-        let mapping = PathMapping(changeset, oldCounts: old.counts, newCounts: layout.counts)
+        let mapping = core.batchMapping ?? PathMapping(changeset, oldCounts: old.counts, newCounts: layout.counts)
         let steps = BatchPlan.Steps(structural: changeset, reconfigure: [])
         guard let splices = FlatLayout.splices(steps, from: old, to: layout, newSections: mapping.newSections) else {
             isSplicing = true
