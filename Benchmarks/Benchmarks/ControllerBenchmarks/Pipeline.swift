@@ -73,7 +73,7 @@ func glibc<F>(_ name: String, as type: F.Type) -> F? {
 #endif
 
 func pipelineBenchmarks() {
-    fixMmapThreshold()
+    if getenv("CELLKIT_BENCH_DEFAULT_MALLOC") == nil { fixMmapThreshold() }
     let quick = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident, mainActorMetric, peakAboveMetric],
         maxDuration: .seconds(10), maxIterations: 20)
