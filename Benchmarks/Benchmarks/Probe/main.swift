@@ -4,7 +4,6 @@
 // and the screen's first load happen outside the measured functions.
 import CellKit
 import CellKitTesting
-import Dispatch
 import Workloads
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +31,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let rows = Int(arguments[2]), let each = Int(arguments[3]) else {
-    print("usage: cellkit-probe bare-diff|bare-front|listitem-diff|apply|apply-feed|apply-generic|apply-more|apply-front|bind|scroll|build ROWS EACH")
+    print("usage: cellkit-probe bare-diff|bare-front|listitem-diff|apply|apply-feed|apply-generic|apply-more|apply-front|scroll|build ROWS EACH")
     exit(64)
 }
 
@@ -79,15 +78,6 @@ case "apply-more":
         measuredApply(fixture)
         print(fixture.listView.visibleItemPaths.count)
     }
-case "bind":
-    // The bound-data-source path: the diff off the main actor; count the main actor's
-    // jobs with --toggle-collect='*SnapshotQueue*drain*'.
-    Task { @MainActor in
-        let fixture = PipelineFixture(rows: rows, each: each)
-        print(await fixture.submitAndSettle())
-        exit(0)
-    }
-    dispatchMain()
 case "scroll":
     MainActor.assumeIsolated {
         let (controller, listView) = makeBenchScreen()
