@@ -13,8 +13,7 @@ protocol SnapshotQueueOwner: AnyObject, Sendable {
     /// What the list should show for `snapshot` (its rows, or placeholder rows).
     func target(for snapshot: ListSnapshot) -> TableModel
     /// Makes `snapshot` current and shows `target` through `staged`, computed from ``displayed``.
-    /// Takes `staged` (consuming): its stages' rows are freed off the main actor.
-    func show(_ snapshot: ListSnapshot, target: TableModel, staged: consuming TableChangeset)
+    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset)
 }
 
 /// The queue between a data source and the list: snapshots are submitted,
@@ -75,9 +74,11 @@ final class SnapshotQueue {
                 // Something was shown while diffing: start again from what is shown now.
                 staged = ListController.stagedChanges(from: owner.displayed, to: target, reloadThreshold: owner.reloadThreshold)
             }
-            // Handed over, not copied: this job must not hold the last reference to the
-            // stages' rows, or freeing them (O(rows)) would happen here on the main actor.
-            owner.show(snapshot, target: target, staged: consume staged)
+            owner.show(snapshot, target: target, staged: staged)
+            // Let go of the stages now: the controller frees them on a background task,
+            // which must not find this job holding the last reference (freeing them is
+            // O(rows), and would then happen here on the main actor).
+            staged = TableChangeset(stages: [], finalData: TableModel())
             appliedCount += 1
             mainActorNanoseconds &+= Platform.monotonicNanoseconds() &- start
         }
