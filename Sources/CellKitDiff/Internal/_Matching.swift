@@ -113,7 +113,8 @@ internal struct _IdentifierHash<ID: Hashable> {
 /// bits left over, a tag taken from the upper half of the hash, which spares reading
 /// the identifier on most collisions. The new snapshot is then walked with a
 /// cursor into the old one: while the next old element (or the one after it,
-/// or the one where the cursor was before its last jump) carries the same
+/// or the one where the cursor was before its last jump, or the one before the
+/// last match, for runs that were reversed) carries the same
 /// identifier, the pair is matched without hashing, so runs that kept their
 /// order cost one comparison per element; only the elements after a disruption
 /// are looked up. The first occurrence of an identifier on each side keeps the
@@ -129,11 +130,11 @@ internal func _matchIdentifiers<E: Differentiable>(
     let nNew = new.count
     precondition(nOld &+ nNew < Int(Int32.max), "CellKitDiff handles fewer than 2^31 elements in all")
     // -1: unmatched; -2: a later occurrence of an old identifier (never matched).
+    // `newToOld` is not filled beforehand: the walk over new writes every entry.
     var oldToNew = [Int32](repeating: -1, count: nOld)
-    var newToOld = [Int32](repeating: -1, count: nNew)
     var duplicates: [_DuplicateRecord] = []
     if nOld == 0 && nNew == 0 {
-        return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates, matchedCount: 0)
+        return _Matching(oldToNew: oldToNew, newToOld: [], duplicates: duplicates, matchedCount: 0)
     }
     // Slot layout: entry in the low `entryBits` bits, tag above.
     let entryBits = Swift.max(1, UInt32.bitWidth &- UInt32(truncatingIfNeeded: nOld &+ nNew &+ 1).leadingZeroBitCount)
@@ -163,8 +164,8 @@ internal func _matchIdentifiers<E: Differentiable>(
         return value <= nOld ? old[value &- 1].differenceIdentifier : new[value &- nOld &- 1].differenceIdentifier
     }
 
-    oldToNew.withUnsafeMutableBufferPointer { o2n in
-        newToOld.withUnsafeMutableBufferPointer { n2o in
+    let newToOld: [Int32] = _exactArray(count: nNew) { n2o in
+        oldToNew.withUnsafeMutableBufferPointer { o2n in
             // A large table (more than 2^18 slots, i.e. more than 1 MB, a core's L2 on the
             // reference machine): partition the old identifiers by the region of the table
             // they land in (256 regions), then insert region by region, so that inserts
@@ -258,6 +259,8 @@ internal func _matchIdentifiers<E: Differentiable>(
                     candidate = resume
                 } else if resume != cursor && claims(resume &+ 1, id) {
                     candidate = resume &+ 1
+                } else if cursor >= 2 && claims(cursor &- 2, id) {
+                    candidate = cursor &- 2  // the old element before the last match (a descending run)
                 }
                 if candidate >= 0 {
                     o2n[candidate] = Int32(truncatingIfNeeded: j)
@@ -267,6 +270,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     resume = cursor
                     continue
                 }
+                n2o[j] = -1  // until the table matches it
                 let hash = hashOf(id)
                 let t = tag(of: hash)
                 var slot = hash & mask
@@ -318,6 +322,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 }
             }
         }
+        return nNew
     }
     return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates, matchedCount: matchedCount)
 }
@@ -328,7 +333,8 @@ internal func _matchIdentifiers<E: Differentiable>(
 ///
 /// Patience sorting with predecessor links; a value greater than the current
 /// longest tail is appended without a search, which makes mostly-sorted input
-/// (the usual diff) nearly linear.
+/// (the usual diff) nearly linear; nor is a new smallest value (a descending
+/// run) searched for.
 ///
 /// - Complexity: O(*n* log *n*), *n* = `values.count`.
 @inlinable @discardableResult
@@ -367,6 +373,8 @@ internal func _markLongestIncreasingSubsequence(
         var lo: Int
         if length >= 2 && tailValues[length &- 2] < v {
             lo = length &- 1  // replaces the last tail (common after a far move)
+        } else if v <= tailValues[0] {
+            lo = 0  // a new smallest value (a descending run)
         } else {
             // Smallest position whose tail is ≥ v. The tails grow roughly linearly
             // (most of them are unmoved items in order), so start where linear
