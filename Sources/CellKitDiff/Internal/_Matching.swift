@@ -81,12 +81,12 @@ internal struct _IdentifierHash<ID: Hashable> {
             || ID.self == Int32.self || ID.self == UInt32.self
     }
 
-    /// A seeded bijection on 64-bit words (two multiply–xorshift rounds), so that
-    /// both the low bits (the slot) and the high bits (the tag) depend on every bit.
+    /// A seeded bijection on 64-bit words (one xorshift–multiply–xorshift round):
+    /// the product's upper half depends on every bit of the word, and it is both
+    /// the tag (the upper half) and folded into the slot (the lower bits).
     @inlinable @inline(__always)
     func mix(_ x: UInt64) -> Int {
         var z = x &+ seed
-        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
         z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
         return Int(truncatingIfNeeded: z ^ (z &>> 32))
     }
