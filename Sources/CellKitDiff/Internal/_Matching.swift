@@ -146,14 +146,6 @@ internal func _matchIdentifiers<E: Differentiable>(
         let bits = UInt64(UInt(bitPattern: hash))
         return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits) & ~entryMask
     }
-    // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
-    var capacity = 16
-    while capacity < 2 &* nOld { capacity &<<= 1 }
-    var mask = capacity &- 1
-    // Zeroed just before the inserts, so that it is still in cache when they start.
-    var table = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-    defer { table.deallocate() }
-    var entries = 0
     let tagMask = ~entryMask
     let hashOf = _IdentifierHash<E.DifferenceIdentifier>()
     var matchedCount = 0
@@ -166,6 +158,15 @@ internal func _matchIdentifiers<E: Differentiable>(
 
     let newToOld: [Int32] = _exactArray(count: nNew) { n2o in
         oldToNew.withUnsafeMutableBufferPointer { o2n in
+            // The table's state is local to this closure, so that it stays in registers.
+        // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
+            var capacity = 16
+            while capacity < 2 &* nOld { capacity &<<= 1 }
+            var mask = capacity &- 1
+            // Zeroed just before the inserts, so that it is still in cache when they start.
+            var table = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+            defer { table.deallocate() }
+            var entries = 0
             // A large table (more than 2^18 slots, i.e. more than 1 MB, a core's L2 on the
             // reference machine): partition the old identifiers by the region of the table
             // they land in (256 regions), then insert region by region, so that inserts
@@ -244,16 +245,30 @@ internal func _matchIdentifiers<E: Differentiable>(
             // the elements after the moved one usually continue from `resume`).
             var cursor = 0
             var resume = 0
+            var pairs = 0
             @inline(__always)
             func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
                 i < nOld && o2n[i] == -1 && old[i].differenceIdentifier == id
             }
-            for j in 0..<nNew {
+            var j = 0
+            while j < nNew {
                 let id = new[j].differenceIdentifier
-                var candidate = -1
                 if claims(cursor, id) {
-                    candidate = cursor
-                } else if claims(cursor &+ 1, id) {
+                    // A run that kept its order: matched in a loop of its own while the
+                    // next old element carries the next new identifier.
+                    let runStart = j
+                    repeat {
+                        o2n[cursor] = Int32(truncatingIfNeeded: j)
+                        n2o[j] = Int32(truncatingIfNeeded: cursor)
+                        cursor &+= 1
+                        j &+= 1
+                    } while j < nNew && claims(cursor, new[j].differenceIdentifier)
+                    pairs &+= j &- runStart
+                    resume = cursor
+                    continue
+                }
+                var candidate = -1
+                if claims(cursor &+ 1, id) {
                     candidate = cursor &+ 1  // one old element skipped (deleted or moved)
                 } else if resume != cursor && claims(resume, id) {
                     candidate = resume
@@ -265,9 +280,10 @@ internal func _matchIdentifiers<E: Differentiable>(
                 if candidate >= 0 {
                     o2n[candidate] = Int32(truncatingIfNeeded: j)
                     n2o[j] = Int32(truncatingIfNeeded: candidate)
-                    matchedCount &+= 1
+                    pairs &+= 1
                     cursor = candidate &+ 1
                     resume = cursor
+                    j &+= 1
                     continue
                 }
                 n2o[j] = -1  // until the table matches it
@@ -307,7 +323,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             if matched < 0 {
                                 o2n[i] = Int32(truncatingIfNeeded: j)
                                 n2o[j] = Int32(truncatingIfNeeded: i)
-                                matchedCount &+= 1
+                                pairs &+= 1
                                 resume = cursor
                                 cursor = i &+ 1
                             } else {
@@ -320,7 +336,9 @@ internal func _matchIdentifiers<E: Differentiable>(
                     }
                     slot = (slot &+ 1) & mask
                 }
+                j &+= 1
             }
+            matchedCount = pairs
         }
         return nNew
     }
