@@ -155,6 +155,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
 
     /// Becomes `listView`'s data source and delegate and reloads it.
+    ///
+    /// A list view holds its data source weakly, as `UITableView` does: keep the
+    /// controller (a view controller's property, say) for as long as the list shows.
     public func attach(to listView: any ListView) {
         self.listView = listView
         listView.dataSource = self

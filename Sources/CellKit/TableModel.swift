@@ -405,10 +405,26 @@ extension TableModel {
 
     static let alphabet: [String] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) } + ["#"]
 
+    /// The index letter of `title`: the first letter after any leading spaces, A–Z,
+    /// an accented Latin letter under its base letter (É under E, ø under O), `#` for
+    /// anything else; `nil` for a title with no characters but spaces.
     static func initial(_ title: String) -> String? {
-        guard let first = title.first else { return nil }
-        let upper = String(first).uppercased()
-        return alphabet.dropLast().contains(upper) ? upper : "#"
+        guard let first = title.first(where: { !$0.isWhitespace }) else { return nil }
+        return baseLetter(first) ?? "#"
+    }
+
+    /// `character` as a letter A–Z, if it is one, possibly accented (read from the
+    /// Unicode name of its first scalar: "LATIN SMALL LETTER E WITH ACUTE" is E).
+    static func baseLetter(_ character: Character) -> String? {
+        let letters = alphabet.dropLast()
+        let upper = String(character).uppercased()
+        if letters.contains(upper) { return upper }
+        guard let name = character.unicodeScalars.first?.properties.name else { return nil }
+        for prefix in ["LATIN CAPITAL LETTER ", "LATIN SMALL LETTER "] where name.hasPrefix(prefix) {
+            let letter = String(name.dropFirst(prefix.count).prefix { $0 != " " })
+            return letters.contains(letter) ? letter : nil
+        }
+        return nil
     }
 
     static func order(_ title: String) -> Int { alphabet.firstIndex(of: title) ?? alphabet.count }

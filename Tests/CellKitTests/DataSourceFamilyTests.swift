@@ -158,13 +158,18 @@ struct DataSourceFamilyTests {
         struct Name: Identifiable, Equatable, Sendable { var id: String }
         let screen = PostScreen()
         screen.controller.register(TextCell.self, for: Name.self) { cell, name in cell.text = name.id }
-        let source = SectionedDataSource.alphabetical(["Zoe", "adam", "Bea", "Ben", "émile"].map(Name.init), name: \.id)
+        // Accented Latin initials go under their base letter, leading spaces are skipped,
+        // other initials go under "#" (an outside user found "Émile" under "#").
+        let names = ["Zoe", "adam", "Bea", "Ben", "émile", "E\u{301}va", "  ørjan", "42", "ßig", "Ärger"]
+        let source = SectionedDataSource.alphabetical(names.map(Name.init), name: \.id)
         screen.controller.bind(to: source)
         await screen.controller.settle()
-        #expect(screen.controller.displayed.sections.map(\.header) == ["A", "B", "Z", "#"])
+        #expect(screen.controller.displayed.sections.map(\.header) == ["A", "B", "E", "O", "Z", "#"])
+        #expect(screen.controller.displayed.sections[2].items.map { $0.model(as: Name.self)?.id } == ["émile", "E\u{301}va"])
+        #expect(screen.controller.displayed.sections[5].items.count == 2)
         #expect(screen.controller.sectionIndexTitles(for: screen.listView).first == "A")
         #expect(screen.controller.listView(screen.listView, sectionForSectionIndexTitle: "C", at: 2) == 1)
-        #expect(screen.listView.visibleTexts.prefix(3) == ["adam", "Bea", "Ben"])
+        #expect(screen.listView.visibleTexts.prefix(2) == ["adam", "Ärger"])
         try screen.expectConsistent()
     }
 

@@ -1244,7 +1244,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:25
+// Sources/CellKit/Documentation.docc/GettingStarted.md:27
 @MainActor private func docExample83() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1255,7 +1255,7 @@ import Testing
     final class BookCell: TextCell {}
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:41
+// Sources/CellKit/Documentation.docc/GettingStarted.md:43
 @MainActor private func docExample84() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1272,7 +1272,7 @@ import Testing
     controller.onSelect(Book.self) { book, path in print("open", book.title, "at", path) }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:64
+// Sources/CellKit/Documentation.docc/GettingStarted.md:66
 @MainActor private func docExample85() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1298,7 +1298,7 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:97
+// Sources/CellKit/Documentation.docc/GettingStarted.md:99
 @MainActor private func docExample86() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1309,7 +1309,7 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:112
+// Sources/CellKit/Documentation.docc/GettingStarted.md:114
 @MainActor private func docExample87() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1385,7 +1385,9 @@ import Testing
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
-    @MainActor func feedScreen(in listView: any ListView) -> PaginatedDataSource<Post> {
+    /// The screen's controller and source: keep both (a list view holds its data source
+    /// weakly, so a controller nobody keeps goes away and the list shows nothing new).
+    @MainActor func feedScreen(in listView: any ListView) -> (ListController, PaginatedDataSource<Post>) {
         let source = PaginatedDataSource<Post>(prefetchDistance: 3) { page in
             Page((page * 20..<page * 20 + 20).map { Post(id: $0, text: "post \($0)") }, hasMore: page < 9)
         }
@@ -1400,11 +1402,11 @@ import Testing
         controller.attach(to: listView)
         controller.bind(to: source)
         source.load()
-        return source
+        return (controller, source)
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:58
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:60
 @MainActor private func docExample92() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1420,7 +1422,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:120
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:122
 @MainActor private func docExample93() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1432,7 +1434,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/Performance.md:80
+// Sources/CellKit/Documentation.docc/Performance.md:82
 @MainActor private func docExample94() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })

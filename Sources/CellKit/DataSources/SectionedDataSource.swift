@@ -93,7 +93,8 @@ public struct AlphabeticKey: Comparable, Hashable, Sendable, CustomStringConvert
     /// `A`…`Z`, or `#`.
     public let letter: String
 
-    /// The key of `name`: its uppercased first letter when that is A–Z, else `#`.
+    /// The key of `name`: its first letter after any leading spaces, uppercased, when
+    /// that is A–Z or an accented Latin letter (under its base letter), else `#`.
     public init(_ name: String) {
         letter = TableModel.initial(name) ?? "#"
     }
@@ -108,6 +109,10 @@ public struct AlphabeticKey: Comparable, Hashable, Sendable, CustomStringConvert
 extension SectionedDataSource where Key == AlphabeticKey {
     /// Groups `items` A–Z by the initial of `name` (`#` for the rest), each section
     /// sorted by name, with an A–Z section index.
+    ///
+    /// The initial is the first letter after any leading spaces; an accented Latin
+    /// letter goes under its base letter ("Émile" under E, "Øre" under O, "Ärger"
+    /// under A), and other initials (digits, other scripts, "ß") under `#`.
     @inlinable
     public static func alphabetical(_ items: [Item], name: @escaping (Item) -> String) -> SectionedDataSource {
         SectionedDataSource(
