@@ -182,6 +182,8 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
     var contentChange = [UInt8](repeating: 0, count: nOld)
     var itemStays = [Bool](repeating: false, count: nNew)
     var rowAfterDeletes = [Int32](repeating: -1, count: nOld)
+    // Rows of each old section left after stage 1 (deleted sections: unused).
+    var keptRows = [Int](repeating: 0, count: oldS)
     var itemDeletes: [ItemPath] = []
     var itemUpdates: [ItemPath] = []
     var itemInserts: [ItemPath] = []
@@ -240,6 +242,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
                 rowAfterDeletes[g] = Int32(truncatingIfNeeded: r &- deleted)
                 if contentChange[g] == 1 { itemUpdates.append(ItemPath(item: r, section: i)) }
             }
+            keptRows[i] = oldStart[i + 1] &- base &- deleted
         }
         // Stage 2: inserts in new coordinates, move sources after stage 1.
         for j in 0..<newS {
@@ -285,12 +288,15 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
             data = []
             data.reserveCapacity(oldS - sectionDeletes.count)
             for i in 0..<oldS where secO2N[i] >= 0 {
-                var elements: [E] = []
-                elements.reserveCapacity(oldStart[i + 1] - oldStart[i])
-                for g in oldStart[i]..<oldStart[i + 1] {
-                    let gn = Int(o2nArray[g])
-                    if gn < 0 { continue }
-                    elements.append(contentChange[g] == 1 ? newItems[gn] : oldItems[g])
+                let elements: [E] = _exactArray(count: keptRows[i]) { buffer in
+                    var k = 0
+                    for g in oldStart[i]..<oldStart[i + 1] {
+                        let gn = Int(o2nArray[g])
+                        if gn < 0 { continue }
+                        buffer.initializeElement(at: k, to: contentChange[g] == 1 ? newItems[gn] : oldItems[g])
+                        k &+= 1
+                    }
+                    return k
                 }
                 data.append(DiffSection(id: old[i].id, content: old[i].content, elements: elements))
             }
