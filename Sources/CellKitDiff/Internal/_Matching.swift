@@ -256,13 +256,16 @@ internal func _matchIdentifiers<E: Differentiable>(
                 if claims(cursor, id) {
                     // A run that kept its order: matched in a loop of its own while the
                     // next old element carries the next new identifier.
+                    // `j` and `cursor` advance together: one bound for both ends.
                     let runStart = j
+                    let runEnd = j &+ Swift.min(nNew &- j, nOld &- cursor)
                     repeat {
                         o2n[cursor] = Int32(truncatingIfNeeded: j)
                         n2o[j] = Int32(truncatingIfNeeded: cursor)
                         cursor &+= 1
                         j &+= 1
-                    } while j < nNew && claims(cursor, new[j].differenceIdentifier)
+                    } while j < runEnd && o2n[cursor] == -1
+                        && old[cursor].differenceIdentifier == new[j].differenceIdentifier
                     pairs &+= j &- runStart
                     resume = cursor
                     continue
