@@ -376,12 +376,11 @@ internal func _markLongestIncreasingSubsequence(
     }
     var length = 0
     var lastTail: Int32 = -1  // tails[length - 1], or -1
-    var lastValue = Int32.min  // tailValues[length - 1], or below every value
+    var lastValue: Int32 = -1  // tailValues[length - 1], or -1 (below every value kept)
     for x in 0..<n {
         let v = values[x]
-        if v < 0 { continue }
         let xi = Int32(truncatingIfNeeded: x)
-        if lastValue < v {
+        if lastValue < v {  // (so v is not negative)
             // Extends the longest run: no search.
             tails[length] = xi
             tailValues[length] = v
@@ -391,6 +390,7 @@ internal func _markLongestIncreasingSubsequence(
             lastValue = v
             continue
         }
+        if v < 0 { continue }  // skipped
         var lo: Int
         if length >= 2 && tailValues[length &- 2] < v {
             lo = length &- 1  // replaces the last tail (common after a far move)
