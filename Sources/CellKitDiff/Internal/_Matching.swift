@@ -209,16 +209,9 @@ internal func _matchIdentifiers<E: Differentiable>(
                 }
             }
             table.initialize(repeating: 0, count: capacity)
-            for k in 0..<nOld {
-                let i: Int
-                let hash: Int
-                if let partIndices, let partHashes {
-                    i = Int(partIndices[k])
-                    hash = partHashes[k]
-                } else {
-                    i = k
-                    hash = hashOf(old[k].differenceIdentifier)
-                }
+            // Inserts old element i, whose identifier hashes to `hash`.
+            @inline(__always)
+            func insert(_ i: Int, _ hash: Int) {
                 let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
@@ -226,18 +219,23 @@ internal func _matchIdentifiers<E: Differentiable>(
                     if entry == 0 {
                         table[slot] = t | UInt32(truncatingIfNeeded: i &+ 1)
                         entries &+= 1
-                        break
+                        return
                     }
                     if entry & tagMask == t {
                         let first = Int(entry & entryMask) &- 1
                         if old[first].differenceIdentifier == old[i].differenceIdentifier {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
-                            break
+                            return
                         }
                     }
                     slot = (slot &+ 1) & mask
                 }
+            }
+            if let partIndices, let partHashes {
+                for k in 0..<nOld { insert(Int(partIndices[k]), partHashes[k]) }
+            } else {
+                for i in 0..<nOld { insert(i, hashOf(old[i].differenceIdentifier)) }
             }
 
             // `cursor`: the old element after the last match; `resume`: where the
