@@ -130,8 +130,10 @@ internal func _matchIdentifiers<E: Differentiable>(
     let nNew = new.count
     precondition(nOld &+ nNew < Int(Int32.max), "CellKitDiff handles fewer than 2^31 elements in all")
     // -1: unmatched; -2: a later occurrence of an old identifier (never matched).
-    // `newToOld` is not filled beforehand: the walk over new writes every entry.
-    var oldToNew = [Int32](repeating: -1, count: nOld)
+    // Neither map is filled beforehand: the inserts into the table write every entry
+    // of `oldToNew` before the walk over new reads any, and that walk writes every
+    // entry of `newToOld`.
+    var oldToNew: [Int32] = []
     var duplicates: [_DuplicateRecord] = []
     if nOld == 0 && nNew == 0 {
         return _Matching(oldToNew: oldToNew, newToOld: [], duplicates: duplicates, matchedCount: 0)
@@ -157,9 +159,9 @@ internal func _matchIdentifiers<E: Differentiable>(
     }
 
     let newToOld: [Int32] = _exactArray(count: nNew) { n2o in
-        oldToNew.withUnsafeMutableBufferPointer { o2n in
+        oldToNew = _exactArray(count: nOld) { o2n in
             // The table's state is local to this closure, so that it stays in registers.
-        // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
+            // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
             var capacity = 16
             while capacity < 2 &* nOld { capacity &<<= 1 }
             var mask = capacity &- 1
@@ -195,6 +197,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     for i in 0..<nOld {
                         let hash = hashOf(old[i].differenceIdentifier)
                         hashes[i] = hash
+                        o2n[i] = -1
                         starts[((hash & mask) &>> shift) &+ 1] &+= 1
                     }
                     for b in 0..<256 { starts[b &+ 1] &+= starts[b] }
@@ -235,7 +238,10 @@ internal func _matchIdentifiers<E: Differentiable>(
             if let partIndices, let partHashes {
                 for k in 0..<nOld { insert(Int(partIndices[k]), partHashes[k]) }
             } else {
-                for i in 0..<nOld { insert(i, hashOf(old[i].differenceIdentifier)) }
+                for i in 0..<nOld {
+                    o2n[i] = -1
+                    insert(i, hashOf(old[i].differenceIdentifier))
+                }
             }
 
             // `cursor`: the old element after the last match; `resume`: where the
@@ -340,6 +346,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 j &+= 1
             }
             matchedCount = pairs
+            return nOld
         }
         return nNew
     }
