@@ -181,7 +181,10 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
     // Per matched pair: 1 = content differs (update), 2 = update carried by a section reload.
     var contentChange = [UInt8](repeating: 0, count: nOld)
     var itemStays = [Bool](repeating: false, count: nNew)
-    var rowAfterDeletes = [Int32](repeating: -1, count: nOld)
+    // Row of each matched old item after stage 1, in its section; written in stage 1
+    // for every pair left (in surviving sections), which are the only ones read.
+    let rowAfterDeletes = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nOld)
+    defer { rowAfterDeletes.deallocate() }
     // Rows of each old section left after stage 1 (deleted sections: unused).
     var keptRows = [Int](repeating: 0, count: oldS)
     var itemDeletes: [ItemPath] = []
@@ -199,7 +202,6 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
     newSectionOf.withUnsafeBufferPointer { newSectionOf in
     contentChange.withUnsafeMutableBufferPointer { contentChange in
     itemStays.withUnsafeMutableBufferPointer { itemStays in
-    rowAfterDeletes.withUnsafeMutableBufferPointer { rowAfterDeletes in
         // A pair counts only when both sections survive; values for the per-section LIS.
         let pairValues = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nNew)
         defer { pairValues.deallocate() }
@@ -265,7 +267,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
                 }
             }
         }
-    }}}}}}}}}
+    }}}}}}}}
 
     let first = Changeset(sectionDeletes: sectionDeletes, itemDeletes: itemDeletes, itemUpdates: itemUpdates)
     let second = Changeset(
