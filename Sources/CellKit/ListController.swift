@@ -273,7 +273,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// ``displayed`` only ever holds what the list view was handed. Freeing a
     /// snapshot's rows is O(rows): the model shown before and the stages' data
     /// are released off the main actor once they are replaced.
-    func show(_ target: TableModel, staged: TableChangeset) {
+    func show(_ target: TableModel, staged: consuming TableChangeset) {
         guard !isShowing else {
             deferredTarget = target
             return
@@ -287,7 +287,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             showNow(next, staged: stagedChanges(from: displayed, to: next))
         }
         isShowing = false
-        Self.release(previous, staged)
+        Self.release(consume previous, consume staged)
     }
 
     private func showNow(_ target: TableModel, staged: TableChangeset) {
@@ -333,9 +333,20 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Drops `model` and `staged` on a background task, so that freeing their rows
     /// (when these are the last references) does not occupy the main actor.
-    nonisolated static func release(_ model: TableModel, _ staged: TableChangeset) {
-        let garbage = (model, staged)
-        Task.detached(priority: .background) { withExtendedLifetime(garbage) {} }
+    ///
+    /// Both are consumed: the caller keeps no reference, and the task empties the box
+    /// itself, so the rows are freed on its thread whichever side lets go of the box last.
+    nonisolated static func release(_ model: consuming TableModel, _ staged: consuming TableChangeset) {
+        let garbage = Garbage(consume model, consume staged)
+        Task.detached(priority: .background) { garbage.empty() }
+    }
+
+    /// Snapshots to free off the main actor (see ``release(_:_:)``).
+    private final class Garbage: @unchecked Sendable {
+        // Written once on the caller's thread before the task starts, emptied by the task.
+        private var contents: (TableModel, TableChangeset)?
+        init(_ model: consuming TableModel, _ staged: consuming TableChangeset) { contents = (model, staged) }
+        func empty() { contents = nil }
     }
 
     // MARK: Resources

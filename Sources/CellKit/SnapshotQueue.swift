@@ -13,7 +13,8 @@ protocol SnapshotQueueOwner: AnyObject, Sendable {
     /// What the list should show for `snapshot` (its rows, or placeholder rows).
     func target(for snapshot: ListSnapshot) -> TableModel
     /// Makes `snapshot` current and shows `target` through `staged`, computed from ``displayed``.
-    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset)
+    /// Takes `staged` (consuming): its stages' rows are freed off the main actor.
+    func show(_ snapshot: ListSnapshot, target: TableModel, staged: consuming TableChangeset)
 }
 
 /// The queue between a data source and the list: snapshots are submitted,
@@ -74,7 +75,9 @@ final class SnapshotQueue {
                 // Something was shown while diffing: start again from what is shown now.
                 staged = ListController.stagedChanges(from: owner.displayed, to: target, reloadThreshold: owner.reloadThreshold)
             }
-            owner.show(snapshot, target: target, staged: staged)
+            // Handed over, not copied: this job must not hold the last reference to the
+            // stages' rows, or freeing them (O(rows)) would happen here on the main actor.
+            owner.show(snapshot, target: target, staged: consume staged)
             appliedCount += 1
             mainActorNanoseconds &+= Platform.monotonicNanoseconds() &- start
         }

@@ -507,7 +507,7 @@ func _mixedSections<Rule: _RowRule>(
 /// The staged changes between two models given as the diff's sections, each
 /// stage's data made a model by `rows`. A model of one section on both sides,
 /// the same one, takes the flat diff: the same changes, without per-row section
-/// bookkeeping, and identical runs at both ends are set aside unhashed.
+/// bookkeeping.
 @inlinable
 func _tableChanges<Row: Differentiable>(
     _ old: [DiffSection<SectionID, SectionHeader, Row>], _ new: [DiffSection<SectionID, SectionHeader, Row>],
@@ -523,7 +523,12 @@ func _tableChanges<Row: Differentiable>(
     }
     if old.count == 1, new.count == 1, old[0].id == new[0].id, old[0].content == new[0].content {
         let section = new[0]
-        let staged = StagedChangeset(from: old[0].elements, to: section.elements, options: options)
+        // Identical ends are not set aside: a duplicate whose other copy lies in them
+        // would go unreported and keep the wrong occurrence's identity (the sectioned
+        // diff's rule: every duplicate reported, the first occurrence keeps the identity).
+        var flat = options
+        flat.trimsIdenticalEnds = false
+        let staged = StagedChangeset(from: old[0].elements, to: section.elements, options: flat)
         return TableChangeset(
             stages: staged.stages.map { stage in
                 Stage(changeset: stage.changeset, data: model([DiffSection(id: section.id, content: section.content, elements: stage.data)]))

@@ -70,6 +70,25 @@ struct ListControllerDiffTests {
         #expect(!log.all.contains { $0.kind == .invalidBatchUpdate })
     }
 
+    /// An outside user found a duplicate added next to unchanged rows went unreported (and
+    /// the later copy kept the identity) once one-section models took the flat diff with
+    /// identical ends set aside: every duplicate is reported, the first occurrence keeps it.
+    @Test func aDuplicateBesideUnchangedRowsIsReportedAndTheFirstOccurrenceKeepsTheIdentity() {
+        let log = DiagnosticLog()
+        let (controller, listView) = feedScreen(log: log)
+        controller.apply(TableModel(tweets(0..<6)))
+        controller.apply(TableModel(tweets(Array(0..<6) + [0])))
+        #expect(log.all.contains { $0.kind == .duplicateIdentifier && $0.message.contains("Tweet(0)") && $0.message.contains("[0, 6]") })
+        // A copy of row 5 put on top takes row 5's identity (it comes first): the old row 5
+        // moves to the top and the later copy is a new row at the end.
+        controller.apply(TableModel(tweets(0..<6)))
+        listView.clearLog()
+        controller.apply(TableModel(tweets([5] + Array(0..<6))))
+        let batches = listView.log.compactMap { if case .batch(let c) = $0 { c } else { nil } }
+        #expect(batches.flatMap(\.itemMoves) == [Move(from: ItemPath(item: 5, section: 0), to: ItemPath(item: 0, section: 0))])
+        #expect(batches.flatMap(\.itemInserts) == [ItemPath(item: 6, section: 0)])
+    }
+
     @Test func pastTheThresholdTheListReloads() {
         let (controller, listView) = feedScreen()
         controller.reloadThreshold = 10

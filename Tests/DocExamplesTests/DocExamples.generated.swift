@@ -1380,7 +1380,7 @@ import Testing
     assert(index.offset(ofRow: 3) == 132 && index.totalHeight == 252)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:23
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
 @MainActor private func docExample91() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
@@ -1406,7 +1406,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:60
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:62
 @MainActor private func docExample92() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1422,7 +1422,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:122
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:124
 @MainActor private func docExample93() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 

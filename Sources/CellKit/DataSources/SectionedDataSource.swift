@@ -104,6 +104,13 @@ public struct AlphabeticKey: Comparable, Hashable, Sendable, CustomStringConvert
     }
 
     public var description: String { letter }
+
+    /// What ``SectionedDataSource/alphabetical(_:name:)`` sorts rows by: the name
+    /// lowercased, without leading spaces.
+    @usableFromInline
+    static func sortName(_ name: String) -> String {
+        String(name.drop(while: \.isWhitespace)).lowercased()
+    }
 }
 
 extension SectionedDataSource where Key == AlphabeticKey {
@@ -112,12 +119,16 @@ extension SectionedDataSource where Key == AlphabeticKey {
     ///
     /// The initial is the first letter after any leading spaces; an accented Latin
     /// letter goes under its base letter ("Émile" under E, "Øre" under O, "Ärger"
-    /// under A), and other initials (digits, other scripts, "ß") under `#`.
+    /// under A), and other initials (digits, other scripts, "ß") under `#`. Within a
+    /// section, rows are in the order of their names lowercased without leading
+    /// spaces, as Swift compares strings: an accented letter comes after every
+    /// plain one ("ezra" before "émile"); pass your own `sortedBy:` to
+    /// ``init(_:sectionBy:title:sortedBy:sectionIndex:)`` for a locale's collation.
     @inlinable
     public static func alphabetical(_ items: [Item], name: @escaping (Item) -> String) -> SectionedDataSource {
         SectionedDataSource(
             items, sectionBy: { AlphabeticKey(name($0)) }, title: { $0.letter },
-            sortedBy: { name($0).lowercased() < name($1).lowercased() }, sectionIndex: .alphabetic
+            sortedBy: { AlphabeticKey.sortName(name($0)) < AlphabeticKey.sortName(name($1)) }, sectionIndex: .alphabetic
         )
     }
 }
