@@ -116,6 +116,9 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     defer { afterDeletes.deallocate() }
     var deletes: [ItemPath] = []
     var updateCount = 0
+    // The updated old window indices, in order, written by the pass over old.
+    let updated = UnsafeMutablePointer<Int32>.allocate(capacity: matched)
+    defer { updated.deallocate() }
     // One pass over the old window: deletes, positions after stage 1, updates and,
     // when `start` is given, stage 1's data (old order without the deleted, updated
     // items in their new version), written there.
@@ -130,7 +133,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                             out = first + lo
                         }
                         var deleted = 0
-                        var updated = 0
+                        var updatedCount = 0
                         for i in 0..<nOld {
                             let j = Int(o2n[i])
                             if j < 0 {
@@ -152,7 +155,8 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                                 }
                             } else {
                                 afterDeletes[i] = ~position
-                                updated &+= 1
+                                updated[updatedCount] = Int32(truncatingIfNeeded: i)
+                                updatedCount &+= 1
                                 if let next = out {
                                     next.initialize(to: newElement)
                                     out = next + 1
@@ -162,7 +166,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                         if let next = out, oldHi < oldCount {
                             next.initialize(from: o.baseAddress! + oldHi, count: oldCount &- oldHi)
                         }
-                        updateCount = updated
+                        updateCount = updatedCount
                         return deleted
                     }
                 }
@@ -182,15 +186,10 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         passOverOld(nil)
     }
     let updates: [ItemPath] = _exactArray(count: updateCount) { buffer in
-        if updateCount == 0 { return 0 }
-        return matching.oldToNew.withUnsafeBufferPointer { o2n in
-            var k = 0
-            for i in 0..<nOld where o2n[i] >= 0 && afterDeletes[i] < 0 {
-                buffer.initializeElement(at: k, to: ItemPath(item: lo &+ i, section: 0))
-                k &+= 1
-            }
-            return k
+        for k in 0..<updateCount {
+            buffer.initializeElement(at: k, to: ItemPath(item: lo &+ Int(updated[k]), section: 0))
         }
+        return updateCount
     }
     var moves: [Move<ItemPath>] = []
     var inserted = 0

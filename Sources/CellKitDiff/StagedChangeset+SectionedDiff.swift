@@ -181,7 +181,12 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
     // Per matched pair: 1 = content differs (update), 2 = update carried by a section reload.
     var contentChange = [UInt8](repeating: 0, count: nOld)
     var itemStays = [Bool](repeating: false, count: nNew)
-    var rowAfterDeletes = [Int32](repeating: -1, count: nOld)
+    // Row of each matched old item after stage 1, in its section; written in stage 1
+    // for every pair left (in surviving sections), which are the only ones read.
+    let rowAfterDeletes = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nOld)
+    defer { rowAfterDeletes.deallocate() }
+    // Rows of each old section left after stage 1 (deleted sections: unused).
+    var keptRows = [Int](repeating: 0, count: oldS)
     var itemDeletes: [ItemPath] = []
     var itemUpdates: [ItemPath] = []
     var itemInserts: [ItemPath] = []
@@ -197,7 +202,6 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
     newSectionOf.withUnsafeBufferPointer { newSectionOf in
     contentChange.withUnsafeMutableBufferPointer { contentChange in
     itemStays.withUnsafeMutableBufferPointer { itemStays in
-    rowAfterDeletes.withUnsafeMutableBufferPointer { rowAfterDeletes in
         // A pair counts only when both sections survive; values for the per-section LIS.
         let pairValues = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nNew)
         defer { pairValues.deallocate() }
@@ -240,6 +244,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
                 rowAfterDeletes[g] = Int32(truncatingIfNeeded: r &- deleted)
                 if contentChange[g] == 1 { itemUpdates.append(ItemPath(item: r, section: i)) }
             }
+            keptRows[i] = oldStart[i + 1] &- base &- deleted
         }
         // Stage 2: inserts in new coordinates, move sources after stage 1.
         for j in 0..<newS {
@@ -262,7 +267,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
                 }
             }
         }
-    }}}}}}}}}
+    }}}}}}}}
 
     let first = Changeset(sectionDeletes: sectionDeletes, itemDeletes: itemDeletes, itemUpdates: itemUpdates)
     let second = Changeset(
@@ -285,12 +290,15 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
             data = []
             data.reserveCapacity(oldS - sectionDeletes.count)
             for i in 0..<oldS where secO2N[i] >= 0 {
-                var elements: [E] = []
-                elements.reserveCapacity(oldStart[i + 1] - oldStart[i])
-                for g in oldStart[i]..<oldStart[i + 1] {
-                    let gn = Int(o2nArray[g])
-                    if gn < 0 { continue }
-                    elements.append(contentChange[g] == 1 ? newItems[gn] : oldItems[g])
+                let elements: [E] = _exactArray(count: keptRows[i]) { buffer in
+                    var k = 0
+                    for g in oldStart[i]..<oldStart[i + 1] {
+                        let gn = Int(o2nArray[g])
+                        if gn < 0 { continue }
+                        buffer.initializeElement(at: k, to: contentChange[g] == 1 ? newItems[gn] : oldItems[g])
+                        k &+= 1
+                    }
+                    return k
                 }
                 data.append(DiffSection(id: old[i].id, content: old[i].content, elements: elements))
             }

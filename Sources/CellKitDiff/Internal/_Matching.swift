@@ -81,12 +81,12 @@ internal struct _IdentifierHash<ID: Hashable> {
             || ID.self == Int32.self || ID.self == UInt32.self
     }
 
-    /// A seeded bijection on 64-bit words (two multiply–xorshift rounds), so that
-    /// both the low bits (the slot) and the high bits (the tag) depend on every bit.
+    /// A seeded bijection on 64-bit words (one xorshift–multiply–xorshift round):
+    /// the product's upper half depends on every bit of the word, and it is both
+    /// the tag (the upper half) and folded into the slot (the lower bits).
     @inlinable @inline(__always)
     func mix(_ x: UInt64) -> Int {
         var z = x &+ seed
-        z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
         z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
         return Int(truncatingIfNeeded: z ^ (z &>> 32))
     }
@@ -113,7 +113,8 @@ internal struct _IdentifierHash<ID: Hashable> {
 /// bits left over, a tag taken from the upper half of the hash, which spares reading
 /// the identifier on most collisions. The new snapshot is then walked with a
 /// cursor into the old one: while the next old element (or the one after it,
-/// or the one where the cursor was before its last jump) carries the same
+/// or the one where the cursor was before its last jump, or the one before the
+/// last match, for runs that were reversed) carries the same
 /// identifier, the pair is matched without hashing, so runs that kept their
 /// order cost one comparison per element; only the elements after a disruption
 /// are looked up. The first occurrence of an identifier on each side keeps the
@@ -129,11 +130,13 @@ internal func _matchIdentifiers<E: Differentiable>(
     let nNew = new.count
     precondition(nOld &+ nNew < Int(Int32.max), "CellKitDiff handles fewer than 2^31 elements in all")
     // -1: unmatched; -2: a later occurrence of an old identifier (never matched).
-    var oldToNew = [Int32](repeating: -1, count: nOld)
-    var newToOld = [Int32](repeating: -1, count: nNew)
+    // Neither map is filled beforehand: the inserts into the table write every entry
+    // of `oldToNew` before the walk over new reads any, and that walk writes every
+    // entry of `newToOld`.
+    var oldToNew: [Int32] = []
     var duplicates: [_DuplicateRecord] = []
     if nOld == 0 && nNew == 0 {
-        return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates, matchedCount: 0)
+        return _Matching(oldToNew: oldToNew, newToOld: [], duplicates: duplicates, matchedCount: 0)
     }
     // Slot layout: entry in the low `entryBits` bits, tag above.
     let entryBits = Swift.max(1, UInt32.bitWidth &- UInt32(truncatingIfNeeded: nOld &+ nNew &+ 1).leadingZeroBitCount)
@@ -145,14 +148,6 @@ internal func _matchIdentifiers<E: Differentiable>(
         let bits = UInt64(UInt(bitPattern: hash))
         return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits) & ~entryMask
     }
-    // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
-    var capacity = 16
-    while capacity < 2 &* nOld { capacity &<<= 1 }
-    var mask = capacity &- 1
-    // Zeroed just before the inserts, so that it is still in cache when they start.
-    var table = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-    defer { table.deallocate() }
-    var entries = 0
     let tagMask = ~entryMask
     let hashOf = _IdentifierHash<E.DifferenceIdentifier>()
     var matchedCount = 0
@@ -163,8 +158,17 @@ internal func _matchIdentifiers<E: Differentiable>(
         return value <= nOld ? old[value &- 1].differenceIdentifier : new[value &- nOld &- 1].differenceIdentifier
     }
 
-    oldToNew.withUnsafeMutableBufferPointer { o2n in
-        newToOld.withUnsafeMutableBufferPointer { n2o in
+    let newToOld: [Int32] = _exactArray(count: nNew) { n2o in
+        oldToNew = _exactArray(count: nOld) { o2n in
+            // The table's state is local to this closure, so that it stays in registers.
+            // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
+            var capacity = 16
+            while capacity < 2 &* nOld { capacity &<<= 1 }
+            var mask = capacity &- 1
+            // Zeroed just before the inserts, so that it is still in cache when they start.
+            var table = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+            defer { table.deallocate() }
+            var entries = 0
             // A large table (more than 2^18 slots, i.e. more than 1 MB, a core's L2 on the
             // reference machine): partition the old identifiers by the region of the table
             // they land in (256 regions), then insert region by region, so that inserts
@@ -193,6 +197,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     for i in 0..<nOld {
                         let hash = hashOf(old[i].differenceIdentifier)
                         hashes[i] = hash
+                        o2n[i] = -1
                         starts[((hash & mask) &>> shift) &+ 1] &+= 1
                     }
                     for b in 0..<256 { starts[b &+ 1] &+= starts[b] }
@@ -207,16 +212,9 @@ internal func _matchIdentifiers<E: Differentiable>(
                 }
             }
             table.initialize(repeating: 0, count: capacity)
-            for k in 0..<nOld {
-                let i: Int
-                let hash: Int
-                if let partIndices, let partHashes {
-                    i = Int(partIndices[k])
-                    hash = partHashes[k]
-                } else {
-                    i = k
-                    hash = hashOf(old[k].differenceIdentifier)
-                }
+            // Inserts old element i, whose identifier hashes to `hash`.
+            @inline(__always)
+            func insert(_ i: Int, _ hash: Int) {
                 let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
@@ -224,17 +222,25 @@ internal func _matchIdentifiers<E: Differentiable>(
                     if entry == 0 {
                         table[slot] = t | UInt32(truncatingIfNeeded: i &+ 1)
                         entries &+= 1
-                        break
+                        return
                     }
                     if entry & tagMask == t {
                         let first = Int(entry & entryMask) &- 1
                         if old[first].differenceIdentifier == old[i].differenceIdentifier {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
-                            break
+                            return
                         }
                     }
                     slot = (slot &+ 1) & mask
+                }
+            }
+            if let partIndices, let partHashes {
+                for k in 0..<nOld { insert(Int(partIndices[k]), partHashes[k]) }
+            } else {
+                for i in 0..<nOld {
+                    o2n[i] = -1
+                    insert(i, hashOf(old[i].differenceIdentifier))
                 }
             }
 
@@ -243,30 +249,51 @@ internal func _matchIdentifiers<E: Differentiable>(
             // the elements after the moved one usually continue from `resume`).
             var cursor = 0
             var resume = 0
+            var pairs = 0
             @inline(__always)
             func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
                 i < nOld && o2n[i] == -1 && old[i].differenceIdentifier == id
             }
-            for j in 0..<nNew {
+            var j = 0
+            while j < nNew {
                 let id = new[j].differenceIdentifier
-                var candidate = -1
                 if claims(cursor, id) {
-                    candidate = cursor
-                } else if claims(cursor &+ 1, id) {
+                    // A run that kept its order: matched in a loop of its own while the
+                    // next old element carries the next new identifier.
+                    // `j` and `cursor` advance together: one bound for both ends.
+                    let runStart = j
+                    let runEnd = j &+ Swift.min(nNew &- j, nOld &- cursor)
+                    repeat {
+                        o2n[cursor] = Int32(truncatingIfNeeded: j)
+                        n2o[j] = Int32(truncatingIfNeeded: cursor)
+                        cursor &+= 1
+                        j &+= 1
+                    } while j < runEnd && o2n[cursor] == -1
+                        && old[cursor].differenceIdentifier == new[j].differenceIdentifier
+                    pairs &+= j &- runStart
+                    resume = cursor
+                    continue
+                }
+                var candidate = -1
+                if claims(cursor &+ 1, id) {
                     candidate = cursor &+ 1  // one old element skipped (deleted or moved)
                 } else if resume != cursor && claims(resume, id) {
                     candidate = resume
                 } else if resume != cursor && claims(resume &+ 1, id) {
                     candidate = resume &+ 1
+                } else if cursor >= 2 && claims(cursor &- 2, id) {
+                    candidate = cursor &- 2  // the old element before the last match (a descending run)
                 }
                 if candidate >= 0 {
                     o2n[candidate] = Int32(truncatingIfNeeded: j)
                     n2o[j] = Int32(truncatingIfNeeded: candidate)
-                    matchedCount &+= 1
+                    pairs &+= 1
                     cursor = candidate &+ 1
                     resume = cursor
+                    j &+= 1
                     continue
                 }
+                n2o[j] = -1  // until the table matches it
                 let hash = hashOf(id)
                 let t = tag(of: hash)
                 var slot = hash & mask
@@ -303,7 +330,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             if matched < 0 {
                                 o2n[i] = Int32(truncatingIfNeeded: j)
                                 n2o[j] = Int32(truncatingIfNeeded: i)
-                                matchedCount &+= 1
+                                pairs &+= 1
                                 resume = cursor
                                 cursor = i &+ 1
                             } else {
@@ -316,8 +343,12 @@ internal func _matchIdentifiers<E: Differentiable>(
                     }
                     slot = (slot &+ 1) & mask
                 }
+                j &+= 1
             }
+            matchedCount = pairs
+            return nOld
         }
+        return nNew
     }
     return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates, matchedCount: matchedCount)
 }
@@ -328,7 +359,8 @@ internal func _matchIdentifiers<E: Differentiable>(
 ///
 /// Patience sorting with predecessor links; a value greater than the current
 /// longest tail is appended without a search, which makes mostly-sorted input
-/// (the usual diff) nearly linear.
+/// (the usual diff) nearly linear; nor is a new smallest value (a descending
+/// run) searched for.
 ///
 /// - Complexity: O(*n* log *n*), *n* = `values.count`.
 @inlinable @discardableResult
@@ -349,12 +381,11 @@ internal func _markLongestIncreasingSubsequence(
     }
     var length = 0
     var lastTail: Int32 = -1  // tails[length - 1], or -1
-    var lastValue = Int32.min  // tailValues[length - 1], or below every value
+    var lastValue: Int32 = -1  // tailValues[length - 1], or -1 (below every value kept)
     for x in 0..<n {
         let v = values[x]
-        if v < 0 { continue }
         let xi = Int32(truncatingIfNeeded: x)
-        if lastValue < v {
+        if lastValue < v {  // (so v is not negative)
             // Extends the longest run: no search.
             tails[length] = xi
             tailValues[length] = v
@@ -364,9 +395,12 @@ internal func _markLongestIncreasingSubsequence(
             lastValue = v
             continue
         }
+        if v < 0 { continue }  // skipped
         var lo: Int
         if length >= 2 && tailValues[length &- 2] < v {
             lo = length &- 1  // replaces the last tail (common after a far move)
+        } else if v <= tailValues[0] {
+            lo = 0  // a new smallest value (a descending run)
         } else {
             // Smallest position whose tail is ≥ v. The tails grow roughly linearly
             // (most of them are unmoved items in order), so start where linear
