@@ -57,6 +57,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CellKit", package: "CellKit"),
+                "Workloads",
             ],
             path: "Benchmarks/DispatchBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -25,13 +25,21 @@ import Glibc
     scrollFrames(listView, frames: 1_000)
 }
 
+@MainActor @inline(never) func measuredDispatch(_ fixture: DispatchFixture, _ kind: String) -> Int {
+    switch kind {
+    case "dispatch-casts": fixture.handWritten()
+    case "dispatch-table": fixture.dispatchTable()
+    default: fixture.registryPath()
+    }
+}
+
 @inline(never) func measuredBuild(_ items: [BenchItem]) -> TableModel {
     TableModel(items)
 }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let rows = Int(arguments[2]), let each = Int(arguments[3]) else {
-    print("usage: cellkit-probe bare-diff|bare-front|listitem-diff|apply|apply-feed|apply-generic|apply-more|apply-front|scroll|build ROWS EACH")
+    print("usage: cellkit-probe bare-diff|bare-front|listitem-diff|apply|apply-feed|apply-generic|apply-more|apply-front|dispatch-casts|dispatch-table|dispatch-registry|scroll|build ROWS EACH")
     exit(64)
 }
 
@@ -77,6 +85,12 @@ case "apply-more":
         let fixture = PipelineFixture(old: TableModel(old), next: next)
         measuredApply(fixture)
         print(fixture.listView.visibleItemPaths.count)
+    }
+case "dispatch-casts", "dispatch-table", "dispatch-registry":
+    // Configuring 100k rows of 4 model types (EACH is ignored): the peer, the dispatch table, the registry.
+    MainActor.assumeIsolated {
+        let fixture = DispatchFixture(count: rows)
+        print(measuredDispatch(fixture, arguments[1]))
     }
 case "scroll":
     MainActor.assumeIsolated {
