@@ -1434,7 +1434,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/Performance.md:82
+// Sources/CellKit/Documentation.docc/Performance.md:83
 @MainActor private func docExample94() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
