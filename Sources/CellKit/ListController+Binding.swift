@@ -123,12 +123,12 @@ extension ListController: SnapshotQueueOwner {
             activity: snapshot.activity, nextPageError: snapshot.nextPageError)
     }
 
-    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset) {
+    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset) -> Garbage? {
         record(snapshot.model, state: snapshot.state, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows)
         activity = snapshot.activity
         hasMore = snapshot.hasMore
         nextPageError = snapshot.nextPageError
-        show(target, staged: staged)
+        return show(target, staged: staged)
     }
 }
 

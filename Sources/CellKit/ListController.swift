@@ -264,19 +264,21 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             deferredTarget = target
             return
         }
-        show(target, staged: stagedChanges(from: displayed, to: target))
+        let garbage = show(target, staged: stagedChanges(from: displayed, to: target))
+        garbage?.releaseInBackground()
     }
 
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
     ///
     /// The list view validates each stage once, against the counts it cached;
     /// ``displayed`` only ever holds what the list view was handed. Freeing a
-    /// snapshot's rows is O(rows): the model shown before and the stages' data
-    /// are released off the main actor once they are replaced.
-    func show(_ target: TableModel, staged: TableChangeset) {
+    /// snapshot's rows is O(rows): the model shown before and the stages' data are
+    /// returned in a ``Garbage`` box, which the caller releases off the main actor
+    /// once it holds no reference of its own (`nil` when the apply was deferred).
+    func show(_ target: TableModel, staged: TableChangeset) -> Garbage? {
         guard !isShowing else {
             deferredTarget = target
-            return
+            return nil
         }
         isShowing = true
         let previous = displayed
@@ -287,7 +289,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             showNow(next, staged: stagedChanges(from: displayed, to: next))
         }
         isShowing = false
-        Self.release(previous, staged)
+        return Garbage(previous, staged)
     }
 
     private func showNow(_ target: TableModel, staged: TableChangeset) {
@@ -331,22 +333,19 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         displayed = target
     }
 
-    /// Drops `model` and `staged` on a background task, so that freeing their rows
-    /// (when these are the last references) does not occupy the main actor.
-    ///
-    /// The task empties the box itself, so the rows are freed on its thread whichever
-    /// side lets go of the box last (callers drop their own references right after).
-    nonisolated static func release(_ model: TableModel, _ staged: TableChangeset) {
-        let garbage = Garbage(model, staged)
-        Task.detached(priority: .background) { garbage.empty() }
-    }
-
-    /// Snapshots to free off the main actor (see ``release(_:_:)``).
-    private final class Garbage: @unchecked Sendable {
-        // Written once on the caller's thread before the task starts, emptied by the task.
+    /// Snapshots replaced on screen, to be freed off the main actor: freeing a snapshot's
+    /// rows is O(rows). The caller lets go of its own references first, then calls
+    /// ``releaseInBackground()``; the task empties the box itself, so the rows are freed
+    /// on its thread.
+    final class Garbage: @unchecked Sendable {
+        // Written on the main actor before the task starts, emptied by the task.
         private var contents: (TableModel, TableChangeset)?
         init(_ model: TableModel, _ staged: TableChangeset) { contents = (model, staged) }
-        func empty() { contents = nil }
+
+        /// Frees the contents on a background task.
+        func releaseInBackground() {
+            Task.detached(priority: .background) { self.contents = nil }
+        }
     }
 
     // MARK: Resources

@@ -13,7 +13,8 @@ protocol SnapshotQueueOwner: AnyObject, Sendable {
     /// What the list should show for `snapshot` (its rows, or placeholder rows).
     func target(for snapshot: ListSnapshot) -> TableModel
     /// Makes `snapshot` current and shows `target` through `staged`, computed from ``displayed``.
-    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset)
+    /// Returns the replaced snapshots, for the caller to release once it let go of `staged`.
+    func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset) -> ListController.Garbage?
 }
 
 /// The queue between a data source and the list: snapshots are submitted,
@@ -74,11 +75,12 @@ final class SnapshotQueue {
                 // Something was shown while diffing: start again from what is shown now.
                 staged = ListController.stagedChanges(from: owner.displayed, to: target, reloadThreshold: owner.reloadThreshold)
             }
-            owner.show(snapshot, target: target, staged: staged)
-            // Let go of the stages now: the controller frees them on a background task,
-            // which must not find this job holding the last reference (freeing them is
-            // O(rows), and would then happen here on the main actor).
+            let garbage = owner.show(snapshot, target: target, staged: staged)
+            // Let go of the stages before the background task frees them: it must not
+            // find this job holding the last reference (freeing them is O(rows), and
+            // would then happen here on the main actor).
             staged = TableChangeset(stages: [], finalData: TableModel())
+            garbage?.releaseInBackground()
             appliedCount += 1
             mainActorNanoseconds &+= Platform.monotonicNanoseconds() &- start
         }

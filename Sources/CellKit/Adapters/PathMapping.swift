@@ -106,7 +106,10 @@ public struct PathMapping: Sendable {
         _ paths: [ItemPath], sources: UnsafeBufferPointer<ItemPath>,
         removed: UnsafeBufferPointer<ItemPath>, taken: UnsafeBufferPointer<ItemPath>
     ) -> [ItemPath] {
-        [ItemPath](unsafeUninitializedCapacity: paths.count) { result, initialized in
+        // Never `unsafeUninitializedCapacity: 0`: it writes the standard library's shared
+        // empty array, which Thread Sanitizer reports as a race with every other thread.
+        guard !paths.isEmpty else { return [] }
+        return [ItemPath](unsafeUninitializedCapacity: paths.count) { result, initialized in
             var count = 0, move = 0, gone = 0, slot = 0
             var section = -1, newSection: Int?, removedFirst = 0, takenFirst = 0, takenEnd = 0
             for old in paths {

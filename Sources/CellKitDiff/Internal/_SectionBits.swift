@@ -67,7 +67,9 @@ final class _SectionBits {
     ///
     /// - Complexity: O(words + *s* + *k*), *k* the paths returned.
     func sortedPaths(count: Int) -> [ItemPath] {
-        [ItemPath](unsafeUninitializedCapacity: count) { buffer, initialized in
+        // Never `unsafeUninitializedCapacity: 0`: it writes the shared empty array (see `_exactArray`).
+        guard count > 0 else { return [] }
+        return [ItemPath](unsafeUninitializedCapacity: count) { buffer, initialized in
             var next = 0
             for section in 0..<sections {
                 let first = wordStart[section]
@@ -96,6 +98,7 @@ final class _SectionBits {
             (before + index).initialize(to: total)
             total &+= words[index].nonzeroBitCount
         }
+        guard !moves.isEmpty else { return [] }  // never capacity 0 (see `_exactArray`)
         return [ItemPath](unsafeUninitializedCapacity: moves.count) { buffer, initialized in
             for move in moves {
                 let index = wordStart[move.from.section] &+ (move.from.item &>> 6)
@@ -251,7 +254,10 @@ final class _PathTable {
 
     /// The ascending `first` and `second` merged.
     private static func merged(_ first: [ItemPath], _ second: [ItemPath]) -> [ItemPath] {
-        first.withUnsafeBufferPointer { a in
+        // Never `unsafeUninitializedCapacity: 0` (see `_exactArray`).
+        if first.isEmpty { return second }
+        if second.isEmpty { return first }
+        return first.withUnsafeBufferPointer { a in
             second.withUnsafeBufferPointer { b in
                 [ItemPath](unsafeUninitializedCapacity: a.count + b.count) { result, initialized in
                     var i = 0, j = 0, k = 0
