@@ -78,20 +78,15 @@ enum _HashableRule<Model: Hashable & Sendable>: _RowRule {
 @usableFromInline
 typealias _TypedDiffer = @Sendable (_ old: TableModel, _ new: TableModel, _ options: DiffOptions) -> TableChangeset?
 
-/// The rows of a typed section, type-erased; immutable.
+/// The rows of a typed section, type-erased; shared between copies of a model, and
+/// changed in place only by a sole owner (`replacing(_:with:inPlace:)`).
 @usableFromInline
 class _AnyTypedRows: @unchecked Sendable {
-    /// The rule type, which says which sections can be diffed together.
-    @usableFromInline let rule: ObjectIdentifier
-    /// The type of every model in the section.
-    let modelType: any Any.Type
     /// The diff and the look-up of this rule, specialised where the rows were built.
     @usableFromInline let ops: _TypedOps
 
     @usableFromInline
-    init(rule: ObjectIdentifier, modelType: any Any.Type, ops: _TypedOps) {
-        self.rule = rule
-        self.modelType = modelType
+    init(ops: _TypedOps) {
         self.ops = ops
     }
 
@@ -99,7 +94,6 @@ class _AnyTypedRows: @unchecked Sendable {
     func model(at index: Int) -> any Sendable { fatalError("abstract") }
     func item(at index: Int) -> ListItem { fatalError("abstract") }
     @usableFromInline func listItems() -> [ListItem] { fatalError("abstract") }
-    func itemID(at index: Int) -> ItemID { fatalError("abstract") }
     /// The first row with identity `id`, or `nil`.
     func firstIndex(of id: ItemID) -> Int? { fatalError("abstract") }
     /// These rows with `range` replaced by `other`'s rows (none when `nil`); `nil`
@@ -121,14 +115,13 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
     @inlinable
     init(_ rows: [_Row<Rule>], ops: _TypedOps) {
         self.rows = rows
-        super.init(rule: ObjectIdentifier(Rule.self), modelType: Rule.Model.self, ops: ops)
+        super.init(ops: ops)
     }
 
     override var count: Int { rows.count }
     override func model(at index: Int) -> any Sendable { rows[index].model }
     override func item(at index: Int) -> ListItem { Rule.listItem(rows[index].model) }
     override func listItems() -> [ListItem] { rows.map { Rule.listItem($0.model) } }
-    override func itemID(at index: Int) -> ItemID { Rule.itemID(rows[index].model) }
 
     override func firstIndex(of id: ItemID) -> Int? { ops.firstIndex(self, id) }
 
@@ -208,13 +201,6 @@ enum _SectionRows: Sendable {
     var typedRows: _AnyTypedRows? {
         if case .typed(let rows) = self { return rows }
         return nil
-    }
-
-    /// These rows with `range` replaced by `other`.
-    func replacing(_ range: Range<Int>, with other: _SectionRows) -> _SectionRows {
-        var rows = self
-        rows.replace(range, with: other)
-        return rows
     }
 
     /// Replaces the rows in `range` with `other`, in place when these rows are not

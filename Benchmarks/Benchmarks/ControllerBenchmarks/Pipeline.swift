@@ -72,6 +72,18 @@ func glibc<F>(_ name: String, as type: F.Type) -> F? {
 }
 #endif
 
+/// The peer of the P cases: the bare diff of `rows` rows with `each` changes of each
+/// kind, its wall time and its peak above what was resident before.
+func measureBareDiff(_ benchmark: Benchmark, rows: Int, each: Int) {
+    let (old, new) = bareDiffInput(rows: rows, each: each)
+    let start = resetPeakResident()
+    benchmark.startMeasurement()
+    let changes = StagedChangeset(from: old, to: new)
+    benchmark.stopMeasurement()
+    benchmark.measurement(peakAboveMetric, procStatusKB("VmHWM") - start)
+    blackHole(changes)
+}
+
 func pipelineBenchmarks() {
     if getenv("CELLKIT_BENCH_DEFAULT_MALLOC") == nil { fixMmapThreshold() }
     let quick = Benchmark.Configuration(
@@ -83,13 +95,7 @@ func pipelineBenchmarks() {
 
     // a) The user's path against the bare diff of the same ids and contents.
     Benchmark("Pa) bare diff: 100k rows, 10% each kind", configuration: quick) { benchmark in
-        let (old, new) = bareDiffInput(rows: 100_000, each: 10_000)
-        let start = resetPeakResident()
-        benchmark.startMeasurement()
-        let changes = StagedChangeset(from: old, to: new)
-        benchmark.stopMeasurement()
-        benchmark.measurement(peakAboveMetric, procStatusKB("VmHWM") - start)
-        blackHole(changes)
+        measureBareDiff(benchmark, rows: 100_000, each: 10_000)
     }
     Benchmark("Pa) apply: 100k rows, 10% each kind, fixed heights", configuration: quick) { benchmark async in
         let fixture = await PipelineFixture(rows: 100_000, each: 10_000)
@@ -111,13 +117,7 @@ func pipelineBenchmarks() {
         let label = rows == 1_000_000 ? "1M" : "\(rows / 1_000)k"
         let configuration = rows == 1_000_000 ? slow : quick
         Benchmark("Pb) bare diff: 100 changes at \(label) rows", configuration: configuration) { benchmark in
-            let (old, new) = bareDiffInput(rows: rows, each: 25)
-            let start = resetPeakResident()
-            benchmark.startMeasurement()
-            let changes = StagedChangeset(from: old, to: new)
-            benchmark.stopMeasurement()
-            benchmark.measurement(peakAboveMetric, procStatusKB("VmHWM") - start)
-            blackHole(changes)
+            measureBareDiff(benchmark, rows: rows, each: 25)
         }
         Benchmark("Pb) bind: 100 changes at \(label) rows, fixed heights", configuration: configuration) { benchmark async in
             let fixture = await PipelineFixture(rows: rows, each: 25)
