@@ -12,6 +12,9 @@ extension ListController {
     /// over ``ListItem`` rows. Both give the same changes.
     nonisolated static func stagedChanges(from old: TableModel, to new: TableModel, reloadThreshold: Int?) -> TableChangeset {
         let options = DiffOptions(reloadThreshold: reloadThreshold)
+        if let staged = _sectionwiseChanges(old, new, options) {
+            return staged
+        }
         if let differ = new.typedDiffer ?? old.typedDiffer, let staged = differ(old, new, options) {
             return staged
         }
