@@ -784,8 +784,10 @@ func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOp
             if deleted < sectionDeletes.count && sectionDeletes[deleted] == i { deleted += 1 } else { afterDeletes[i] = i - deleted }
         }
     }
-    func placed(_ paths: [ItemPath], _ section: Int) -> [ItemPath] {
-        paths.map { ItemPath(item: $0.item, section: section) }
+    // A pair's changes in its section (no copy when it is section 0, as in a paging list).
+    func place(_ paths: [ItemPath], in section: Int, into list: inout [ItemPath]) {
+        let placed = section == 0 ? paths : paths.map { ItemPath(item: $0.item, section: section) }
+        if list.isEmpty { list = placed } else { list += placed }
     }
     var first = Changeset(sectionDeletes: sectionDeletes)
     do {
@@ -795,8 +797,8 @@ func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOp
         var u = 0
         for i in old.sections.indices {
             if case .paired(let j) = oldParts[i], let pair = pairs[j] {
-                first.itemDeletes += placed(pair.first.itemDeletes, i)
-                first.itemUpdates += placed(pair.first.itemUpdates, i)
+                place(pair.first.itemDeletes, in: i, into: &first.itemDeletes)
+                place(pair.first.itemUpdates, in: i, into: &first.itemUpdates)
                 continue
             }
             while d < restDeletes.count && restDeletes[d].section == i {
@@ -819,11 +821,12 @@ func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOp
         var m = 0
         for j in new.sections.indices {
             if case .paired(let i) = newParts[j], let pair = pairs[j] {
-                second.itemInserts += placed(pair.second.itemInserts, j)
+                place(pair.second.itemInserts, in: j, into: &second.itemInserts)
                 let from = afterDeletes[i]
-                second.itemMoves += pair.second.itemMoves.map {
+                let moves = from == 0 && j == 0 ? pair.second.itemMoves : pair.second.itemMoves.map {
                     Move(from: ItemPath(item: $0.from.item, section: from), to: ItemPath(item: $0.to.item, section: j))
                 }
+                if second.itemMoves.isEmpty { second.itemMoves = moves } else { second.itemMoves += moves }
                 continue
             }
             while n < restInserts.count && restInserts[n].section == j {
