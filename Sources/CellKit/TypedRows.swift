@@ -784,31 +784,46 @@ func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOp
             if deleted < sectionDeletes.count && sectionDeletes[deleted] == i { deleted += 1 } else { afterDeletes[i] = i - deleted }
         }
     }
-    // A pair's changes in its section (no copy when it is section 0, as in a paging list).
-    func place(_ paths: [ItemPath], in section: Int, into list: inout [ItemPath]) {
-        let placed = section == 0 ? paths : paths.map { ItemPath(item: $0.item, section: section) }
-        if list.isEmpty { list = placed } else { list += placed }
+    // Each list: the changes of the sections in order, a pair's placed in its section;
+    // one copy into storage of the list's size, none when a pair's list at section 0 is all of it.
+    func add(_ paths: [ItemPath], in section: Int, to list: inout [ItemPath], total: Int) {
+        guard !paths.isEmpty else { return }
+        if list.isEmpty && paths.count == total && section == 0 {
+            list = paths
+            return
+        }
+        if list.capacity < total { list.reserveCapacity(total) }
+        if section == 0 {
+            list += paths
+        } else {
+            for path in paths { list.append(ItemPath(item: path.item, section: section)) }
+        }
+    }
+    func add(_ paths: ArraySlice<ItemPath>, to list: inout [ItemPath], total: Int) {
+        guard !paths.isEmpty else { return }
+        if list.capacity < total { list.reserveCapacity(total) }
+        list += paths
     }
     var first = Changeset(sectionDeletes: sectionDeletes)
     do {
         let restDeletes = restStages[0]?.changeset.itemDeletes ?? []
         let restUpdates = restStages[0]?.changeset.itemUpdates ?? []
+        let deleteTotal = pairs.values.reduce(restDeletes.count) { $0 + $1.first.itemDeletes.count }
+        let updateTotal = pairs.values.reduce(restUpdates.count) { $0 + $1.first.itemUpdates.count }
         var d = 0
         var u = 0
         for i in old.sections.indices {
             if case .paired(let j) = oldParts[i], let pair = pairs[j] {
-                place(pair.first.itemDeletes, in: i, into: &first.itemDeletes)
-                place(pair.first.itemUpdates, in: i, into: &first.itemUpdates)
+                add(pair.first.itemDeletes, in: i, to: &first.itemDeletes, total: deleteTotal)
+                add(pair.first.itemUpdates, in: i, to: &first.itemUpdates, total: updateTotal)
                 continue
             }
-            while d < restDeletes.count && restDeletes[d].section == i {
-                first.itemDeletes.append(restDeletes[d])
-                d += 1
-            }
-            while u < restUpdates.count && restUpdates[u].section == i {
-                first.itemUpdates.append(restUpdates[u])
-                u += 1
-            }
+            let d0 = d
+            while d < restDeletes.count && restDeletes[d].section == i { d += 1 }
+            add(restDeletes[d0..<d], to: &first.itemDeletes, total: deleteTotal)
+            let u0 = u
+            while u < restUpdates.count && restUpdates[u].section == i { u += 1 }
+            add(restUpdates[u0..<u], to: &first.itemUpdates, total: updateTotal)
         }
     }
     var second = Changeset(
@@ -817,25 +832,34 @@ func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOp
     do {
         let restInserts = restStages[1]?.changeset.itemInserts ?? []
         let restMoves = restStages[1]?.changeset.itemMoves ?? []
+        let insertTotal = pairs.values.reduce(restInserts.count) { $0 + $1.second.itemInserts.count }
+        let moveTotal = pairs.values.reduce(restMoves.count) { $0 + $1.second.itemMoves.count }
         var n = 0
         var m = 0
         for j in new.sections.indices {
             if case .paired(let i) = newParts[j], let pair = pairs[j] {
-                place(pair.second.itemInserts, in: j, into: &second.itemInserts)
+                add(pair.second.itemInserts, in: j, to: &second.itemInserts, total: insertTotal)
                 let from = afterDeletes[i]
-                let moves = from == 0 && j == 0 ? pair.second.itemMoves : pair.second.itemMoves.map {
-                    Move(from: ItemPath(item: $0.from.item, section: from), to: ItemPath(item: $0.to.item, section: j))
+                let moves = pair.second.itemMoves
+                if moves.isEmpty { continue }
+                if second.itemMoves.isEmpty && moves.count == moveTotal && from == 0 && j == 0 {
+                    second.itemMoves = moves
+                    continue
                 }
-                if second.itemMoves.isEmpty { second.itemMoves = moves } else { second.itemMoves += moves }
+                if second.itemMoves.capacity < moveTotal { second.itemMoves.reserveCapacity(moveTotal) }
+                for move in moves {
+                    second.itemMoves.append(Move(from: ItemPath(item: move.from.item, section: from), to: ItemPath(item: move.to.item, section: j)))
+                }
                 continue
             }
-            while n < restInserts.count && restInserts[n].section == j {
-                second.itemInserts.append(restInserts[n])
-                n += 1
-            }
-            while m < restMoves.count && restMoves[m].to.section == j {
-                second.itemMoves.append(restMoves[m])
-                m += 1
+            let n0 = n
+            while n < restInserts.count && restInserts[n].section == j { n += 1 }
+            add(restInserts[n0..<n], to: &second.itemInserts, total: insertTotal)
+            let m0 = m
+            while m < restMoves.count && restMoves[m].to.section == j { m += 1 }
+            if m > m0 {
+                if second.itemMoves.capacity < moveTotal { second.itemMoves.reserveCapacity(moveTotal) }
+                second.itemMoves += restMoves[m0..<m]
             }
         }
     }
