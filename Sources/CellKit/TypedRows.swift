@@ -678,8 +678,8 @@ func _keptRows<Row>(_ rows: [Row], deleting deletes: [ItemPath], updating update
 private enum _SectionPart {
     /// Its rows go to the sectioned diff of `ListItem`s.
     case rest
-    /// A typed section whose model type is nowhere else, diffed with the section of
-    /// the other model at `index` (same id, rule, header and footer).
+    /// A typed section whose model type is nowhere else, diffed with the section at
+    /// this index of the other model (same id, rule, header and footer).
     case paired(Int)
     /// A typed section whose model type is nowhere else, deleted or inserted with it.
     case alone
@@ -734,6 +734,12 @@ func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOp
     }
     let oldParts = old.sections.map { part($0, other: new, at: newIndex[$0.id]) }
     let newParts = new.sections.map { part($0, other: old, at: oldIndex[$0.id]) }
+    // Nothing typed to diff on its own: the mixed rows keep the typed rows typed.
+    func handled(_ part: _SectionPart) -> Bool {
+        if case .rest = part { return false }
+        return true
+    }
+    guard oldParts.contains(where: handled) || newParts.contains(where: handled) else { return nil }
     for (i, part) in oldParts.enumerated() {
         if case .alone = part, old.sections[i].rows.typedRows.map({ $0.ops.hasDuplicates($0) }) ?? true { return nil }
     }
