@@ -456,5 +456,11 @@ struct TypedRowsTests {
         let last = TableModel(posts)
         #expect(_sectionwiseChanges(new, last, DiffOptions())?.stages.map(\.changeset)
                 == ListController.listItemChanges(from: new, to: last, options: DiffOptions()).stages.map(\.changeset))
+        // Duplicate identities are left to the mixed rows, which report them as the ListItem path does.
+        var duplicated = TableModel([Post(id: 1, content: 0), Post(id: 2, content: 0), Post(id: 1, content: 1)])
+        duplicated.sections.append(TableSection(id: "more", items: [ListItem(LoadMorePlaceholder())]))
+        let reported = ListController.listItemChanges(from: old, to: duplicated, options: DiffOptions()).duplicates
+        #expect(_sectionwiseChanges(old, duplicated, DiffOptions()) == nil)
+        #expect(!reported.isEmpty && ListController.stagedChanges(from: old, to: duplicated, reloadThreshold: nil).duplicates == reported)
     }
 }
