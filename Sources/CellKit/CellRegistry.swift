@@ -131,6 +131,7 @@ public final class CellRegistry {
         store(source, configure: wrapped, for: model)
     }
 
+    /// Sets the registration of `Model` (behind the `@inlinable` `register`, so the table stays internal).
     @usableFromInline
     func store<Model>(_ source: CellSource, configure: (@MainActor (AnyObject, Any) -> Void)?, for model: Model.Type) {
         // A second registration for the same model type replaces the first (documented above).

@@ -105,6 +105,9 @@ public final class DispatchTable {
         } as ResourceHandler, for: model)
     }
 
+    // The stores behind the `@inlinable` registering methods: each sets a wrapped
+    // handler for `Model` in its table (not inlined, so the tables stay internal).
+
     @usableFromInline
     func store<Model>(_ handler: @escaping ConfigureHandler, for model: Model.Type) {
         configureTable.set(handler, for: model)
