@@ -154,6 +154,8 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     }
 
     public func scrollItem(at path: ItemPath, toViewportOffset offset: Double) {
+        // A row the list does not have (any values) is ignored, as the headless list view does.
+        guard sectionCounts.indices.contains(path.section), path.item >= 0, path.item < sectionCounts[path.section] else { return }
         anchor = .row(path)
         // Lines of the row above the top; any offset is accepted (NaN: none).
         anchorOffset = offset < 0 ? Int(min(-offset, RowHeights.maximumHeight).rounded()) : 0

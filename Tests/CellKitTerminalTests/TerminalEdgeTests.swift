@@ -114,6 +114,9 @@ struct TerminalEdgeTests {
             for line in extremes { list.select(path, atScreenLine: line) }
             _ = list.viewportOffset(ofItemAt: path)
             _ = list.cell(at: path)
+            list.scrollItem(at: path, toViewportOffset: 0)
+            list.reconfigureItems(at: [path])
+            list.cellDidChange(at: path, reason: .reconfigured)
             #expect(list.renderFrame().count == 5)
             #expect(list.selectedPath.map { (0..<3).contains($0.item) && $0.section == 0 } ?? false)
         }

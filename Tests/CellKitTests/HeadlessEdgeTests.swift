@@ -56,6 +56,9 @@ struct HeadlessEdgeTests {
             controller.listView(list, didMeasureHeight: 10, forItemAt: path)
             controller.listView(list, didSelectItemAt: path)
             #expect(controller.displayed.item(at: path) == nil)
+            #expect(controller.displayed.model(at: path) == nil)
+            list.reconfigureItems(at: [path])
+            list.cellDidChange(at: path, reason: .reconfigured)
         }
         #expect(list.contentOffset == 0)
         #expect(!list.log.contains { if case .selected = $0 { true } else { false } })
