@@ -113,7 +113,8 @@ public protocol ListViewDelegate: AnyObject {
     /// Whether the row at `path` takes the selection: `false` for a row that does
     /// nothing when selected. The terminal list view's cursor skips such rows, the
     /// UIKit adapters do not highlight them (`shouldHighlightRowAt`), and a tap on one
-    /// in the headless list view does nothing. Default: `true`.
+    /// in the headless list view, or an activation in the GTK list view, does nothing.
+    /// Default: `true`.
     func listView(_ listView: any ListView, canSelectItemAt path: ItemPath) -> Bool
     /// The row at `path` is about to show `cell`.
     func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath)
