@@ -174,8 +174,15 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         // Heights that differ from the estimate, and those of the rows on screen, follow
         // their rows; the others are asked again when shown.
         let mapping = core.batchMapping ?? PathMapping(batch, oldCounts: oldCounts, newCounts: core.counts)
+        func isKept(_ path: ItemPath, _ height: Double) -> Bool { height != rowHeightValue || core.cell(at: path) != nil }
+        // Rows changed off screen leave every kept height at its path: nothing to rebuild.
+        if layout.known.allSatisfy({ isKept($0.key, $0.value) && mapping.newPath(of: $0.key) == $0.key }) {
+            resetLayout(known: layout.known)
+            return
+        }
         var known: [ItemPath: Double] = [:]
-        for (path, height) in layout.known where height != rowHeightValue || core.cell(at: path) != nil {
+        known.reserveCapacity(layout.known.count)
+        for (path, height) in layout.known where isKept(path, height) {
             if let new = mapping.newPath(of: path) { known[new] = height }
         }
         resetLayout(known: known)
@@ -347,13 +354,15 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         guard !layoutPending else { return }
         contentOffset = clampedOffset(contentOffset)
         let range = visibleRange()
-        var wanted = Set<ItemPath>()
-        for flat in range { wanted.insert(layout.path(ofRow: flat)) }
-        for path in core.visibleItemPaths where !wanted.contains(path) {
+        // The rows in `range` are wanted; their paths ascend with their flat index.
+        for path in core.visibleItemPaths where !(layout.flatIndex(of: path).map(range.contains) ?? false) {
             core.endDisplay(at: path)
             layout.forgetIfEstimate(path)
         }
-        for path in wanted.sorted() where core.cell(at: path) == nil { core.display(at: path) }
+        for flat in range {
+            let path = layout.path(ofRow: flat)
+            if core.cell(at: path) == nil { core.display(at: path) }
+        }
         announcePrefetch(around: range)
     }
 
