@@ -60,6 +60,14 @@ struct HeadlessEdgeTests {
             list.reconfigureItems(at: [path])
             list.cellDidChange(at: path, reason: .reconfigured)
         }
+        for index in Self.extremes where index != 0 {
+            #expect(controller.listView(list, numberOfItemsInSection: index) == 0)
+            #expect(controller.listView(list, titleForHeaderInSection: index) == nil)
+            #expect(controller.listView(list, titleForFooterInSection: index) == nil)
+            _ = controller.listView(list, sectionForSectionIndexTitle: "A", at: index)
+            #expect(controller.displayed.itemCount(inSection: index) == 0)
+            #expect(controller.displayed.header(ofSection: index) == nil)
+        }
         #expect(list.contentOffset == 0)
         #expect(!list.log.contains { if case .selected = $0 { true } else { false } })
         try list.checkConsistency()
