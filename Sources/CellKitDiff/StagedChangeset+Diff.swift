@@ -93,10 +93,9 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
             return (m, d)
         }
     }
-    var stays = [Bool](repeating: false, count: nNew)
-    let kept = matching.newToOld.withUnsafeBufferPointer { n2o in
-        stays.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(n2o, $0) }
-    }
+    // The items that stay are marked in `newToOld` itself (as `-2 - old index`):
+    // from here on, -1 is an insert, a non-negative entry a move.
+    let kept = matching.newToOld.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequenceInPlace($0) }
 
     // 4. Changes. Every count but the updates' is known now, so each list is
     // written once into storage of its exact size.
@@ -196,24 +195,22 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     let inserts: [ItemPath] = _exactArray(count: insertCount) { insertBuffer in
         moves = _exactArray(count: moveCount) { moveBuffer in
             matching.newToOld.withUnsafeBufferPointer { n2o in
-                stays.withUnsafeBufferPointer { st in
-                    var moved = 0
-                    for j in 0..<nNew {
-                        let i = Int(n2o[j])
-                        if i < 0 {
-                            insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
-                            inserted &+= 1
-                        } else if !st[j] {
-                            let position = afterDeletes[i]
-                            moveBuffer.initializeElement(at: moved, to: Move(
-                                from: ItemPath(item: Int(position < 0 ? ~position : position), section: 0),
-                                to: ItemPath(item: lo &+ j, section: 0)
-                            ))
-                            moved &+= 1
-                        }
+                var moved = 0
+                for j in 0..<nNew {
+                    let i = Int(n2o[j])
+                    if i >= 0 {
+                        let position = afterDeletes[i]
+                        moveBuffer.initializeElement(at: moved, to: Move(
+                            from: ItemPath(item: Int(position < 0 ? ~position : position), section: 0),
+                            to: ItemPath(item: lo &+ j, section: 0)
+                        ))
+                        moved &+= 1
+                    } else if i == -1 {
+                        insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
+                        inserted &+= 1
                     }
-                    return moved
                 }
+                return moved
             }
         }
         return inserted

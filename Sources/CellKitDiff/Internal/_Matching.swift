@@ -261,16 +261,26 @@ internal func _matchIdentifiers<E: Differentiable>(
                     // A run that kept its order: matched in a loop of its own while the
                     // next old element carries the next new identifier.
                     // `j` and `cursor` advance together: one bound for both ends.
-                    let runStart = j
-                    let runEnd = j &+ Swift.min(nNew &- j, nOld &- cursor)
+                    // Addressed from the run's start, so that the loop keeps few values live.
+                    let length = Swift.min(nNew &- j, nOld &- cursor)
+                    let oldRun = old.baseAddress! + cursor
+                    let newRun = new.baseAddress! + j
+                    let o2nRun = o2n.baseAddress! + cursor
+                    let n2oRun = n2o.baseAddress! + j
+                    var newIndex = Int32(truncatingIfNeeded: j)
+                    var oldIndex = Int32(truncatingIfNeeded: cursor)
+                    var t = 0
                     repeat {
-                        o2n[cursor] = Int32(truncatingIfNeeded: j)
-                        n2o[j] = Int32(truncatingIfNeeded: cursor)
-                        cursor &+= 1
-                        j &+= 1
-                    } while j < runEnd && o2n[cursor] == -1
-                        && old[cursor].differenceIdentifier == new[j].differenceIdentifier
-                    pairs &+= j &- runStart
+                        o2nRun[t] = newIndex
+                        n2oRun[t] = oldIndex
+                        newIndex &+= 1
+                        oldIndex &+= 1
+                        t &+= 1
+                    } while t < length && o2nRun[t] == -1
+                        && oldRun[t].differenceIdentifier == newRun[t].differenceIdentifier
+                    cursor &+= t
+                    j &+= t
+                    pairs &+= t
                     resume = cursor
                     continue
                 }
@@ -354,8 +364,32 @@ internal func _matchIdentifiers<E: Differentiable>(
 }
 
 /// Marks the members of one longest strictly increasing subsequence of the
-/// non-negative entries of `values` (negative entries are skipped), and
-/// returns its length.
+/// non-negative entries of `values` (negative entries are skipped) in `marks`,
+/// and returns its length.
+///
+/// - Complexity: O(*n* log *n*), *n* = `values.count`.
+@inlinable @discardableResult
+internal func _markLongestIncreasingSubsequence(
+    _ values: UnsafeBufferPointer<Int32>, _ marks: UnsafeMutableBufferPointer<Bool>
+) -> Int {
+    _longestIncreasingSubsequence(values, marks: marks)
+}
+
+/// Marks the members of one longest strictly increasing subsequence of the
+/// non-negative entries of `values` (negative entries are skipped) in place, as
+/// `-2 - value` (so -1 still means "no value" and every member is at most -2),
+/// and returns its length.
+///
+/// - Complexity: O(*n* log *n*), *n* = `values.count`.
+@inlinable @discardableResult
+internal func _markLongestIncreasingSubsequenceInPlace(_ values: UnsafeMutableBufferPointer<Int32>) -> Int {
+    _longestIncreasingSubsequence(UnsafeBufferPointer(values), marks: nil)
+}
+
+/// Finds one longest strictly increasing subsequence of the non-negative
+/// entries of `values` (negative entries are skipped), marks its members in
+/// `marks` or, when `marks` is nil, in `values` itself (as `-2 - value`, which
+/// needs `values` to be writable memory), and returns its length.
 ///
 /// Patience sorting with predecessor links; a value greater than the current
 /// longest tail is appended without a search, which makes mostly-sorted input
@@ -363,9 +397,9 @@ internal func _matchIdentifiers<E: Differentiable>(
 /// run) searched for.
 ///
 /// - Complexity: O(*n* log *n*), *n* = `values.count`.
-@inlinable @discardableResult
-internal func _markLongestIncreasingSubsequence(
-    _ values: UnsafeBufferPointer<Int32>, _ marks: UnsafeMutableBufferPointer<Bool>
+@inlinable
+internal func _longestIncreasingSubsequence(
+    _ values: UnsafeBufferPointer<Int32>, marks: UnsafeMutableBufferPointer<Bool>?
 ) -> Int {
     let n = values.count
     if n == 0 { return 0 }
@@ -449,9 +483,17 @@ internal func _markLongestIncreasingSubsequence(
     }
     if length == 0 { return 0 }
     var k = Int(tails[length &- 1])
-    while k >= 0 {
-        marks[k] = true
-        k = Int(previous[k])
+    if let marks {
+        while k >= 0 {
+            marks[k] = true
+            k = Int(previous[k])
+        }
+    } else {
+        let members = UnsafeMutablePointer(mutating: values.baseAddress!)
+        while k >= 0 {
+            members[k] = -2 &- members[k]
+            k = Int(previous[k])
+        }
     }
     return length
 }
