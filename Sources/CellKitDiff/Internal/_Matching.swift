@@ -178,54 +178,50 @@ internal func _matchIdentifiers<E: Differentiable>(
             // in order.
             let slotBits = capacity.trailingZeroBitCount
             let partitioned = slotBits >= 19
-            var partHashes: UnsafeMutablePointer<Int>? = nil
-            var partIndices: UnsafeMutablePointer<Int32>? = nil
-            defer {
-                partHashes?.deallocate()
-                partIndices?.deallocate()
-            }
+            // Each old element's table word (tag | index + 1) in the low half and its
+            // first slot in the high half, in region order.
+            var partitionedWords: UnsafeMutablePointer<UInt64>? = nil
+            defer { partitionedWords?.deallocate() }
             if partitioned {
                 let shift = slotBits &- 8
-                let hashes = UnsafeMutablePointer<Int>.allocate(capacity: nOld)
-                defer { hashes.deallocate() }
-                let ph = UnsafeMutablePointer<Int>.allocate(capacity: nOld)
-                let pi = UnsafeMutablePointer<Int32>.allocate(capacity: nOld)
-                partHashes = ph
-                partIndices = pi
+                let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: nOld)
+                defer { keys.deallocate() }
+                let words = UnsafeMutablePointer<UInt64>.allocate(capacity: nOld)
+                partitionedWords = words
                 var starts = [Int](repeating: 0, count: 257)
                 starts.withUnsafeMutableBufferPointer { starts in
                     for i in 0..<nOld {
                         let hash = hashOf(old[i].differenceIdentifier)
-                        hashes[i] = hash
+                        let slot = hash & mask
+                        keys[i] = UInt64(truncatingIfNeeded: slot) &<< 32 | UInt64(tag(of: hash))
                         o2n[i] = -1
-                        starts[((hash & mask) &>> shift) &+ 1] &+= 1
+                        starts[(slot &>> shift) &+ 1] &+= 1
                     }
                     for b in 0..<256 { starts[b &+ 1] &+= starts[b] }
                     for i in 0..<nOld {
-                        let hash = hashes[i]
-                        let b = (hash & mask) &>> shift
+                        let key = keys[i]
+                        let b = Int(truncatingIfNeeded: key &>> 32) &>> shift
                         let p = starts[b]
                         starts[b] = p &+ 1
-                        ph[p] = hash
-                        pi[p] = Int32(truncatingIfNeeded: i)
+                        words[p] = key | UInt64(truncatingIfNeeded: i &+ 1)
                     }
                 }
             }
             table.initialize(repeating: 0, count: capacity)
-            // Inserts old element i, whose identifier hashes to `hash`.
+            // Inserts `word` (tag | old index + 1) from `slot` on.
             @inline(__always)
-            func insert(_ i: Int, _ hash: Int) {
-                let t = tag(of: hash)
-                var slot = hash & mask
+            func insert(_ word: UInt32, from slot: Int) {
+                let t = word & tagMask
+                var slot = slot
                 while true {
                     let entry = table[slot]
                     if entry == 0 {
-                        table[slot] = t | UInt32(truncatingIfNeeded: i &+ 1)
-                        entries &+= 1
+                        table[slot] = word
                         return
                     }
                     if entry & tagMask == t {
                         let first = Int(entry & entryMask) &- 1
+                        let i = Int(word & entryMask) &- 1
                         if old[first].differenceIdentifier == old[i].differenceIdentifier {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
@@ -235,14 +231,21 @@ internal func _matchIdentifiers<E: Differentiable>(
                     slot = (slot &+ 1) & mask
                 }
             }
-            if let partIndices, let partHashes {
-                for k in 0..<nOld { insert(Int(partIndices[k]), partHashes[k]) }
+            if let words = partitionedWords {
+                for k in 0..<nOld {
+                    let word = words[k]
+                    insert(UInt32(truncatingIfNeeded: word), from: Int(truncatingIfNeeded: word &>> 32))
+                }
             } else {
                 for i in 0..<nOld {
                     o2n[i] = -1
-                    insert(i, hashOf(old[i].differenceIdentifier))
+                    let hash = hashOf(old[i].differenceIdentifier)
+                    insert(tag(of: hash) | UInt32(truncatingIfNeeded: i &+ 1), from: hash & mask)
                 }
             }
+            // Every old element is in the table but the later occurrences (the only
+            // duplicates recorded so far).
+            entries = nOld &- duplicates.count
 
             // `cursor`: the old element after the last match; `resume`: where the
             // cursor was before the last jump (a far move pulls the cursor away, and
