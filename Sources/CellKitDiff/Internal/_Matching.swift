@@ -257,9 +257,24 @@ internal func _matchIdentifiers<E: Differentiable>(
             func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
                 i < nOld && o2n[i] == -1 && old[i].differenceIdentifier == id
             }
+            // Whether the last match was the old element before the one matched before
+            // it: in a reversed run, that one is tried first.
+            var descending = false
             var j = 0
             while j < nNew {
                 let id = new[j].differenceIdentifier
+                if descending {
+                    if cursor >= 2 && claims(cursor &- 2, id) {
+                        o2n[cursor &- 2] = Int32(truncatingIfNeeded: j)
+                        n2o[j] = Int32(truncatingIfNeeded: cursor &- 2)
+                        pairs &+= 1
+                        cursor &-= 1
+                        resume = cursor
+                        j &+= 1
+                        continue
+                    }
+                    descending = false
+                }
                 if claims(cursor, id) {
                     // A run that kept its order: matched in a loop of its own while the
                     // next old element carries the next new identifier.
@@ -296,6 +311,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     candidate = resume &+ 1
                 } else if cursor >= 2 && claims(cursor &- 2, id) {
                     candidate = cursor &- 2  // the old element before the last match (a descending run)
+                    descending = true
                 }
                 if candidate >= 0 {
                     o2n[candidate] = Int32(truncatingIfNeeded: j)
