@@ -57,15 +57,26 @@ internal struct _Identified<ID: Hashable>: Differentiable {
 /// The hash the identifier table uses: the identifier's own `hashValue`, except
 /// for the standard fixed-width integer types, whose bits are mixed here with a
 /// per-process random seed (taken from `Hasher`) instead of going through
-/// SipHash once per element. Only the probe sequence depends on the hash; every
-/// match is still decided by `==`, so the result is the same for every input.
+/// SipHash once per element, and for `String` identifiers when every identifier
+/// of the diff is ASCII (``asciiStrings``), whose UTF-8 bytes are mixed a word at a
+/// time. Only the probe sequence depends on the hash; every match is still
+/// decided by `==`, so the result is the same for every input.
+///
+/// The `String` fast path needs every identifier on both sides to be ASCII: only
+/// then is `==` (canonical equivalence) the same as equal bytes. A non-ASCII
+/// string can equal an ASCII one ("\u{212A}", the Kelvin sign, == "K"), so one
+/// non-ASCII identifier anywhere sends the whole diff through `hashValue`.
 @usableFromInline
 internal struct _IdentifierHash<ID: Hashable> {
     @usableFromInline let seed: UInt64
+    /// Whether `ID` is `String` and every identifier of this diff is ASCII (the
+    /// matcher checks them all first).
+    @usableFromInline let asciiStrings: Bool
 
     @inlinable
-    init() {
-        if Self.isInteger {
+    init(asciiStrings: Bool = false) {
+        self.asciiStrings = asciiStrings
+        if Self.isInteger || asciiStrings {
             var hasher = Hasher()
             hasher.combine(0x5EED as UInt64)
             seed = UInt64(truncatingIfNeeded: hasher.finalize())
@@ -91,6 +102,33 @@ internal struct _IdentifierHash<ID: Hashable> {
         return Int(truncatingIfNeeded: z ^ (z &>> 32))
     }
 
+    /// The bytes of a string whose UTF-8 is stored contiguously, folded a word at a
+    /// time (the last word overlaps the one before it when the length is not a
+    /// multiple of 8), then mixed.
+    @inlinable
+    func asciiHash(_ string: String) -> Int {
+        let folded: UInt64 = string.utf8.withContiguousStorageIfAvailable { bytes in
+            let n = bytes.count
+            var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+            guard let base = bytes.baseAddress, n > 0 else { return h }
+            let raw = UnsafeRawPointer(base)
+            if n < 8 {
+                var w: UInt64 = 0
+                for k in 0..<n { w = w &<< 8 | UInt64(raw.load(fromByteOffset: k, as: UInt8.self)) }
+                return (h ^ w) &* 0xD6E8_FEB8_6659_FD93
+            }
+            var offset = 0
+            while true {
+                let w = raw.loadUnaligned(fromByteOffset: Swift.min(offset, n &- 8), as: UInt64.self)
+                h = (h ^ w) &* 0xD6E8_FEB8_6659_FD93
+                h ^= h &>> 29
+                offset &+= 8
+                if offset >= n { return h }
+            }
+        } ?? UInt64(truncatingIfNeeded: string.hashValue)  // not reached: every identifier was checked
+        return mix(folded)
+    }
+
     @inlinable @inline(__always)
     func callAsFunction(_ id: ID) -> Int {
         if ID.self == Int.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self))) }
@@ -99,8 +137,26 @@ internal struct _IdentifierHash<ID: Hashable> {
         if ID.self == UInt64.self { return mix(unsafeBitCast(id, to: UInt64.self)) }
         if ID.self == Int32.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int32.self))) }
         if ID.self == UInt32.self { return mix(UInt64(unsafeBitCast(id, to: UInt32.self))) }
+        if ID.self == String.self && asciiStrings { return asciiHash(unsafeBitCast(id, to: String.self)) }
         return id.hashValue
     }
+}
+
+/// Whether every identifier of `elements` is an ASCII `String` stored as contiguous
+/// UTF-8 (false for any other identifier type).
+@inlinable
+internal func _allASCIIStrings<E: Differentiable>(_ elements: UnsafeBufferPointer<E>) -> Bool {
+    guard E.DifferenceIdentifier.self == String.self else { return false }
+    for element in elements {
+        let id = unsafeBitCast(element.differenceIdentifier, to: String.self)
+        let ascii: Bool? = id.utf8.withContiguousStorageIfAvailable { bytes in
+            var high: UInt8 = 0
+            for byte in bytes { high |= byte }
+            return high < 0x80
+        }
+        if ascii != true { return false }
+    }
+    return true
 }
 
 /// Matches the elements of two snapshots by identifier through a flat
@@ -149,7 +205,9 @@ internal func _matchIdentifiers<E: Differentiable>(
         return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits) & ~entryMask
     }
     let tagMask = ~entryMask
-    let hashOf = _IdentifierHash<E.DifferenceIdentifier>()
+    let hashOf = _IdentifierHash<E.DifferenceIdentifier>(
+        asciiStrings: E.DifferenceIdentifier.self == String.self && _allASCIIStrings(old) && _allASCIIStrings(new)
+    )
     var matchedCount = 0
 
     @inline(__always)
