@@ -92,6 +92,24 @@ struct IdentifierHashTests {
         #expect(changes.stages.first?.changeset.itemMoves.count == 1)
     }
 
+    @Test("the ASCII check finds a non-ASCII character at any position of any length")
+    func asciiCheck() {
+        func allASCII(_ ids: [String]) -> Bool {
+            let items = ids.map { TextItem(id: $0, content: 0) }
+            return items.withUnsafeBufferPointer { _allASCIIStrings($0) }
+        }
+        for length in 0...33 {
+            let plain = String(repeating: "a", count: length)
+            #expect(allASCII([plain, "b"]), "length \(length)")
+            for position in 0...length {
+                var characters = Array(plain)
+                characters.insert("é", at: position)
+                #expect(!allASCII(["b", String(characters)]), "length \(length), position \(position)")
+            }
+        }
+        #expect(![BoxedItem(id: 1, content: 0)].withUnsafeBufferPointer { _allASCIIStrings($0) })
+    }
+
     @Test("150k items with duplicate ids take the partitioned table")
     func partitioned() throws {
         let (old, new) = LargeDiffTests.largePair(seed: 11, n: 150_000, duplicates: true)

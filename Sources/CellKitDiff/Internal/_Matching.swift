@@ -150,9 +150,22 @@ internal func _allASCIIStrings<E: Differentiable>(_ elements: UnsafeBufferPointe
     for element in elements {
         let id = unsafeBitCast(element.differenceIdentifier, to: String.self)
         let ascii: Bool? = id.utf8.withContiguousStorageIfAvailable { bytes in
-            var high: UInt8 = 0
-            for byte in bytes { high |= byte }
-            return high < 0x80
+            // A word at a time (the last word overlapping the one before it).
+            let n = bytes.count
+            guard let base = bytes.baseAddress, n > 0 else { return true }
+            let raw = UnsafeRawPointer(base)
+            if n < 8 {
+                var high: UInt8 = 0
+                for k in 0..<n { high |= raw.load(fromByteOffset: k, as: UInt8.self) }
+                return high < 0x80
+            }
+            var high: UInt64 = raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            var offset = 0
+            while offset &+ 8 < n {
+                high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset &+= 8
+            }
+            return high & 0x8080_8080_8080_8080 == 0
         }
         if ascii != true { return false }
     }
