@@ -232,9 +232,12 @@ internal func _matchIdentifiers<E: Differentiable>(
     let newToOld: [Int32] = _exactArray(count: nNew) { n2o in
         oldToNew = _exactArray(count: nOld) { o2n in
             // The table's state is local to this closure, so that it stays in registers.
-            // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
+            // Load factor at most 1/2 for the old identifiers, or for as many new-only
+            // ones as the new snapshot has rows beyond the old one's count, if more (a
+            // first load: no growth); grows if more new ones arrive.
             var capacity = 16
-            while capacity < 2 &* nOld { capacity &<<= 1 }
+            let expected = Swift.max(nOld, nNew &- nOld)
+            while capacity < 2 &* expected { capacity &<<= 1 }
             var mask = capacity &- 1
             // Zeroed just before the inserts, so that it is still in cache when they start.
             var table = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
