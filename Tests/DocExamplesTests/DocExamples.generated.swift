@@ -1024,7 +1024,7 @@ import Testing
     assert(calls == ["verified", "account", "object"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:113
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
 @MainActor private func docExample74() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: TextCell { var spinning = false }
@@ -1450,7 +1450,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/Performance.md:83
+// Sources/CellKit/Documentation.docc/Performance.md:89
 @MainActor private func docExample95() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
