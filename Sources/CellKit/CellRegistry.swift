@@ -101,29 +101,46 @@ public final class CellRegistry {
     ///
     /// `Cell` must be the source's cell type (or a supertype of it); a mismatch is
     /// reported once and the handler is skipped.
+    @inlinable
     public func register<Model, Cell: AnyObject>(
         _ source: CellSource, for model: Model.Type,
         configure: (@MainActor (Cell, Model) -> Void)? = nil
     ) {
+        // `@inlinable`, so that the wrapper's casts of the cell and the model
+        // are specialised for the caller's concrete types: generic casts through
+        // the runtime would cost every row more than the look-up of its binding.
         var wrapped: (@MainActor (AnyObject, Any) -> Void)?
         if let handler = configure {
             let report: @MainActor (AnyObject, Any) -> Void = { [weak self] cell, model in
                 self?.reportMismatch(cell: cell, expected: Cell.self, model: model)
             }
             wrapped = { cell, model in
-                guard let typedCell = cell as? Cell, let typedModel = model as? Model else {
+                guard let typedCell = cell as? Cell else {
                     report(cell, model)
                     return
                 }
-                handler(typedCell, typedModel)
+                // A `switch` pattern casts `model` in place (`as?` copies the
+                // existential first) and, where this wrapper is not specialised,
+                // needs no metadata of `Optional<Model>`.
+                switch model {
+                case let typedModel as Model: handler(typedCell, typedModel)
+                default: report(cell, model)
+                }
             }
         }
+        store(source, configure: wrapped, for: model)
+    }
+
+    /// Sets the registration of `Model` (behind the `@inlinable` `register`, so the table stays internal).
+    @usableFromInline
+    func store<Model>(_ source: CellSource, configure: (@MainActor (AnyObject, Any) -> Void)?, for model: Model.Type) {
         // A second registration for the same model type replaces the first (documented above).
-        table.set(Registration(source: source, configure: wrapped), for: model)
+        table.set(Registration(source: source, configure: configure), for: model)
         clearCache()
     }
 
     /// Maps `Model` to cells of type `Cell`, built with `init()`, in `style`.
+    @inlinable
     public func register<Model, Cell: ListCell>(
         _ cell: Cell.Type, for model: Model.Type, style: CellStyle = .default,
         configure: (@MainActor (Cell, Model) -> Void)? = nil
@@ -221,6 +238,7 @@ public final class CellRegistry {
     /// The row being configured, for the mismatch diagnostic.
     private var configuringPath: ItemPath?
 
+    @usableFromInline
     func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any) {
         mismatches.report(cell: cell, expected: expected, model: model, at: configuringPath, to: diagnostics)
     }

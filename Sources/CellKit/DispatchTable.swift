@@ -31,10 +31,10 @@
 /// ```
 @MainActor
 public final class DispatchTable {
-    typealias ConfigureHandler = @MainActor (AnyObject, Any, ItemPath) -> Void
-    typealias SelectHandler = @MainActor (Any, ItemPath) -> Void
-    typealias HeightHandler = @MainActor (Any, ItemPath) -> Double
-    typealias ResourceHandler = @MainActor (AnyObject, Any, ResourceUpdate) -> Void
+    @usableFromInline typealias ConfigureHandler = @MainActor (AnyObject, Any, ItemPath) -> Void
+    @usableFromInline typealias SelectHandler = @MainActor (Any, ItemPath) -> Void
+    @usableFromInline typealias HeightHandler = @MainActor (Any, ItemPath) -> Double
+    @usableFromInline typealias ResourceHandler = @MainActor (AnyObject, Any, ResourceUpdate) -> Void
 
     var configureTable = TypeTable<ConfigureHandler>()
     var selectTable = TypeTable<SelectHandler>()
@@ -52,9 +52,15 @@ public final class DispatchTable {
 
     // MARK: Registering
 
+    // The registering methods are `@inlinable` so that the wrappers they build
+    // (the casts of the cell and the model to the handler's types) are
+    // specialised for the caller's concrete types: generic casts through the
+    // runtime would cost every row more than the look-up of its handler.
+
     /// Configures cells showing a `Model` (a type, a superclass, or a protocol type).
+    @inlinable
     public func configure<Model, Cell>(_ model: Model.Type, _ handler: @escaping @MainActor (Cell, Model) -> Void) {
-        configureTable.set(typedConfigure(handler), for: model)
+        store(typedConfigure(handler), for: model)
     }
 
     /// Configures cells showing any model that no more specific handler takes (`configureCell:withObject:`).
@@ -62,14 +68,16 @@ public final class DispatchTable {
     /// The built-in placeholder rows (loading, no results, error, load more) are
     /// not handed to it: they keep their built-in look unless configured for
     /// their own type (`configure(ErrorPlaceholder.self) { ... }`).
+    @inlinable
     public func configureAny<Cell>(_ handler: @escaping @MainActor (Cell, Any) -> Void) {
-        configureTable.catchAll = typedConfigure(handler)
+        storeAny(typedConfigure(handler))
     }
 
     /// Handles selection of rows showing a `Model` (`tableView:didSelect<ModelName>:`).
     /// Registering a type again replaces its earlier select handler.
+    @inlinable
     public func onSelect<Model>(_ model: Model.Type, _ handler: @escaping @MainActor (Model, ItemPath) -> Void) {
-        selectTable.set({ m, path in handler(m as! Model, path) }, for: model)
+        store({ m, path in handler(Self.cast(m, to: Model.self), path) } as SelectHandler, for: model)
     }
 
     /// Handles selection of any row no more specific handler takes (`didSelectObject:`).
@@ -78,8 +86,9 @@ public final class DispatchTable {
     }
 
     /// The height of rows showing a `Model` (`tableView:heightFor<ModelName>:`).
+    @inlinable
     public func height<Model>(for model: Model.Type, _ handler: @escaping @MainActor (Model) -> Double) {
-        heightTable.set({ m, _ in handler(m as! Model) }, for: model)
+        store({ m, _ in handler(Self.cast(m, to: Model.self)) } as HeightHandler, for: model)
     }
 
     /// The height of any row no more specific handler takes (`heightForObject:`).
@@ -89,14 +98,43 @@ public final class DispatchTable {
 
     /// Updates a visible cell showing a `Model` when a resource it shows arrives
     /// (for cells bound through the registry; presenters have their own update).
+    @inlinable
     public func onResource<Model, Cell>(_ model: Model.Type, _ handler: @escaping @MainActor (Cell, Model, ResourceUpdate) -> Void) {
-        resourceTable.set({ [weak self] cell, m, update in
-            guard let cell = cell as? Cell else {
+        store({ [weak self] cell, m, update in
+            guard let typed = cell as? Cell else {
                 self?.reportMismatch(cell: cell, expected: Cell.self, model: m, at: nil)
                 return
             }
-            handler(cell, m as! Model, update)
-        }, for: model)
+            handler(typed, Self.cast(m, to: Model.self), update)
+        } as ResourceHandler, for: model)
+    }
+
+    // The stores behind the `@inlinable` registering methods: each sets a wrapped
+    // handler for `Model` in its table (not inlined, so the tables stay internal).
+
+    @usableFromInline
+    func store<Model>(_ handler: @escaping ConfigureHandler, for model: Model.Type) {
+        configureTable.set(handler, for: model)
+    }
+
+    @usableFromInline
+    func storeAny(_ handler: @escaping ConfigureHandler) {
+        configureTable.catchAll = handler
+    }
+
+    @usableFromInline
+    func store<Model>(_ handler: @escaping SelectHandler, for model: Model.Type) {
+        selectTable.set(handler, for: model)
+    }
+
+    @usableFromInline
+    func store<Model>(_ handler: @escaping HeightHandler, for model: Model.Type) {
+        heightTable.set(handler, for: model)
+    }
+
+    @usableFromInline
+    func store<Model>(_ handler: @escaping ResourceHandler, for model: Model.Type) {
+        resourceTable.set(handler, for: model)
     }
 
     // MARK: Dispatching
@@ -144,17 +182,34 @@ public final class DispatchTable {
     /// Whether any height handler is registered (lists may skip per-row height calls otherwise).
     public var hasHeightHandlers: Bool { !heightTable.isEmpty }
 
-    private func typedConfigure<Cell, Model>(_ handler: @escaping @MainActor (Cell, Model) -> Void) -> ConfigureHandler {
+    /// A handler that casts the cell and the model to the types `handler` takes;
+    /// a cell of another type is reported and skipped.
+    @inlinable
+    func typedConfigure<Cell, Model>(_ handler: @escaping @MainActor (Cell, Model) -> Void) -> ConfigureHandler {
         { [weak self] cell, model, path in
             guard let typed = cell as? Cell else {
                 self?.reportMismatch(cell: cell, expected: Cell.self, model: model, at: path)
                 return
             }
-            handler(typed, model as! Model)
+            handler(typed, Self.cast(model, to: Model.self))
         }
     }
 
-    private func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any, at path: ItemPath?) {
+    /// `model` as a `Model`, the type its handler was resolved for.
+    ///
+    /// A `switch` pattern rather than `as!`: it casts `model` in place (`as!`
+    /// copies the existential first) and, unspecialised, needs no metadata of
+    /// `Optional<Model>` as `as?` would.
+    @inlinable
+    static func cast<Model>(_ model: Any, to _: Model.Type) -> Model {
+        switch model {
+        case let model as Model: model
+        default: preconditionFailure("DispatchTable: a \(type(of: model)) reached a handler for \(Model.self)")
+        }
+    }
+
+    @usableFromInline
+    func reportMismatch(cell: AnyObject, expected: Any.Type, model: Any, at path: ItemPath?) {
         mismatches.report(cell: cell, expected: expected, model: model, at: path, to: diagnostics)
     }
 }

@@ -51,7 +51,11 @@ extension UpdatableCell {
     /// Calls ``update(with:)`` if `model` is of this cell's model type; `nil` otherwise.
     @MainActor
     func _update(withAny model: Any) -> Bool? {
-        guard let model = model as? Model else { return nil }
-        return update(with: model)
+        // A `switch` pattern: called through the existential, an `as?` would
+        // look up `Optional<Model>`'s metadata on every row.
+        switch model {
+        case let model as Model: update(with: model)
+        default: nil
+        }
     }
 }

@@ -7,11 +7,16 @@ extension ListController {
     /// The staged changes from `old` to `new`; pure, so it may run on any thread.
     ///
     /// When the models have typed sections, the diff runs over their arrays,
-    /// specialised for their model type where they were built (rows of other
-    /// sections, such as placeholder rows, are matched as ``ListItem``s); otherwise
-    /// over ``ListItem`` rows. Both give the same changes.
+    /// specialised for their model type where they were built: a typed section
+    /// that keeps its id beside other rows (a load-more or header row) is diffed on
+    /// its own and the other rows as ``ListItem``s, or, when rows could change
+    /// section between them, all rows together (rows of other sections matched as
+    /// ``ListItem``s); otherwise over ``ListItem`` rows. All give the same changes.
     nonisolated static func stagedChanges(from old: TableModel, to new: TableModel, reloadThreshold: Int?) -> TableChangeset {
         let options = DiffOptions(reloadThreshold: reloadThreshold)
+        if let staged = _sectionwiseChanges(old, new, options) {
+            return staged
+        }
         if let differ = new.typedDiffer ?? old.typedDiffer, let staged = differ(old, new, options) {
             return staged
         }

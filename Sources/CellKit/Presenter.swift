@@ -84,23 +84,38 @@ struct PresenterBinding {
     init<P: Presenter>(_ presenter: P, style: CellStyle, onEvent: @escaping @MainActor (P.Event) -> Void) {
         self.style = style
         self.source = presenter.cellSource(for: style)
+        // The model casts are `switch` patterns: in this unspecialised generic
+        // code an `as?` would look up `Optional<P.Model>`'s metadata on every row.
         present = { cell, model, path in
-            guard let cell = cell as? P.Cell, let model = model as? P.Model else { return false }
-            presenter.present(model, in: cell, style: style, context: PresentationContext(path: path, emit: onEvent))
-            return true
+            guard let cell = cell as? P.Cell else { return false }
+            switch model {
+            case let model as P.Model:
+                presenter.present(model, in: cell, style: style, context: PresentationContext(path: path, emit: onEvent))
+                return true
+            default: return false
+            }
         }
         update = { cell, model, resource in
-            guard let cell = cell as? P.Cell, let model = model as? P.Model else { return false }
-            presenter.update(cell, showing: model, style: style, resource: resource)
-            return true
+            guard let cell = cell as? P.Cell else { return false }
+            switch model {
+            case let model as P.Model:
+                presenter.update(cell, showing: model, style: style, resource: resource)
+                return true
+            default: return false
+            }
         }
         select = { model in
-            guard let model = model as? P.Model, let event = presenter.selected(model, style: style) else { return }
-            onEvent(event)
+            switch model {
+            case let model as P.Model:
+                if let event = presenter.selected(model, style: style) { onEvent(event) }
+            default: return
+            }
         }
         height = { model in
-            guard let model = model as? P.Model else { return nil }
-            return presenter.height(for: model, style: style)
+            switch model {
+            case let model as P.Model: presenter.height(for: model, style: style)
+            default: nil
+            }
         }
     }
 }

@@ -91,6 +91,8 @@ class _AnyTypedRows: @unchecked Sendable {
     }
 
     var count: Int { fatalError("abstract") }
+    /// The model type of the rows (every row's ``ItemID`` has it).
+    var modelType: any Any.Type { fatalError("abstract") }
     func model(at index: Int) -> any Sendable { fatalError("abstract") }
     func item(at index: Int) -> ListItem { fatalError("abstract") }
     @usableFromInline func listItems() -> [ListItem] { fatalError("abstract") }
@@ -105,6 +107,10 @@ class _AnyTypedRows: @unchecked Sendable {
     func converting(_ items: [ListItem]) -> _AnyTypedRows? { fatalError("abstract") }
     /// The rows in `range`.
     func slice(_ range: Range<Int>) -> _AnyTypedRows { fatalError("abstract") }
+    /// These rows after a first stage that deletes the rows at `deletes` and updates
+    /// those at `updates` (both ascending), when the rows of `new` (of this rule) are
+    /// the rows left, one to one: an updated row shows its version in `new`.
+    func kept(deleting deletes: [ItemPath], updating updates: [ItemPath], new: _AnyTypedRows) -> _AnyTypedRows { fatalError("abstract") }
 }
 
 @usableFromInline
@@ -119,6 +125,7 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
     }
 
     override var count: Int { rows.count }
+    override var modelType: any Any.Type { Rule.Model.self }
     override func model(at index: Int) -> any Sendable { rows[index].model }
     override func item(at index: Int) -> ListItem { Rule.listItem(rows[index].model) }
     override func listItems() -> [ListItem] { rows.map { Rule.listItem($0.model) } }
@@ -152,6 +159,10 @@ final class _TypedRows<Rule: _RowRule>: _AnyTypedRows, @unchecked Sendable {
     }
 
     override func slice(_ range: Range<Int>) -> _AnyTypedRows { _TypedRows(Array(rows[range]), ops: ops) }
+
+    override func kept(deleting deletes: [ItemPath], updating updates: [ItemPath], new: _AnyTypedRows) -> _AnyTypedRows {
+        _TypedRows(_keptRows(rows, deleting: deletes, updating: updates, new: unsafeDowncast(new, to: _TypedRows<Rule>.self).rows), ops: ops)
+    }
 }
 
 /// The rows of a section: typed (one model type, in one array) or type-erased.
@@ -287,17 +298,28 @@ func _typedRows<Rule: _RowRule>(_ models: [Rule.Model], _ rule: Rule.Type) -> _T
     _TypedRows(models.map(_Row<Rule>.init), ops: _typedOps(rule))
 }
 
-/// What typed rows of one rule need compiled for their type: the diff, and finding a row.
+/// What typed rows of one rule need compiled for their type: the diffs, and finding a row.
 @usableFromInline
 struct _TypedOps: Sendable {
     @usableFromInline let diff: _TypedDiffer
     /// The first row of the rows (of this rule) with the identity, or `nil`.
     @usableFromInline let firstIndex: @Sendable (_AnyTypedRows, ItemID) -> Int?
+    /// The changes between two sections' rows of this rule (see ``_SectionRowChanges``);
+    /// `nil` when either has duplicate identities.
+    @usableFromInline let sectionDiff: @Sendable (_AnyTypedRows, _AnyTypedRows) -> _SectionRowChanges?
+    /// Whether two rows (of this rule) share an identity.
+    @usableFromInline let hasDuplicates: @Sendable (_AnyTypedRows) -> Bool
 
     @inlinable
-    init(diff: @escaping _TypedDiffer, firstIndex: @escaping @Sendable (_AnyTypedRows, ItemID) -> Int?) {
+    init(
+        diff: @escaping _TypedDiffer, firstIndex: @escaping @Sendable (_AnyTypedRows, ItemID) -> Int?,
+        sectionDiff: @escaping @Sendable (_AnyTypedRows, _AnyTypedRows) -> _SectionRowChanges?,
+        hasDuplicates: @escaping @Sendable (_AnyTypedRows) -> Bool
+    ) {
         self.diff = diff
         self.firstIndex = firstIndex
+        self.sectionDiff = sectionDiff
+        self.hasDuplicates = hasDuplicates
     }
 }
 
@@ -306,7 +328,11 @@ struct _TypedOps: Sendable {
 func _typedOps<Rule: _RowRule>(_ rule: Rule.Type) -> _TypedOps {
     _TypedOps(
         diff: { old, new, options in _typedDiff(old, new, options, rule) },
-        firstIndex: { rows, id in _typedFirstIndex(unsafeDowncast(rows, to: _TypedRows<Rule>.self), id) }
+        firstIndex: { rows, id in _typedFirstIndex(unsafeDowncast(rows, to: _TypedRows<Rule>.self), id) },
+        sectionDiff: { old, new in
+            _typedSectionDiff(unsafeDowncast(old, to: _TypedRows<Rule>.self), unsafeDowncast(new, to: _TypedRows<Rule>.self))
+        },
+        hasDuplicates: { rows in _typedHasDuplicates(unsafeDowncast(rows, to: _TypedRows<Rule>.self)) }
     )
 }
 
@@ -567,3 +593,357 @@ func _rowDuplicates(_ duplicates: [DuplicateIdentifier], old: TableModel, new: T
 /// slower on a 100k-row diff (measured with `Benchmarks/Scripts/instructions`).
 @usableFromInline @inline(never)
 func _false() -> Bool { false }
+
+// MARK: - Mixed models, one typed section at a time
+
+// A paging list (a typed section and a load-more row), a placeholder giving way to
+// content, a header row over typed sections: models that mix typed sections with
+// other rows. The sectioned diff of their rows as mixed rows copies every typed row
+// once per apply; when no row can change section between a typed section and the
+// rest, each typed section that keeps its place is diffed on its own, with its own
+// typed diff, and the other sections' rows (few, usually) with the sectioned diff
+// of `ListItem`s. The pieces are put together into the changes the sectioned diff
+// of the whole models gives: sectioned diffs of disjoint identities, stage by stage.
+
+/// The changes between two sections' typed rows, from the flat diff (item paths in
+/// section 0): its first stage (deletes and updates, old coordinates) and its second
+/// (inserts and moves), each empty when the diff has none.
+@usableFromInline
+struct _SectionRowChanges {
+    @usableFromInline var first: Changeset
+    @usableFromInline var second: Changeset
+    /// The rows after the first stage, when the diff built them (it has both stages).
+    @usableFromInline var afterFirst: _AnyTypedRows?
+
+    @inlinable
+    init(first: Changeset, second: Changeset, afterFirst: _AnyTypedRows?) {
+        self.first = first
+        self.second = second
+        self.afterFirst = afterFirst
+    }
+}
+
+/// The flat diff of two sections' typed rows; `nil` when either has duplicate
+/// identities (their reports and matching follow the whole model's diff).
+@inlinable
+func _typedSectionDiff<Rule: _RowRule>(_ old: _TypedRows<Rule>, _ new: _TypedRows<Rule>) -> _SectionRowChanges? {
+    var options = DiffOptions()
+    // Every duplicate counts (see `_tableChanges`); `_false()`: see there.
+    options.trimsIdenticalEnds = _false()
+    let staged = StagedChangeset(from: old.rows, to: new.rows, options: options)
+    guard staged.duplicates.isEmpty else { return nil }
+    var changes = _SectionRowChanges(first: Changeset(), second: Changeset(), afterFirst: nil)
+    for stage in staged.stages {
+        if stage.changeset.itemInserts.isEmpty && stage.changeset.itemMoves.isEmpty {
+            changes.first = stage.changeset
+            if staged.stages.count == 2 { changes.afterFirst = _TypedRows(stage.data, ops: old.ops) }
+        } else {
+            changes.second = stage.changeset
+        }
+    }
+    return changes
+}
+
+/// Whether two of `rows` share an identity.
+@inlinable
+func _typedHasDuplicates<Rule: _RowRule>(_ rows: _TypedRows<Rule>) -> Bool {
+    var seen = Set<Rule.ID>(minimumCapacity: rows.rows.count)
+    for row in rows.rows where !seen.insert(row.differenceIdentifier).inserted { return true }
+    return false
+}
+
+/// `rows` without the rows at `deletes`, the rows at `updates` replaced by their
+/// version in `new`, which holds the rows left one to one (both lists ascending).
+func _keptRows<Row>(_ rows: [Row], deleting deletes: [ItemPath], updating updates: [ItemPath], new: [Row]) -> [Row] {
+    var kept: [Row] = []
+    kept.reserveCapacity(rows.count - deletes.count)
+    var d = 0
+    var u = 0
+    for r in rows.indices {
+        if d < deletes.count && deletes[d].item == r {
+            d += 1
+            continue
+        }
+        if u < updates.count && updates[u].item == r {
+            u += 1
+            kept.append(new[kept.count])
+        } else {
+            kept.append(rows[r])
+        }
+    }
+    return kept
+}
+
+/// How the section-wise diff takes a section.
+private enum _SectionPart {
+    /// Its rows go to the sectioned diff of `ListItem`s.
+    case rest
+    /// A typed section whose model type is nowhere else, diffed with the section at
+    /// this index of the other model (same id, rule, header and footer).
+    case paired(Int)
+    /// A typed section whose model type is nowhere else, deleted or inserted with it.
+    case alone
+}
+
+/// The staged changes from `old` to `new` with each typed section diffed on its own
+/// (see above); `nil` when that could differ from the sectioned diff of the whole
+/// models (a model type in two sections or in a `ListItem` row beside a typed
+/// section, repeated section ids, duplicate row identities), or would not save
+/// anything (no typed section, or models of one typed rule only, which the typed
+/// diff takes whole).
+func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOptions) -> TableChangeset? {
+    // Models of one rule, typed sections and empty ones only: the typed diff's case.
+    var typedClass: ObjectIdentifier?
+    var oneRule = true
+    var anyTyped = false
+    for section in old.sections + new.sections {
+        if let typed = section.rows.typedRows {
+            anyTyped = true
+            let rule = ObjectIdentifier(type(of: typed))
+            if typedClass == nil { typedClass = rule } else if typedClass != rule { oneRule = false }
+        } else if section.rows.count > 0 {
+            oneRule = false
+        }
+    }
+    guard anyTyped, !oneRule else { return nil }
+
+    // Section ids are unique on each side.
+    var oldIndex: [SectionID: Int] = [:]
+    for (i, section) in old.sections.enumerated() where oldIndex.updateValue(i, forKey: section.id) != nil { return nil }
+    var newIndex: [SectionID: Int] = [:]
+    for (j, section) in new.sections.enumerated() where newIndex.updateValue(j, forKey: section.id) != nil { return nil }
+
+    // Where each model type shows: the typed sections of it, and whether a `ListItem` row has it.
+    var typedPlaces: [ObjectIdentifier: Int] = [:]
+    var itemTypes = Set<ObjectIdentifier>()
+    for section in old.sections + new.sections {
+        switch section.rows {
+        case .typed(let typed): typedPlaces[ObjectIdentifier(typed.modelType), default: 0] += 1
+        case .items(let items): for item in items { itemTypes.insert(ObjectIdentifier(item.id.modelType)) }
+        }
+    }
+    func part(_ section: TableSection, other: TableModel, at otherIndex: Int?) -> _SectionPart {
+        guard let typed = section.rows.typedRows else { return .rest }
+        let modelType = ObjectIdentifier(typed.modelType)
+        let count = itemTypes.contains(modelType) ? nil : typedPlaces[modelType]
+        guard let otherIndex else { return count == 1 ? .alone : .rest }
+        let counterpart = other.sections[otherIndex]
+        guard count == 2, let match = counterpart.rows.typedRows, type(of: match) == type(of: typed),
+              counterpart.header == section.header, counterpart.footer == section.footer else { return .rest }
+        return .paired(otherIndex)
+    }
+    let oldParts = old.sections.map { part($0, other: new, at: newIndex[$0.id]) }
+    let newParts = new.sections.map { part($0, other: old, at: oldIndex[$0.id]) }
+    // Nothing typed to diff on its own: the mixed rows keep the typed rows typed.
+    func handled(_ part: _SectionPart) -> Bool {
+        if case .rest = part { return false }
+        return true
+    }
+    guard oldParts.contains(where: handled) || newParts.contains(where: handled) else { return nil }
+    for (i, part) in oldParts.enumerated() {
+        if case .alone = part, old.sections[i].rows.typedRows.map({ $0.ops.hasDuplicates($0) }) ?? true { return nil }
+    }
+    for (j, part) in newParts.enumerated() {
+        if case .alone = part, new.sections[j].rows.typedRows.map({ $0.ops.hasDuplicates($0) }) ?? true { return nil }
+    }
+
+    // The other rows: the sectioned diff of every section, typed ones left empty.
+    func restSections(_ model: TableModel, _ parts: [_SectionPart]) -> [DiffSection<SectionID, SectionHeader, ListItem>] {
+        zip(model.sections, parts).map { section, part in
+            let elements: [ListItem]
+            if case .rest = part { elements = section.rows.listItems } else { elements = [] }
+            return DiffSection(id: section.id, content: SectionHeader(header: section.header, footer: section.footer), elements: elements)
+        }
+    }
+    let oldRest = restSections(old, oldParts)
+    let newRest = restSections(new, newParts)
+    let rest = StagedChangeset(from: oldRest, to: newRest, options: DiffOptions())
+    guard rest.duplicates.isEmpty else { return nil }
+    var restStages: [Stage<[DiffSection<SectionID, SectionHeader, ListItem>]>?] = [nil, nil, nil]
+    for stage in rest.stages {
+        let c = stage.changeset
+        if !c.sectionDeletes.isEmpty || !c.itemDeletes.isEmpty || !c.itemUpdates.isEmpty {
+            restStages[0] = stage
+        } else if !c.sectionUpdates.isEmpty && c.sectionInserts.isEmpty && c.sectionMoves.isEmpty
+                    && c.itemInserts.isEmpty && c.itemMoves.isEmpty {
+            restStages[2] = stage
+        } else {
+            restStages[1] = stage
+        }
+    }
+
+    // Each pair's rows.
+    var pairs: [Int: _SectionRowChanges] = [:]  // by new index
+    for (j, part) in newParts.enumerated() {
+        guard case .paired(let i) = part, let oldRows = old.sections[i].rows.typedRows,
+              let newRows = new.sections[j].rows.typedRows else { continue }
+        guard let changes = oldRows.ops.sectionDiff(oldRows, newRows) else { return nil }
+        pairs[j] = changes
+    }
+
+    // The stages, the pairs' changes put in their sections' places in the rest's.
+    let sectionDeletes = restStages[0]?.changeset.sectionDeletes ?? []
+    var afterDeletes = [Int](repeating: -1, count: old.sections.count)
+    do {
+        var deleted = 0
+        for i in old.sections.indices {
+            if deleted < sectionDeletes.count && sectionDeletes[deleted] == i { deleted += 1 } else { afterDeletes[i] = i - deleted }
+        }
+    }
+    // Each list: the changes of the sections in order, a pair's placed in its section;
+    // one copy into storage of the list's size, none when a pair's list at section 0 is all of it.
+    func add(_ paths: [ItemPath], in section: Int, to list: inout [ItemPath], total: Int) {
+        guard !paths.isEmpty else { return }
+        if list.isEmpty && paths.count == total && section == 0 {
+            list = paths
+            return
+        }
+        if list.capacity < total { list.reserveCapacity(total) }
+        if section == 0 {
+            list += paths
+        } else {
+            for path in paths { list.append(ItemPath(item: path.item, section: section)) }
+        }
+    }
+    func add(_ paths: ArraySlice<ItemPath>, to list: inout [ItemPath], total: Int) {
+        guard !paths.isEmpty else { return }
+        if list.capacity < total { list.reserveCapacity(total) }
+        list += paths
+    }
+    var first = Changeset(sectionDeletes: sectionDeletes)
+    do {
+        let restDeletes = restStages[0]?.changeset.itemDeletes ?? []
+        let restUpdates = restStages[0]?.changeset.itemUpdates ?? []
+        let deleteTotal = pairs.values.reduce(restDeletes.count) { $0 + $1.first.itemDeletes.count }
+        let updateTotal = pairs.values.reduce(restUpdates.count) { $0 + $1.first.itemUpdates.count }
+        var d = 0
+        var u = 0
+        for i in old.sections.indices {
+            if case .paired(let j) = oldParts[i], let pair = pairs[j] {
+                add(pair.first.itemDeletes, in: i, to: &first.itemDeletes, total: deleteTotal)
+                add(pair.first.itemUpdates, in: i, to: &first.itemUpdates, total: updateTotal)
+                continue
+            }
+            let d0 = d
+            while d < restDeletes.count && restDeletes[d].section == i { d += 1 }
+            add(restDeletes[d0..<d], to: &first.itemDeletes, total: deleteTotal)
+            let u0 = u
+            while u < restUpdates.count && restUpdates[u].section == i { u += 1 }
+            add(restUpdates[u0..<u], to: &first.itemUpdates, total: updateTotal)
+        }
+    }
+    var second = Changeset(
+        sectionInserts: restStages[1]?.changeset.sectionInserts ?? [], sectionMoves: restStages[1]?.changeset.sectionMoves ?? []
+    )
+    do {
+        let restInserts = restStages[1]?.changeset.itemInserts ?? []
+        let restMoves = restStages[1]?.changeset.itemMoves ?? []
+        let insertTotal = pairs.values.reduce(restInserts.count) { $0 + $1.second.itemInserts.count }
+        let moveTotal = pairs.values.reduce(restMoves.count) { $0 + $1.second.itemMoves.count }
+        var n = 0
+        var m = 0
+        for j in new.sections.indices {
+            if case .paired(let i) = newParts[j], let pair = pairs[j] {
+                add(pair.second.itemInserts, in: j, to: &second.itemInserts, total: insertTotal)
+                let from = afterDeletes[i]
+                let moves = pair.second.itemMoves
+                if moves.isEmpty { continue }
+                if second.itemMoves.isEmpty && moves.count == moveTotal && from == 0 && j == 0 {
+                    second.itemMoves = moves
+                    continue
+                }
+                if second.itemMoves.capacity < moveTotal { second.itemMoves.reserveCapacity(moveTotal) }
+                for move in moves {
+                    second.itemMoves.append(Move(from: ItemPath(item: move.from.item, section: from), to: ItemPath(item: move.to.item, section: j)))
+                }
+                continue
+            }
+            let n0 = n
+            while n < restInserts.count && restInserts[n].section == j { n += 1 }
+            add(restInserts[n0..<n], to: &second.itemInserts, total: insertTotal)
+            let m0 = m
+            while m < restMoves.count && restMoves[m].to.section == j { m += 1 }
+            if m > m0 {
+                if second.itemMoves.capacity < moveTotal { second.itemMoves.reserveCapacity(moveTotal) }
+                second.itemMoves += restMoves[m0..<m]
+            }
+        }
+    }
+    let third = Changeset(sectionUpdates: restStages[2]?.changeset.sectionUpdates ?? [])
+    if let threshold = options.reloadThreshold, first.changeCount + second.changeCount + third.changeCount > threshold {
+        return TableChangeset(stages: [], isReload: true, finalData: new)
+    }
+
+    // The data after each stage; the last one shows `new`.
+    func model(_ sections: [TableSection]) -> TableModel {
+        TableModel(sections: sections, sectionIndexStyle: new.sectionIndexStyle)
+    }
+    var stages: [Stage<TableModel>] = []
+    let hasSecond = !second.isEmpty
+    let hasThird = !third.isEmpty
+    if !first.isEmpty {
+        var data = new
+        if hasSecond || hasThird {
+            // Old order without the deleted sections; updated rows already show the new version.
+            let restFirst = restStages[0]
+            let restHasLater = restStages[1] != nil || restStages[2] != nil
+            var sections: [TableSection] = []
+            sections.reserveCapacity(old.sections.count - sectionDeletes.count)
+            for (i, section) in old.sections.enumerated() where afterDeletes[i] >= 0 {
+                let k = afterDeletes[i]
+                let rows: _SectionRows
+                switch oldParts[i] {
+                case .paired(let j):
+                    guard let pair = pairs[j], let oldRows = section.rows.typedRows, let newRows = new.sections[j].rows.typedRows else { return nil }
+                    if pair.first.isEmpty {
+                        rows = section.rows
+                    } else if let afterFirst = pair.afterFirst {
+                        rows = .typed(afterFirst)
+                    } else {
+                        // The diff's stage 1 was its last: the rows left are the new ones.
+                        rows = .typed(oldRows.kept(deleting: pair.first.itemDeletes, updating: pair.first.itemUpdates, new: newRows))
+                    }
+                case .alone:
+                    rows = section.rows
+                case .rest:
+                    guard let restFirst else {
+                        rows = section.rows
+                        break
+                    }
+                    if restHasLater {
+                        rows = .items(restFirst.data[k].elements)
+                    } else {
+                        // The rest's stage 1 was its last: its sections left are the new ones, one to one.
+                        rows = .items(_keptRows(
+                            oldRest[i].elements,
+                            deleting: restFirst.changeset.itemDeletes.filter { $0.section == i },
+                            updating: restFirst.changeset.itemUpdates.filter { $0.section == i },
+                            new: newRest[k].elements
+                        ))
+                    }
+                }
+                sections.append(TableSection(id: section.id, header: section.header, footer: section.footer, rows: rows))
+            }
+            data = model(sections)
+        }
+        stages.append(Stage(changeset: first, data: data))
+    }
+    if hasSecond {
+        var data = new
+        if hasThird {
+            // Reloaded sections (of the rest) still show their old header and footer and
+            // the old version of the rows whose update the reload carries.
+            guard let restSecond = restStages[1] else { return nil }
+            data = model(new.sections.enumerated().map { j, section in
+                guard case .rest = newParts[j] else { return section }
+                let shown = restSecond.data[j]
+                return TableSection(id: section.id, header: shown.content.header, footer: shown.content.footer, rows: .items(shown.elements))
+            })
+        }
+        stages.append(Stage(changeset: second, data: data))
+    }
+    if hasThird {
+        stages.append(Stage(changeset: third, data: new))
+    }
+    return TableChangeset(stages: stages, finalData: new)
+}

@@ -78,6 +78,9 @@ struct TypedRowsTests {
         case let tag as Tag: "Tag \(tag.id) \(tag.content)"
         case let draft as Draft: "Draft \(String(describing: draft.id)) \(draft.content)"
         case let note as Note: "Note \(note.id) \(note.content)"
+        case is LoadingPlaceholder: "Loading"
+        case let more as LoadMorePlaceholder: "More \(more.isFailed)"
+        case let error as ErrorPlaceholder: "Error \(error.message)"
         default: "?"
         }
     }
@@ -304,5 +307,160 @@ struct TypedRowsTests {
                 }
             }
         }
+    }
+
+    struct Offline: Error {}
+
+    /// One screen of a paging list, as its sections in order: a header row over the
+    /// content, the content (typed `Post`s, or the loading row), typed `Note`s, typed
+    /// `Tag`s, the load-more row, the error row.
+    enum Part: Equatable {
+        case header([Int]), posts([(id: Int, content: Int)]), loading, notes([Int]), tags([Int]), more(failed: Bool), error
+        /// A header row that is a `Post` (the same model type as the typed content).
+        case postRow(Int)
+
+        static func == (lhs: Part, rhs: Part) -> Bool { "\(lhs)" == "\(rhs)" }
+
+        var id: SectionID {
+            switch self {
+            case .header: "header"
+            case .posts, .loading: "content"
+            case .notes: "notes"
+            case .tags: "tags"
+            case .more: "more"
+            case .error: "error"
+            case .postRow: "post-row"
+            }
+        }
+
+        var rows: _SectionRows {
+            switch self {
+            case .header(let ids): .items(ids.map { ListItem(Draft(id: $0, content: 0)) })
+            case .posts(let rows): TableModel(rows.map { Post(id: $0.id, content: $0.content) }).sections[0].rows
+            case .loading: .items([ListItem(LoadingPlaceholder())])
+            case .notes(let ids): TableModel(ids.map { Note(id: $0, content: 0) }).sections[0].rows
+            case .tags(let ids): TableModel(ids.map { Tag(id: $0, content: 0) }).sections[0].rows
+            case .more(let failed): .items([ListItem(LoadMorePlaceholder(error: failed ? Offline() : nil))])
+            case .error: .items([ListItem(ErrorPlaceholder(error: Offline()))])
+            case .postRow(let id): .items([ListItem(Post(id: id, content: 0))])
+            }
+        }
+    }
+
+    static func screen(_ parts: [Part], headers: [SectionID: String]) -> TableModel {
+        TableModel(sections: parts.map { TableSection(id: $0.id, header: headers[$0.id], footer: nil, rows: $0.rows) })
+    }
+
+    @Test("Typed sections beside header, loading, load-more and error rows: the section-wise diff gives the ListItem path's changes (seeded)")
+    func sectionwiseAgrees() {
+        let seeds: Range<UInt64> = 0..<3_000
+        print("TypedRowsTests sectionwise: seeds \(seeds)")
+        var sectionwise = 0
+        for seed in seeds {
+            var rng = SplitMix64(seed: seed)
+            let idRange = seed % 5 == 0 ? 8 : 1_000  // small ranges give duplicates (within and across sections)
+            func ids(_ count: Int) -> [Int] { (0..<count).map { _ in Int.random(in: 0..<idRange, using: &rng) } }
+            var old: [Part] = []
+            if Bool.random(using: &rng) { old.append(.header(ids(Int.random(in: 1...2, using: &rng)))) }
+            if seed % 4 == 0 {
+                old.append(.loading)
+            } else {
+                old.append(.posts(ids(Int.random(in: 0...30, using: &rng)).map { ($0, Int.random(in: 0..<2, using: &rng)) }))
+            }
+            if Int.random(in: 0..<3, using: &rng) == 0 { old.append(.notes(ids(Int.random(in: 0...6, using: &rng)))) }
+            if Int.random(in: 0..<4, using: &rng) == 0 { old.append(.tags(ids(Int.random(in: 0...4, using: &rng)))) }
+            if Bool.random(using: &rng) { old.append(.more(failed: Bool.random(using: &rng))) }
+            var new = old
+            for _ in 0..<Int.random(in: 0...4, using: &rng) {
+                let k = Int.random(in: 0..<new.count, using: &rng)
+                switch (new[k], Int.random(in: 0..<10, using: &rng)) {
+                case (.posts(var rows), 0...3):
+                    // Row edits: delete, update, insert, move.
+                    for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                        switch Int.random(in: 0..<4, using: &rng) {
+                        case 0 where !rows.isEmpty: rows.remove(at: Int.random(in: 0..<rows.count, using: &rng))
+                        case 1 where !rows.isEmpty: rows[Int.random(in: 0..<rows.count, using: &rng)].content += 1
+                        case 2 where !rows.isEmpty:
+                            let row = rows.remove(at: Int.random(in: 0..<rows.count, using: &rng))
+                            rows.insert(row, at: Int.random(in: 0...rows.count, using: &rng))
+                        default: rows.insert((ids(1)[0], 0), at: Int.random(in: 0...rows.count, using: &rng))
+                        }
+                    }
+                    new[k] = .posts(rows)
+                case (.posts, 4): new[k] = .error  // content → error row
+                case (.posts, 5): new[k] = .loading
+                case (.loading, _): new[k] = .posts(ids(Int.random(in: 0...20, using: &rng)).map { ($0, 0) })  // placeholder → content
+                case (.more(let failed), 0...4): new[k] = .more(failed: !failed)
+                case (.notes(var notes), 0...4):
+                    notes.insert(ids(1)[0], at: Int.random(in: 0...notes.count, using: &rng))
+                    new[k] = .notes(notes)
+                case (_, 6): new.remove(at: k)  // a section disappears
+                case (_, 7): new.insert([.more(failed: false), .notes(ids(2)), .header(ids(1)), .postRow(ids(1)[0]), .tags(ids(2))]
+                                        .randomElement(using: &rng)!, at: Int.random(in: 0...new.count, using: &rng))
+                case (_, 8): new.swapAt(k, Int.random(in: 0..<new.count, using: &rng))  // sections move
+                default: break
+                }
+                if new.isEmpty { new = [.loading] }
+            }
+            // Sections appear at most once (an inserted part may repeat a section's id).
+            var seen = Set<SectionID>()
+            new = new.filter { seen.insert($0.id).inserted }
+            var headers: (old: [SectionID: String], new: [SectionID: String]) = ([:], [:])
+            for part in old where Int.random(in: 0..<3, using: &rng) == 0 { headers.old[part.id] = "H" }
+            headers.new = headers.old
+            if let part = new.randomElement(using: &rng), Int.random(in: 0..<4, using: &rng) == 0 {
+                headers.new[part.id] = headers.new[part.id] == nil ? "changed" : nil
+            }
+            let models = (old: Self.screen(old, headers: headers.old), new: Self.screen(new, headers: headers.new))
+            let erase = { (model: TableModel) in TableModel(sections: model.sections.map { TableSection(id: $0.id, header: $0.header, items: $0.items) }) }
+            let threshold = seed % 9 == 0 ? Int.random(in: 1...6, using: &rng) : nil
+            let options = DiffOptions(reloadThreshold: threshold)
+            let expected = ListController.listItemChanges(from: erase(models.old), to: erase(models.new), options: options)
+            let actual = ListController.stagedChanges(from: models.old, to: models.new, reloadThreshold: threshold)
+            if _sectionwiseChanges(models.old, models.new, options) != nil { sectionwise += 1 }
+            let same = actual.stages.map(\.changeset) == expected.stages.map(\.changeset)
+                && actual.isReload == expected.isReload
+                && actual.duplicates == expected.duplicates
+                && actual.stages.map { Self.shown($0.data) } == expected.stages.map { Self.shown($0.data) }
+                && actual.stages.map { $0.data.sections.map(\.header) } == expected.stages.map { $0.data.sections.map(\.header) }
+                && actual.stages.map { $0.data.sections.map(\.id) } == expected.stages.map { $0.data.sections.map(\.id) }
+            if !same {
+                Issue.record("""
+                    sectionwise seed \(seed): \(old) → \(new), threshold \(String(describing: threshold)): \
+                    \(actual.stages.map(\.changeset)) reload \(actual.isReload) duplicates \(actual.duplicates) \
+                    != ListItem \(expected.stages.map(\.changeset)) reload \(expected.isReload) duplicates \(expected.duplicates); \
+                    shown \(actual.stages.map { Self.shown($0.data) }) vs \(expected.stages.map { Self.shown($0.data) })
+                    """)
+                return
+            }
+        }
+        // The section-wise diff took a good share of the seeds (the others fall back to the mixed rows).
+        #expect(sectionwise > seeds.count / 3, "section-wise diffs: \(sectionwise) of \(seeds.count)")
+    }
+
+    @Test("A paging list's update diffs its typed section on its own and keeps it typed in every stage")
+    func pagingListStaysTyped() {
+        var old = TableModel((0..<50).map { Post(id: $0, content: 0) })
+        old.sections.append(TableSection(id: "more", items: [ListItem(LoadMorePlaceholder())]))
+        var posts = (0..<60).filter { $0 % 7 != 3 }.map { Post(id: $0, content: $0 % 5 == 0 ? 1 : 0) }
+        posts.swapAt(4, 30)
+        var new = TableModel(posts)
+        new.sections.append(TableSection(id: "more", items: [ListItem(LoadMorePlaceholder(error: Offline()))]))
+        let sectionwise = _sectionwiseChanges(old, new, DiffOptions())
+        let expected = ListController.listItemChanges(from: old, to: new, options: DiffOptions())
+        #expect(sectionwise != nil)
+        #expect(sectionwise?.stages.map(\.changeset) == expected.stages.map(\.changeset))
+        #expect(sectionwise?.stages.map { Self.shown($0.data) } == expected.stages.map { Self.shown($0.data) })
+        #expect(sectionwise?.stages.allSatisfy { $0.data.sections[0].rows.typedRows != nil } == true)
+        // The last page: the load-more row goes, the content keeps its section.
+        let last = TableModel(posts)
+        #expect(_sectionwiseChanges(new, last, DiffOptions())?.stages.map(\.changeset)
+                == ListController.listItemChanges(from: new, to: last, options: DiffOptions()).stages.map(\.changeset))
+        // Duplicate identities are left to the mixed rows, which report them as the ListItem path does.
+        var duplicated = TableModel([Post(id: 1, content: 0), Post(id: 2, content: 0), Post(id: 1, content: 1)])
+        duplicated.sections.append(TableSection(id: "more", items: [ListItem(LoadMorePlaceholder())]))
+        let reported = ListController.listItemChanges(from: old, to: duplicated, options: DiffOptions()).duplicates
+        #expect(_sectionwiseChanges(old, duplicated, DiffOptions()) == nil)
+        #expect(!reported.isEmpty && ListController.stagedChanges(from: old, to: duplicated, reloadThreshold: nil).duplicates == reported)
     }
 }

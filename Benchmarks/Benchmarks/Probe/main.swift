@@ -39,7 +39,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let rows = Int(arguments[2]), let each = Int(arguments[3]) else {
-    print("usage: cellkit-probe bare-diff|bare-front|listitem-diff|apply|apply-feed|apply-generic|apply-more|apply-front|dispatch-casts|dispatch-table|dispatch-registry|scroll|build ROWS EACH")
+    print("usage: cellkit-probe bare-diff|bare-front|bare-loaded|listitem-diff|apply|apply-feed|apply-generic|apply-more|apply-last|apply-sections|apply-loaded|apply-front|dispatch-casts|dispatch-table|dispatch-registry|scroll|build ROWS EACH")
     exit(64)
 }
 
@@ -83,6 +83,46 @@ case "apply-more":
         var next = TableModel(new)
         next.sections.append(TableSection(id: "more", items: [ListItem(LoadMorePlaceholder())]))
         let fixture = PipelineFixture(old: TableModel(old), next: next)
+        measuredApply(fixture)
+        print(fixture.listView.visibleItemPaths.count)
+    }
+case "apply-last":
+    // A paging list's last page: the same update, and the load-more row goes.
+    MainActor.assumeIsolated {
+        let (old, new) = bareDiffInput(rows: rows, each: each)
+        var shown = TableModel(old)
+        shown.sections.append(TableSection(id: "more", items: [ListItem(LoadMorePlaceholder())]))
+        let fixture = PipelineFixture(old: shown, next: TableModel(new))
+        measuredApply(fixture)
+        print(fixture.listView.visibleItemPaths.count)
+    }
+case "bare-loaded":
+    // The peer of a first load: the bare diff from no rows to ROWS rows (EACH is ignored).
+    let new = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
+    print(measuredBareDiff([], new))
+case "apply-loaded":
+    // Placeholder → content: the loading row (its own section) gives way to ROWS rows (EACH is ignored).
+    MainActor.assumeIsolated {
+        let new = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
+        let loading = TableModel(sections: [TableSection(id: "placeholder", items: [ListItem(LoadingPlaceholder())])])
+        let fixture = PipelineFixture(old: loading, next: TableModel(new))
+        measuredApply(fixture)
+        print(fixture.listView.visibleItemPaths.count)
+    }
+case "apply-sections":
+    // The same update in two typed sections of different model types (a quarter of the
+    // rows are notes), under a header row of a third type.
+    MainActor.assumeIsolated {
+        func model(_ items: [BenchItem]) -> TableModel {
+            var model = TableModel(sections: [TableSection(id: "header", items: [ListItem(FeedAd(id: 0, content: 0))])])
+            model.sections += TableModel(items.filter { $0.id & 3 != 0 }).sections
+            var notes = TableModel(items.filter { $0.id & 3 == 0 }.map { FeedNote(id: $0.id, content: $0.content) }).sections[0]
+            notes.id = "notes"
+            model.sections.append(notes)
+            return model
+        }
+        let (old, new) = bareDiffInput(rows: rows, each: each)
+        let fixture = PipelineFixture(old: model(old), next: model(new))
         measuredApply(fixture)
         print(fixture.listView.visibleItemPaths.count)
     }
