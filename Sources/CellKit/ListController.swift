@@ -177,7 +177,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         registry.register(cell, for: model, style: style, configure: configure)
     }
 
-    /// Handles selection of rows showing a `Model`.
+    /// Handles selection of rows showing a `Model`. A second handler for a model type
+    /// replaces the first, as a second ``register(_:for:style:configure:)`` does.
     public func onSelect<Model>(_ model: Model.Type, _ handler: @escaping @MainActor (Model, ItemPath) -> Void) {
         dispatch.onSelect(model, handler)
     }
