@@ -66,7 +66,7 @@ import Testing
     }
 }
 
-// Sources/CellKitDiff/ItemPath.swift:6
+// Sources/CellKitDiff/ItemPath.swift:8
 @MainActor private func docExample8() async throws {
     let path = ItemPath(item: 3, section: 1)
     assert(path.row == 3)
@@ -613,7 +613,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:220
+// Sources/CellKit/ListController.swift:221
 @MainActor private func docExample52() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
