@@ -1,5 +1,7 @@
 import CellKit
 import CellKitTesting
+import Dispatch
+import Synchronization
 import Testing
 
 struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
@@ -45,11 +47,21 @@ struct BoundApplyTests {
 
     @Test func aSnapshotBeingDiffedWhenTheAppAppliesIsDropped() async throws {
         let (controller, listView) = trackScreen(log: DiagnosticLog())
-        let source = SimpleDataSource((0..<2000).map { Track(id: $0, title: "s\($0)") })
+        let gate = DiffGate()
+        controller.register(TextCell.self, for: Gated.self) { cell, row in cell.text = row.title }
+        let source = SimpleDataSource([Gated(id: 1, title: "v1", gate: gate)])
         controller.bind(to: source)
-        // Let the queue start diffing the source's snapshot off the main actor.
-        for _ in 0..<5 { await Task.yield() }
+        await controller.settle()
+        gate.arm()
+        source.set([Gated(id: 1, title: "v2", gate: gate)])   // its diff compares row 1, and waits in `==`
+        var started = false
+        for _ in 0..<100_000 where !started {
+            started = gate.started.wait(timeout: .now()) == .success
+            if !started { await Task.yield() }
+        }
+        #expect(started, "the diff never started")
         controller.apply(TableModel([Track(id: -1, title: "manual")]))
+        gate.release.signal()
         await controller.settle()
         #expect(listView.visibleTexts == ["manual"])
         try listView.checkConsistency()
@@ -170,5 +182,28 @@ private actor FetchCounter {
     func increment() -> Int {
         count += 1
         return count
+    }
+}
+
+/// Holds the first content comparison (`==`, made by the diff off the main actor) until released.
+final class DiffGate: Sendable {
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    private let armed = Mutex(false)
+    func arm() { armed.withLock { $0 = true } }
+    func take() -> Bool { armed.withLock { was in defer { was = false }; return was } }
+}
+
+struct Gated: Identifiable, Sendable, Equatable {
+    let id: Int
+    var title: String
+    let gate: DiffGate
+
+    static func == (a: Gated, b: Gated) -> Bool {
+        if a.gate.take() {
+            a.gate.started.signal()
+            _ = a.gate.release.wait(timeout: .now() + 30)
+        }
+        return a.id == b.id && a.title == b.title
     }
 }
