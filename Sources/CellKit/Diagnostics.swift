@@ -15,6 +15,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case invalidBatchUpdate
         /// A load or refresh failed.
         case loadFailed
+        /// A row height was NaN, negative or above ``RowHeights/maximumHeight``; it was clamped.
+        case invalidHeight
         /// Something else.
         case other
     }

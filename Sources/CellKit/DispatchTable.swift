@@ -155,6 +155,11 @@ public final class DispatchTable {
         return match
     }
 
+    /// Whether a select handler would take `model` (without calling it).
+    func handlesSelect(of model: Any) -> Bool {
+        Self.admitted(selectTable.resolve(model), for: model) != nil
+    }
+
     /// The height for `model`, or `nil` when no handler matches (the list's default applies).
     public func height(for model: Any, at path: ItemPath) -> Double? {
         Self.admitted(heightTable.resolve(model), for: model).map { $0.value(model, path) }

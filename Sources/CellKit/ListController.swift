@@ -184,6 +184,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
 
     /// The height of rows showing a `Model`.
+    ///
+    /// Like every height the controller gives a list view, it is clamped to
+    /// `0...`\``RowHeights/maximumHeight`` (NaN and negative: 0), and the first bad one of
+    /// each model type is reported as an ``Diagnostic/Kind/invalidHeight`` diagnostic.
     public func height<Model>(for model: Model.Type, _ handler: @escaping @MainActor (Model) -> Double) {
         dispatch.height(for: model, handler)
     }
@@ -465,8 +469,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     // MARK: ListViewDelegate
 
     public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
-        guard let item = displayed.item(at: path) else { return nil }
-        return rows.height(of: item, at: path)
+        guard let item = displayed.item(at: path), let height = rows.height(of: item, at: path) else { return nil }
+        return rowHeights.checked(height, of: item.model, at: path, diagnostics: diagnostics)
     }
 
     public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {
@@ -476,6 +480,16 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public func listView(_ listView: any ListView, didMeasureHeight height: Double, forItemAt path: ItemPath) {
         guard let item = displayed.item(at: path) else { return }
         rowHeights.didMeasure(item, height: height)
+    }
+
+    /// Whether the row at `path` takes the selection: every row except the placeholder
+    /// rows that do nothing when selected (loading, no results, an error row that
+    /// cannot retry), unless a presenter or an ``onSelect(_:_:)`` handler registered
+    /// for the placeholder's own type takes them. The load-more row takes it, loading
+    /// or failed: it is the end of a paged list, where a terminal user moves to load more.
+    public func listView(_ listView: any ListView, canSelectItemAt path: ItemPath) -> Bool {
+        guard let model = displayed.item(at: path)?.model else { return false }
+        return rows.isSelectable(model)
     }
 
     public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {

@@ -110,6 +110,12 @@ public protocol ListViewDelegate: AnyObject {
     func listView(_ listView: any ListView, didMeasureHeight height: Double, forItemAt path: ItemPath)
     /// The row at `path` was selected.
     func listView(_ listView: any ListView, didSelectItemAt path: ItemPath)
+    /// Whether the row at `path` takes the selection: `false` for a row that does
+    /// nothing when selected. The terminal list view's cursor skips such rows, the
+    /// UIKit adapters do not highlight them (`shouldHighlightRowAt`), and a tap on one
+    /// in the headless list view, or an activation in the GTK list view, does nothing.
+    /// Default: `true`.
+    func listView(_ listView: any ListView, canSelectItemAt path: ItemPath) -> Bool
     /// The row at `path` is about to show `cell`.
     func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath)
     /// The row at `path` left the screen.
@@ -125,6 +131,7 @@ extension ListViewDelegate {
     public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool { false }
     public func listView(_ listView: any ListView, didMeasureHeight height: Double, forItemAt path: ItemPath) {}
     public func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {}
+    public func listView(_ listView: any ListView, canSelectItemAt path: ItemPath) -> Bool { true }
     public func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {}
     public func listView(_ listView: any ListView, didEndDisplaying cell: AnyObject, at path: ItemPath) {}
     public func listView(_ listView: any ListView, prefetchItemsAt paths: [ItemPath]) {}

@@ -72,6 +72,17 @@ final class RowBinding {
         return dispatch.height(for: model, at: path)
     }
 
+    /// Whether `model`'s row takes the selection: any row but the loading and
+    /// no-results rows and an error row that cannot retry, unless a presenter or select
+    /// handler of the placeholder's own type takes it. The load-more row always does:
+    /// failed, selecting it retries; loading, it is the end of the list a terminal
+    /// user moves to, and the selection stays on it while the pages arrive.
+    func isSelectable(_ model: Any) -> Bool {
+        guard DispatchTable.isBuiltInPlaceholder(model), !(model is LoadMorePlaceholder) else { return true }
+        if let error = model as? ErrorPlaceholder, error.canRetry { return true }
+        return presenter(for: model) != nil || dispatch.handlesSelect(of: model)
+    }
+
     /// Sends a tap on `model`'s row to its presenter or select handler; `false` when neither handles it.
     func select(_ model: Any, at path: ItemPath) -> Bool {
         if let (presenter, _) = presenter(for: model) {

@@ -129,13 +129,19 @@ public struct StyledSpan: Hashable, Sendable {
 /// C0 controls (U+0000–U+001F) as their Unicode control pictures (tab `␉`,
 /// newline `␊`, carriage return `␍`, escape `␛`, and so on), DEL (U+007F) as `␡`,
 /// and C1 controls (U+0080–U+009F, which some terminals read as escape
-/// sequences) as `�`. ``fitted(to:padStyle:)``, ``rendered(ansi:)`` and
-/// ``plainText`` of a fitted line all use this form.
+/// sequences) as `�`. The bidirectional embedding, override and isolate controls
+/// (U+202A–U+202E, U+2066–U+2069), which reorder the text after them (a
+/// right-to-left override shows `"\u{202E}gnp.exe"` as `exe.png`), are shown as `�`
+/// too, and the invisible direction marks (U+200E, U+200F, U+061C) are dropped:
+/// text is shown in the order it is stored. ``fitted(to:padStyle:)``,
+/// ``rendered(ansi:)`` and ``plainText`` of a fitted line all use this form.
 ///
 /// ```swift
 /// let hostile = StyledLine("a\tb\u{1B}[2Jc")
 /// assert(hostile.displayWidth == 8)
 /// assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
+/// let spoof = StyledLine("\u{202E}gnp.exe")
+/// assert(spoof.fitted(to: 8).plainText == "\u{FFFD}gnp.exe")
 /// ```
 ///
 /// ```swift
@@ -254,22 +260,30 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     }
 
     /// `text` with every control character replaced by its one-column visible form:
-    /// C0 by its control picture (U+2400 + code), DEL by `␡`, C1 by `�`.
+    /// C0 by its control picture (U+2400 + code), DEL by `␡`, C1 and the bidirectional
+    /// embedding, override and isolate controls by `�`; the direction marks are dropped.
     static func visible(_ text: String) -> String {
-        // Fast path: C0 and DEL are single bytes; C1 is encoded as C2 80...C2 9F.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        // Fast path: C0 and DEL are single bytes; C1 is encoded as C2 80...C2 9F, the
+        // bidi controls start with E2 80, E2 81 or D8 9C.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xD8 }),
+              text.unicodeScalars.contains(where: { visible($0) != $0 }) else { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            scalars.append(visible(scalar))
+            if let shown = visible(scalar) { scalars.append(shown) }
         }
         return String(scalars)
     }
 
-    static func visible(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    /// How `scalar` is shown: itself, a visible stand-in, or `nil` (dropped).
+    static func visible(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar.value {
         case 0x00...0x1F: return Unicode.Scalar(0x2400 + scalar.value)!
         case 0x7F: return "\u{2421}"
         case 0x80...0x9F: return "\u{FFFD}"
+        // Embeddings, overrides, their pop, and isolates: they reorder what follows.
+        case 0x202A...0x202E, 0x2066...0x2069: return "\u{FFFD}"
+        // Left-to-right, right-to-left and Arabic letter marks: invisible, zero width.
+        case 0x200E, 0x200F, 0x061C: return nil
         default: return scalar
         }
     }

@@ -3,8 +3,13 @@ import CellKit
 extension TerminalListView {
     /// Handles a navigation key: arrows and j/k, PgUp/PgDn, Home/End (and g/G),
     /// Enter (select). Returns whether the key was used.
+    ///
+    /// The selection moves over the rows that take it only: placeholder rows that do
+    /// nothing when selected ("Loading…", "No results", an error without retry) are
+    /// skipped, so a list showing only such a row has no selection.
     @discardableResult
     public func handle(_ key: Key) -> Bool {
+        forgetRowsIfDataSourceIsGone()
         switch key {
         case .down, .character("j"), .control("n"):
             moveSelection(by: 1)
@@ -15,14 +20,14 @@ extension TerminalListView {
         case .pageUp, .character("b"), .control("b"):
             page(down: false)
         case .home, .character("g"):
-            guard let first = firstRow() else { return true }
+            guard let first = firstSelectableRow() else { return true }
             selectedPath = first
             anchor = firstEntry(from: 0)
             anchorOffset = 0
             scrollToSelection()
             setNeedsDisplay()
         case .end, .character("G"):
-            guard let last = lastRow() else { return true }
+            guard let last = lastSelectableRow() else { return true }
             selectedPath = last
             scrollToSelection()
             setNeedsDisplay()
@@ -35,11 +40,14 @@ extension TerminalListView {
         return true
     }
 
-    /// Moves the selection `count` rows down (negative: up), skipping headers.
+    /// Moves the selection `count` rows down (negative: up), skipping headers; it
+    /// stops at the first or last row, so any count is accepted (`Int.min` and
+    /// `Int.max` select the first and the last row).
     public func moveSelection(by count: Int) {
-        guard var path = selectedPath ?? firstRow() else { return }
+        guard var path = selectedPath ?? firstSelectableRow() else { return }
         if selectedPath != nil {
-            for _ in 0..<abs(count) {
+            // `magnitude`: `abs(Int.min)` does not fit an `Int`. The loop ends at the edge.
+            for _ in 0..<count.magnitude {
                 guard let next = count > 0 ? nextRow(after: path) : previousRow(before: path) else { break }
                 path = next
             }
@@ -51,7 +59,7 @@ extension TerminalListView {
 
     /// Moves the selection by about one screen, and scrolls the screen with it.
     func page(down: Bool) {
-        guard var path = selectedPath ?? firstRow() else { return }
+        guard var path = selectedPath ?? firstSelectableRow() else { return }
         // About a screen away: the cells on screen now are free for the rows measured next.
         recycleAllCells()
         var travelled = 0
@@ -85,7 +93,7 @@ extension TerminalListView {
     /// (as far as the list allows): after new rows arrive above, the row the
     /// user was on stays where it was.
     public func select(_ path: ItemPath, atScreenLine line: Int) {
-        guard let entry = clamped(.row(path)), case .row(let target) = entry else { return }
+        guard let entry = clamped(.row(path)), case .row(let target) = entry, canSelect(target) else { return }
         selectedPath = target
         var top = Entry.row(target)
         var remaining = max(0, min(line, rows - 1))

@@ -23,6 +23,21 @@ enum Entry: Hashable, Comparable {
     static func < (lhs: Entry, rhs: Entry) -> Bool { lhs.sortKey < rhs.sortKey }
 }
 
+/// The lines of a row as drawn: the cell's lines, fitted, then blank lines up to the
+/// row's height. The blank lines are not stored, so a row of a million lines costs
+/// what its cell draws, not its height.
+struct RowLines {
+    /// The cell's lines, fitted to the width, at most `height` of them.
+    var lines: [StyledLine]
+    /// The row's height in lines (at least 1).
+    var height: Int
+
+    /// Line `index` of the row: the cell's line, or `blank` below the cell's lines.
+    func line(_ index: Int, blank: StyledLine) -> StyledLine {
+        index < lines.count ? lines[index] : blank
+    }
+}
+
 /// Where an entry landed on screen in the last layout pass.
 struct Placement: Hashable {
     let entry: Entry
@@ -100,22 +115,49 @@ extension TerminalListView {
         return nil
     }
 
+    // MARK: Rows that take the selection
+
+    /// Whether the row takes the selection (the delegate's `canSelectItemAt`; a
+    /// ``/CellKit/ListController`` says no for placeholder rows that do nothing when selected).
+    func canSelect(_ path: ItemPath) -> Bool {
+        delegate?.listView(self, canSelectItemAt: path) ?? true
+    }
+
+    /// The first row that takes the selection.
+    func firstSelectableRow() -> ItemPath? {
+        guard let first = firstRow() else { return nil }
+        return canSelect(first) ? first : nextRow(after: first)
+    }
+
+    /// The last row that takes the selection.
+    func lastSelectableRow() -> ItemPath? {
+        guard let last = lastRow() else { return nil }
+        return canSelect(last) ? last : previousRow(before: last)
+    }
+
+    /// The next row after `path` that takes the selection.
     func nextRow(after path: ItemPath) -> ItemPath? {
         var entry = next(.row(path))
         while let e = entry {
-            if case .row(let p) = e { return p }
+            if case .row(let p) = e, canSelect(p) { return p }
             entry = next(e)
         }
         return nil
     }
 
+    /// The row before `path` that takes the selection.
     func previousRow(before path: ItemPath) -> ItemPath? {
         var entry = previous(.row(path))
         while let e = entry {
-            if case .row(let p) = e { return p }
+            if case .row(let p) = e, canSelect(p) { return p }
             entry = previous(e)
         }
         return nil
+    }
+
+    /// The row that takes the selection nearest to `path` (an existing row): itself, else the next, else the previous.
+    func selectableRow(near path: ItemPath) -> ItemPath? {
+        canSelect(path) ? path : nextRow(after: path) ?? previousRow(before: path)
     }
 
     /// The nearest existing row to `path`: the same section clamped, else the last row.
@@ -142,22 +184,31 @@ extension TerminalListView {
 
     // MARK: Lines
 
-    /// The height of `entry` in lines: 1 for a header; the delegate's height, or the cell's line count.
+    /// The height of `entry` in lines: 1 for a header; the delegate's height
+    /// (see ``lineCount(forHeight:)``), or the cell's line count.
     ///
     /// A row with a height from the delegate needs no cell to be measured.
     func height(of entry: Entry) -> Int {
         guard case .row(let path) = entry else { return 1 }
-        if let cached = lineCache[path] { return cached.count }
-        if let height = delegate?.listView(self, heightForItemAt: path), height.isFinite {
-            return max(1, Int(height.rounded()))
+        if let cached = lineCache[path] { return cached.height }
+        if let height = delegate?.listView(self, heightForItemAt: path) {
+            return Self.lineCount(forHeight: height)
         }
-        return rowLines(path).count
+        return rowLines(path).height
     }
 
-    func lines(of entry: Entry) -> [StyledLine] {
+    /// A row height from the delegate in whole lines: rounded, and clamped to
+    /// 1...``/CellKit/RowHeights/maximumHeight`` (NaN, zero and negative heights give 1 line,
+    /// +infinity the maximum), so no height traps and a row takes at least one line.
+    static func lineCount(forHeight height: Double) -> Int {
+        guard height >= 1 else { return 1 }
+        return max(1, Int(min(height, RowHeights.maximumHeight).rounded()))
+    }
+
+    func lines(of entry: Entry) -> RowLines {
         switch entry {
         case .header(let s):
-            return [headerLine(s)]
+            return RowLines(lines: [headerLine(s)], height: 1)
         case .row(let p):
             return rowLines(p)
         }
@@ -171,17 +222,19 @@ extension TerminalListView {
         return line.fitted(to: columns)
     }
 
-    func rowLines(_ path: ItemPath) -> [StyledLine] {
+    /// The row's lines; with a height from the delegate, the cell's lines cut to it
+    /// and the rest left blank (not stored: see ``RowLines``).
+    func rowLines(_ path: ItemPath) -> RowLines {
         if let cached = lineCache[path] { return cached }
         let cell = acquireCell(at: path)
         var lines = CellRendering.lines(for: cell, width: columns, phase: animationPhase)
-        if let height = delegate?.listView(self, heightForItemAt: path), height.isFinite {
-            let count = max(1, Int(height.rounded()))
-            if lines.count > count { lines.removeLast(lines.count - count) }
-            while lines.count < count { lines.append(StyledLine()) }
-        }
         if lines.isEmpty { lines = [StyledLine()] }
-        let fitted = lines.map { $0.fitted(to: columns, padStyle: .plain) }
+        var height = lines.count
+        if let delegateHeight = delegate?.listView(self, heightForItemAt: path) {
+            height = Self.lineCount(forHeight: delegateHeight)
+            if lines.count > height { lines.removeLast(lines.count - height) }
+        }
+        let fitted = RowLines(lines: lines.map { $0.fitted(to: columns, padStyle: .plain) }, height: height)
         lineCache[path] = fitted
         return fitted
     }
@@ -353,20 +406,25 @@ extension TerminalListView {
     /// The list as exactly ``rows`` styled lines of exactly ``columns`` columns.
     ///
     /// Lays the list out first, which may ask the data source for cells of rows that came on screen.
+    /// Once the data source is gone (it is held weakly: keep the controller alive), the
+    /// list has no rows: the frame is blank and ``positionDescription`` is "0/0".
     public func renderFrame() -> [StyledLine] {
+        forgetRowsIfDataSourceIsGone()
         layout()
         var frame: [StyledLine] = []
         frame.reserveCapacity(rows)
         let highlight = TextStyle(inverse: true)
+        let blank = StyledLine(String(repeating: " ", count: columns))
         for placement in placements {
+            // Only the lines on screen are drawn, however tall the row.
             let lines = lines(of: placement.entry)
-            let end = min(lines.count, placement.skipped + placement.shown)
+            let end = min(lines.height, placement.skipped + placement.shown)
             let isSelected = placement.entry == selectedPath.map(Entry.row)
             for i in placement.skipped..<end {
-                frame.append(isSelected ? lines[i].applying(highlight) : lines[i])
+                let line = lines.line(i, blank: blank)
+                frame.append(isSelected ? line.applying(highlight) : line)
             }
         }
-        let blank = StyledLine(String(repeating: " ", count: columns))
         while frame.count < rows { frame.append(blank) }
         if let sticky = stickySection { frame[0] = headerLine(sticky) }
         return frame
@@ -392,8 +450,8 @@ extension TerminalListView {
             case .row(let p):
                 let cell = core.cellForItem(at: p) ?? TextCell()
                 var lines = CellRendering.lines(for: cell, width: columns)
-                if let h = delegate?.listView(self, heightForItemAt: p), h.isFinite {
-                    lines = Array(lines.prefix(max(1, Int(h.rounded()))))
+                if let h = delegate?.listView(self, heightForItemAt: p) {
+                    lines = Array(lines.prefix(Self.lineCount(forHeight: h)))
                 }
                 for line in lines {
                     var text = line.fitted(to: columns).plainText
@@ -408,8 +466,10 @@ extension TerminalListView {
     }
 
     /// A short position text, such as "12/340", for a status line; "0/0" while the
-    /// list shows only a placeholder row (loading, no results, an error).
+    /// list shows only a placeholder row (loading, no results, an error), and once its
+    /// data source is gone.
     public var positionDescription: String {
+        guard dataSource != nil else { return "0/0" }
         let total = sectionCounts.reduce(0, +)
         if total == 1, let only = firstRow(), isPlaceholder(core.cell(at: only) ?? pendingCells[only]) { return "0/0" }
         guard let selected = selectedPath else { return "0/\(total)" }
@@ -420,6 +480,13 @@ extension TerminalListView {
 }
 
 extension TerminalListView {
+    /// The data source (held weakly) is gone while the list still has rows: forget them,
+    /// as a reload with no data source would, instead of drawing cells nobody configures.
+    func forgetRowsIfDataSourceIsGone() {
+        guard dataSource == nil, !sectionCounts.isEmpty else { return }
+        reloadAll()
+    }
+
     /// Whether `cell` is one of the placeholder rows' default cells.
     func isPlaceholder(_ cell: AnyObject?) -> Bool {
         cell is LoadingCell || cell is NoResultsCell || cell is ErrorCell

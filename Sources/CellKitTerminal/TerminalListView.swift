@@ -62,7 +62,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
 
     // Cells built to measure rows, not shown yet (the core keeps the shown ones).
     var pendingCells: [ItemPath: AnyObject] = [:]
-    var lineCache: [ItemPath: [StyledLine]] = [:]
+    var lineCache: [ItemPath: RowLines] = [:]
     var lastVisible: [ItemPath] = []
 
     /// Creates a list of `columns` × `rows`, each clamped to 0...``StyledLine/maximumWidth`` (0 rows: a frame of no lines; 0 columns: empty lines).
@@ -121,9 +121,9 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
         lastVisible = lastVisible.compactMap { mapping.newPath(of: $0) }
         // The selection and the top of the screen stay on the same rows.
         if let selected = selectedPath {
-            selectedPath = mapping.newPath(of: selected) ?? clamped(selected)
+            selectedPath = (mapping.newPath(of: selected) ?? clamped(selected)).flatMap(selectableRow(near:))
         } else {
-            selectedPath = firstRow()
+            selectedPath = firstSelectableRow()
         }
         anchor = anchor.flatMap { mapEntry($0, mapping) }
         if let anchor { self.anchor = clamped(anchor) } else { anchorOffset = 0; anchor = firstEntry(from: 0) }
@@ -140,10 +140,10 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
         recyclePendingCells()
         lineCache.removeAll()
         readCounts()
-        if let selected = selectedPath { selectedPath = clamped(selected) }
+        if let selected = selectedPath { selectedPath = clamped(selected).flatMap(selectableRow(near:)) }
         if let anchor { self.anchor = clamped(anchor) }
         if anchor == nil { anchorOffset = 0; anchor = firstEntry(from: 0) }
-        if selectedPath == nil { selectedPath = firstRow() }
+        if selectedPath == nil { selectedPath = firstSelectableRow() }
         fillViewport()
         scrollToSelection()
         setNeedsDisplay()
@@ -154,8 +154,11 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     }
 
     public func scrollItem(at path: ItemPath, toViewportOffset offset: Double) {
+        // A row the list does not have (any values) is ignored, as the headless list view does.
+        guard sectionCounts.indices.contains(path.section), path.item >= 0, path.item < sectionCounts[path.section] else { return }
         anchor = .row(path)
-        anchorOffset = max(0, -Int(offset.rounded()))
+        // Lines of the row above the top; any offset is accepted (NaN: none).
+        anchorOffset = offset < 0 ? Int(min(-offset, RowHeights.maximumHeight).rounded()) : 0
         fillViewport()
     }
 
@@ -166,8 +169,12 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     // MARK: Selection
 
     /// Selects the row at `path` and scrolls it into view; `notify` tells the delegate.
+    ///
+    /// A path the list does not have selects the nearest row; a row that does not
+    /// take the selection (a placeholder row that does nothing, see
+    /// ``/CellKit/ListViewDelegate/listView(_:canSelectItemAt:)``) is not selected.
     public func select(_ path: ItemPath, notify: Bool = false) {
-        guard let row = clamped(.row(path)), case .row(let target) = row else { return }
+        guard let row = clamped(.row(path)), case .row(let target) = row, canSelect(target) else { return }
         selectedPath = target
         scrollToSelection()
         setNeedsDisplay()

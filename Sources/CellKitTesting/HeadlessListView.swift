@@ -21,6 +21,14 @@ import CellKit
 /// rows that come into the viewport; other rows count as ``rowHeight``. A
 /// viewport of height 0 shows no rows.
 ///
+/// Every height it uses (a row's from the delegate, ``rowHeight``,
+/// ``sectionHeaderHeight``, ``viewportHeight``) is clamped to
+/// `0...`\``/CellKit/RowHeights/maximumHeight``: NaN and negative heights count as 0
+/// (`UITableView` rejects them), larger ones and +infinity as the maximum. A height
+/// outside that range is logged as a ``/CellKit/ListViewEvent/refused(_:)`` naming the
+/// property, or the section and row, so ``contentHeight`` is never negative or NaN.
+/// (A ``/CellKit/ListController`` already clamps its heights and reports the model type.)
+///
 /// ```swift
 /// struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 ///
@@ -45,16 +53,26 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// The list-view logic this view replays (counts, validation, visible cells, pools).
     public private(set) lazy var core: ListViewCore = makeCore()
 
-    /// The height of the visible window.
-    public var viewportHeight: Double { didSet { layoutVisibleRows() } }
+    /// The height of the visible window (clamped as heights are: see the type's discussion).
+    public var viewportHeight: Double {
+        didSet {
+            viewportValue = checked(viewportHeight, "viewportHeight")
+            layoutVisibleRows()
+        }
+    }
     /// The height of rows whose delegate gives none, and the estimate of rows not yet asked.
     ///
     /// Use a positive height. With 0, rows take no space by their estimate, so
     /// none comes into the viewport: no height is asked and no cell is made,
-    /// as with a viewport of height 0.
-    public var rowHeight: Double
+    /// as with a viewport of height 0. NaN and negative heights count as 0 and are
+    /// logged as refused (see the type's discussion).
+    public var rowHeight: Double { didSet { rowHeightValue = checked(rowHeight, "rowHeight") } }
     /// The height of a section header that has a title (0: headers take no space).
-    public var sectionHeaderHeight: Double
+    public var sectionHeaderHeight: Double { didSet { headerHeightValue = checked(sectionHeaderHeight, "sectionHeaderHeight") } }
+    // The heights above, clamped to 0...RowHeights.maximumHeight.
+    private var viewportValue: Double = 0
+    private var rowHeightValue: Double = 0
+    private var headerHeightValue: Double = 0
     /// How many rows beyond each edge of the viewport are announced for prefetching.
     public var prefetchDistance: Int
     /// Whether a batch update keeps the first visible row where it was on screen
@@ -93,7 +111,19 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         self.rowHeight = rowHeight
         self.sectionHeaderHeight = sectionHeaderHeight
         self.prefetchDistance = prefetchDistance
-        self.layout = Layout(estimate: rowHeight)
+        self.layout = Layout(estimate: 0)
+        viewportValue = checked(viewportHeight, "viewportHeight")
+        rowHeightValue = checked(rowHeight, "rowHeight")
+        headerHeightValue = checked(sectionHeaderHeight, "sectionHeaderHeight")
+        layout.estimate = rowHeightValue
+    }
+
+    /// `height` clamped to 0...``/CellKit/RowHeights/maximumHeight`` (NaN: 0); one outside is logged as refused.
+    private func checked(_ height: Double, _ what: @autoclosure () -> String) -> Double {
+        if height >= 0 && height <= RowHeights.maximumHeight { return height }
+        let clamped = height > RowHeights.maximumHeight ? RowHeights.maximumHeight : 0
+        record(.refused("\(what()) \(height) is not a height in 0...\(RowHeights.maximumHeight) (UITableView rejects negative and NaN heights); using \(clamped)"))
+        return clamped
     }
 
     private func makeCore() -> ListViewCore {
@@ -144,8 +174,15 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         // Heights that differ from the estimate, and those of the rows on screen, follow
         // their rows; the others are asked again when shown.
         let mapping = core.batchMapping ?? PathMapping(batch, oldCounts: oldCounts, newCounts: core.counts)
+        func isKept(_ path: ItemPath, _ height: Double) -> Bool { height != rowHeightValue || core.cell(at: path) != nil }
+        // Rows changed off screen leave every kept height at its path: nothing to rebuild.
+        if layout.known.allSatisfy({ isKept($0.key, $0.value) && mapping.newPath(of: $0.key) == $0.key }) {
+            resetLayout(known: layout.known)
+            return
+        }
         var known: [ItemPath: Double] = [:]
-        for (path, height) in layout.known where height != rowHeight || core.cell(at: path) != nil {
+        known.reserveCapacity(layout.known.count)
+        for (path, height) in layout.known where isKept(path, height) {
             if let new = mapping.newPath(of: path) { known[new] = height }
         }
         resetLayout(known: known)
@@ -209,7 +246,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// Selects the row at `path`, as a tap would. A path the list view does not
     /// have is refused, as UIKit rejects an invalid index path: ``log`` gets a
     /// ``/CellKit/ListViewEvent/refused(_:)`` naming the section and row, and the
-    /// delegate hears nothing.
+    /// delegate hears nothing. A row that does not take the selection (the
+    /// delegate's ``/CellKit/ListViewDelegate/listView(_:canSelectItemAt:)``: a placeholder
+    /// row that does nothing) ignores the tap, as `UITableView` ignores a tap on a row
+    /// it may not highlight: nothing is logged and the delegate hears nothing.
     public func selectItem(at path: ItemPath) {
         let counts = core.counts
         guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
@@ -217,6 +257,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
             record(.refused("selectItem(at:): section \(path.section), row \(path.item) does not exist\(rows); nothing was selected"))
             return
         }
+        guard delegate?.listView(self, canSelectItemAt: path) ?? true else { return }
         record(.selected(path))
         delegate?.listView(self, didSelectItemAt: path)
     }
@@ -275,19 +316,21 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         headers.reserveCapacity(counts.count)
         for section in counts.indices {
             let title = dataSource?.listView(self, titleForHeaderInSection: section)
-            headers.append(title == nil ? 0 : sectionHeaderHeight)
+            headers.append(title == nil ? 0 : headerHeightValue)
         }
-        layout.estimate = rowHeight
+        layout.estimate = rowHeightValue
         layout.reset(counts: counts, headerHeights: headers, known: known)
     }
 
+    /// `offset` within the content (NaN: the top).
     private func clampedOffset(_ offset: Double) -> Double {
-        max(0, min(offset, layout.contentHeight - viewportHeight))
+        guard offset > 0 else { return 0 }
+        return min(offset, max(0, layout.contentHeight - viewportValue))
     }
 
     /// The rows in the viewport, after asking the heights of those not asked yet.
     private func visibleRange() -> Range<Int> {
-        var range = layout.rows(from: contentOffset, to: contentOffset + viewportHeight)
+        var range = layout.rows(from: contentOffset, to: contentOffset + viewportValue)
         // Asking heights moves the rows below: ask until the range holds only asked rows.
         for _ in 0..<8 {
             var asked = false
@@ -295,11 +338,14 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
                 let path = layout.path(ofRow: flat)
                 guard !layout.isKnown(path) else { continue }
                 heightRequestCount += 1
-                layout.setHeight(delegate?.listView(self, heightForItemAt: path) ?? rowHeight, at: path)
+                let height = delegate?.listView(self, heightForItemAt: path).map {
+                    checked($0, "the delegate's height for section \(path.section), row \(path.item):")
+                }
+                layout.setHeight(height ?? rowHeightValue, at: path)
                 asked = true
             }
             guard asked else { break }
-            range = layout.rows(from: contentOffset, to: contentOffset + viewportHeight)
+            range = layout.rows(from: contentOffset, to: contentOffset + viewportValue)
         }
         return range
     }
@@ -308,20 +354,24 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         guard !layoutPending else { return }
         contentOffset = clampedOffset(contentOffset)
         let range = visibleRange()
-        var wanted = Set<ItemPath>()
-        for flat in range { wanted.insert(layout.path(ofRow: flat)) }
-        for path in core.visibleItemPaths where !wanted.contains(path) {
+        // The rows in `range` are wanted; their paths ascend with their flat index.
+        for path in core.visibleItemPaths where !(layout.flatIndex(of: path).map(range.contains) ?? false) {
             core.endDisplay(at: path)
             layout.forgetIfEstimate(path)
         }
-        for path in wanted.sorted() where core.cell(at: path) == nil { core.display(at: path) }
+        for flat in range {
+            let path = layout.path(ofRow: flat)
+            if core.cell(at: path) == nil { core.display(at: path) }
+        }
         announcePrefetch(around: range)
     }
 
     private func announcePrefetch(around range: Range<Int>) {
         guard prefetchDistance > 0 else { return }
-        let lower = max(0, range.lowerBound - prefetchDistance)
-        let upper = min(layout.rowCount, range.upperBound + prefetchDistance)
+        // No overflow for any distance: it never needs to reach past the list.
+        let distance = min(prefetchDistance, layout.rowCount)
+        let lower = max(0, range.lowerBound - distance)
+        let upper = min(layout.rowCount, range.upperBound + distance)
         var near: [ItemPath] = []
         for flat in lower..<upper where !range.contains(flat) { near.append(layout.path(ofRow: flat)) }
         core.prefetch(near, replacing: true)

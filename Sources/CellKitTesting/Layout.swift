@@ -105,10 +105,12 @@ final class Layout {
         return ItemPath(item: flat - sectionStarts[section], section: section)
     }
 
+    /// The flat row index of `path`; `nil` for a path the list does not have,
+    /// whatever its values (no arithmetic on them can overflow).
     func flatIndex(of path: ItemPath) -> Int? {
-        guard path.section >= 0, path.section + 1 < sectionStarts.count else { return nil }
-        let flat = sectionStarts[path.section] + path.item
-        return path.item >= 0 && flat < sectionStarts[path.section + 1] ? flat : nil
+        guard path.section >= 0, path.section < counts.count,
+              path.item >= 0, path.item < counts[path.section] else { return nil }
+        return sectionStarts[path.section] + path.item
     }
 
     private func rebuildIfNeeded() {

@@ -181,6 +181,10 @@ extension CollectionViewAdapter: UICollectionViewDataSource {
 // MARK: - UICollectionViewDelegate
 
 extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
+    public func collectionView(_ collectionView: UICollectionView, shouldHighlightItemAt indexPath: IndexPath) -> Bool {
+        platformShouldHighlight(indexPath, forwarded: (forwardingDelegate as? UICollectionViewDelegate)?.collectionView?(collectionView, shouldHighlightItemAt: indexPath))
+    }
+
     public func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: IndexPath) {
         platformDidSelect(indexPath) { collectionView.deselectItem(at: $0, animated: $1) }
     }

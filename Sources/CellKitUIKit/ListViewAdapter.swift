@@ -17,7 +17,8 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// Who hears about heights, selection, display and prefetching; held weakly.
     public weak var delegate: (any ListViewDelegate)?
     /// The app's own `UITableViewDelegate` / `UICollectionViewDelegate` (or data
-    /// source): every call CellKit does not handle (scrolling, highlighting,
+    /// source): every call CellKit does not handle (scrolling, highlighting beyond
+    /// ``/CellKit/ListViewDelegate/listView(_:canSelectItemAt:)``,
     /// context menus, header views, ...) goes to it. Held weakly.
     public weak var forwardingDelegate: AnyObject? {
         get { forwardTarget }
@@ -197,6 +198,13 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     func platformDidSelect(_ indexPath: IndexPath, deselect: (IndexPath, Bool) -> Void) {
         if deselectsAfterSelection { deselect(indexPath, true) }
         delegate?.listView(self, didSelectItemAt: ItemPath(indexPath))
+    }
+
+    /// Whether the platform may highlight (and so select) the row at `indexPath`: only
+    /// a row that takes the selection (the delegate's `canSelectItemAt`; not a placeholder
+    /// row that does nothing), and only if the forward target's own answer (`forwarded`) allows it.
+    func platformShouldHighlight(_ indexPath: IndexPath, forwarded: Bool?) -> Bool {
+        (delegate?.listView(self, canSelectItemAt: ItemPath(indexPath)) ?? true) && (forwarded ?? true)
     }
 
     /// The index titles for the platform: `nil` when there are none.

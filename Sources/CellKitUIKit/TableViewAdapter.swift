@@ -158,6 +158,10 @@ extension TableViewAdapter: UITableViewDelegate {
             ?? (tableView.estimatedRowHeight > 0 ? tableView.estimatedRowHeight : 44)
     }
 
+    public func tableView(_ tableView: UITableView, shouldHighlightRowAt indexPath: IndexPath) -> Bool {
+        platformShouldHighlight(indexPath, forwarded: (forwardingDelegate as? UITableViewDelegate)?.tableView?(tableView, shouldHighlightRowAt: indexPath))
+    }
+
     public func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {
         platformDidSelect(indexPath, deselect: tableView.deselectRow)
     }

@@ -143,6 +143,34 @@ struct HeadlessListViewTests {
         try listView.checkConsistency()
     }
 
+    /// A batch that changes only rows off screen leaves the visible cells where they are
+    /// (no display events, no height asked again); one that changes a row on screen moves them.
+    @Test func visibleCellsStayForBatchesOffScreenAndMoveForOnesOnIt() throws {
+        let dataSource = CountsDataSource([100])
+        let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+        listView.dataSource = dataSource
+        listView.reloadData()
+        let paths = (0..<10).map { ItemPath(row: $0, section: 0) }
+        let cells = paths.map { listView.cell(at: $0) }
+        #expect(cells.allSatisfy { $0 != nil })
+        let asked = listView.heightRequestCount
+        listView.clearLog()
+        let offScreen = Changeset(itemDeletes: [ItemPath(row: 50, section: 0)], itemInserts: [ItemPath(row: 70, section: 0)],
+                                  itemUpdates: [ItemPath(row: 80, section: 0)])
+        #expect(listView.performBatchUpdates(offScreen) {} == .animated)
+        #expect(zip(paths, cells).allSatisfy { listView.cell(at: $0) === $1 })
+        #expect(listView.visibleItemPaths == paths)
+        #expect(!listView.log.contains { if case .displayed = $0 { true } else if case .endedDisplay = $0 { true } else { false } })
+        #expect(listView.heightRequestCount == asked)
+        try listView.checkConsistency()
+
+        #expect(listView.performBatchUpdates(Changeset(itemDeletes: [ItemPath(row: 2, section: 0)])) { dataSource.counts = [99] } == .animated)
+        #expect(listView.cell(at: paths[1]) === cells[1])
+        #expect((2..<9).allSatisfy { listView.cell(at: paths[$0]) === cells[$0 + 1] })
+        #expect(listView.visibleItemPaths == paths)
+        try listView.checkConsistency()
+    }
+
     // MARK: What UIKit refuses, the headless view refuses
 
     /// Issue 10, item 7: an empty viewport intersects nothing, even inside a row.

@@ -444,7 +444,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:38
+// Sources/CellKit/Diagnostics.swift:40
 @MainActor private func docExample38() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
@@ -479,7 +479,7 @@ import Testing
     assert(cache.height(for: ListItem(Message(id: 1, text: "hello, longer")), width: 320) == nil)
 }
 
-// Sources/CellKit/Heights/RowHeights.swift:20
+// Sources/CellKit/Heights/RowHeights.swift:29
 @MainActor private func docExample41() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
@@ -613,7 +613,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:221
+// Sources/CellKit/ListController.swift:225
 @MainActor private func docExample52() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1368,8 +1368,24 @@ import Testing
     assert(controller.rowHeights.measurements == measured)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:64
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:66
 @MainActor private func docExample90() async throws {
+    struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+    let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
+        // "height nan of Post at section 0, row 0 is not a number in 0...1000000000.0; using 0.0 ..."
+        if diagnostic.kind == .invalidHeight { print(diagnostic.message) }
+    })
+    controller.rowHeights.set(Post.self, .measured { post, _ in post.text.isEmpty ? .nan : 1e30 })
+    let listView = HeadlessListView(viewportHeight: 600)
+    controller.attach(to: listView)
+    controller.apply(TableModel([Post(id: 1, text: ""), Post(id: 2, text: "long")]))
+    assert(controller.listView(listView, heightForItemAt: ItemPath(item: 0, section: 0)) == 0)
+    assert(controller.listView(listView, heightForItemAt: ItemPath(item: 1, section: 0)) == RowHeights.maximumHeight)
+}
+
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:92
+@MainActor private func docExample91() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1386,8 +1402,8 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:89
-@MainActor private func docExample91() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:117
+@MainActor private func docExample92() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1396,7 +1412,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1422,7 +1438,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample94() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1438,7 +1454,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:133
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample95() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1450,7 +1466,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:83
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1460,7 +1476,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1487,7 +1503,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:62
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1509,7 +1525,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:91
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1522,7 +1538,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:47
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1539,7 +1555,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1555,7 +1571,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1576,8 +1592,8 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:107
-@MainActor private func docExample102() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:112
+@MainActor private func docExample103() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1591,8 +1607,8 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:133
-@MainActor private func docExample103() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
+@MainActor private func docExample104() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1608,8 +1624,8 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:160
-@MainActor private func docExample104() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:170
+@MainActor private func docExample105() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1623,8 +1639,8 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:179
-@MainActor private func docExample105() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:189
+@MainActor private func docExample106() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1644,7 +1660,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample107() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1659,7 +1675,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1676,7 +1692,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:214
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1689,8 +1705,8 @@ import Testing
     }
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:24
-@MainActor private func docExample109() async throws {
+// Sources/CellKitTesting/HeadlessListView.swift:32
+@MainActor private func docExample110() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1705,14 +1721,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1729,14 +1745,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1745,7 +1761,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1754,22 +1770,24 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
     assert(style != .plain)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:135
-@MainActor private func docExample116() async throws {
+// Sources/CellKitTerminal/StyledText.swift:139
+@MainActor private func docExample117() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
+    let spoof = StyledLine("\u{202E}gnp.exe")
+    assert(spoof.fitted(to: 8).plainText == "\u{FFFD}gnp.exe")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:141
-@MainActor private func docExample117() async throws {
+// Sources/CellKitTerminal/StyledText.swift:147
+@MainActor private func docExample118() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1777,7 +1795,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1789,7 +1807,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1800,7 +1818,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1812,7 +1830,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1829,7 +1847,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1853,13 +1871,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1885,8 +1903,8 @@ import Testing
     assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:98
-@MainActor private func docExample125() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:103
+@MainActor private func docExample126() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -1906,7 +1924,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1924,7 +1942,7 @@ import Testing
 }
 
 // README.md:122
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -1937,7 +1955,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 127 examples compile and run") @MainActor func run() async throws {
+    @Test("all 128 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2065,5 +2083,6 @@ struct DocExamples {
         try await docExample125()
         try await docExample126()
         try await docExample127()
+        try await docExample128()
     }
 }

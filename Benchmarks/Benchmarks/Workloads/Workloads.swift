@@ -97,6 +97,50 @@ public func feedRow(_ item: BenchItem) -> ListItem {
     }
 }
 
+/// A row like ``BenchItem`` (16 bytes, the same id and content), for the control of
+/// the main-actor cases: the row whose content carries ``sweepMark`` reads a large
+/// buffer when the diff compares it, so that the caches (and TLB) are as cold after
+/// a small diff as after a 1M-row one. Every diff of such rows compares that row
+/// once or twice, on the diff's own thread; nothing else changes.
+public struct SweepingItem: Identifiable, Sendable, Equatable {
+    public let id: Int
+    public var content: Int
+    public init(id: Int, content: Int) { self.id = id; self.content = content }
+
+    /// The content bit of the row that sweeps.
+    public static let sweepMark = 1 << 40
+
+    public static func == (lhs: SweepingItem, rhs: SweepingItem) -> Bool {
+        // The sum is tested so that the reads stay (it is never Int.min: every word is 1).
+        if lhs.content & sweepMark != 0, cacheSweeper.sweep() == .min { return false }
+        return lhs.id == rhs.id && lhs.content == rhs.content
+    }
+}
+
+/// A 256 MB buffer read once in order (the data caches) and once a line per page in a
+/// scattered order (the TLB), as a 1M-row diff streams its rows and hash tables.
+public final class CacheSweeper: Sendable {
+    nonisolated(unsafe) private let words: UnsafeMutablePointer<Int>
+    private let count = 256 << 17
+
+    init() {
+        words = .allocate(capacity: count)
+        words.initialize(repeating: 1, count: count)
+    }
+
+    /// Reads the whole buffer; returns a sum so the reads stay.
+    public func sweep() -> Int {
+        var sum = 0, index = 0
+        while index < count { sum &+= words[index]; index &+= 8 }
+        let pages = count / 512
+        for step in 0..<pages { sum &+= words[((step &* 40_503) % pages) &* 512 &+ (step & 63) &* 8] }
+        return sum
+    }
+}
+
+/// The sweeper of ``SweepingItem`` (its buffer is made resident when first used).
+public let cacheSweeper = CacheSweeper()
+
 /// A controller driving a headless list view, every row type at a fixed height.
 @MainActor
 public func makeFixedHeightScreen() -> (ListController, HeadlessListView) {
@@ -109,6 +153,8 @@ public func makeFixedHeightScreen() -> (ListController, HeadlessListView) {
     controller.rowHeights.set(FeedSuggestion.self, .fixed(44))
     controller.rowHeights.set(FeedAd.self, .fixed(44))
     controller.rowHeights.set(FeedNote.self, .fixed(44))
+    controller.register(TextCell.self, for: SweepingItem.self) { cell, item in cell.text = "\(item.id)" }
+    controller.rowHeights.set(SweepingItem.self, .fixed(44))
     let listView = HeadlessListView(viewportHeight: 800, rowHeight: 44)
     listView.isLoggingEnabled = false
     controller.attach(to: listView)
@@ -138,6 +184,20 @@ public final class PipelineFixture {
         } else {
             self.init(old: TableModel(old), next: TableModel(new))
         }
+    }
+
+    /// ``init(rows:each:)`` with ``SweepingItem`` rows: one row kept unchanged sweeps
+    /// the caches when the diff compares it.
+    public convenience init(sweepingRows rows: Int, each: Int) {
+        let old = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
+        let new = changed(old, each: each)
+        // A row kept as it was (same id and content on both sides) carries the mark.
+        let kept = Set(old.map(\.id)).intersection(new.filter { $0.content == 0 }.map(\.id)).min()!
+        func sweeping(_ items: [BenchItem]) -> [SweepingItem] {
+            items.map { SweepingItem(id: $0.id, content: $0.id == kept ? SweepingItem.sweepMark : $0.content) }
+        }
+        _ = cacheSweeper.sweep()  // resident before anything is measured
+        self.init(old: TableModel(sweeping(old)), next: TableModel(sweeping(new)))
     }
 
     public func apply() { controller.apply(next) }

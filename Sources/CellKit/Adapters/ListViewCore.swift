@@ -349,7 +349,17 @@ public final class ListViewCore {
     /// Moves the visible cells to their rows' new paths with the batch's `mapping`; rows that left end display.
     private func follow(_ mapping: PathMapping, newCounts: [Int]) {
         guard !visible.isEmpty else { return }
+        // Most batches change rows off screen: when every visible row keeps its path, the
+        // cells stay where they are, and no dictionary is rebuilt.
+        let stays = visible.keys.allSatisfy { old in
+            mapping.newPath(of: old) == old && old.section < newCounts.count && old.item < newCounts[old.section]
+        }
+        if stays {
+            prefetched = prefetched.compactMap { mapping.newPath(of: $0) }
+            return
+        }
         var moved: [ItemPath: AnyObject] = [:]
+        moved.reserveCapacity(visible.count)
         var ended: [(ItemPath, AnyObject)] = []
         for (old, cell) in visible {
             if let new = mapping.newPath(of: old), new.section < newCounts.count, new.item < newCounts[new.section] {

@@ -17,6 +17,15 @@ public enum RowHeight<Model>: Sendable {
 /// fall through to presenters and the dispatch table's height handlers. Rules
 /// resolve like the dispatch table: exact type, then nearest superclass or protocol.
 ///
+/// A height is a finite number in `0...`\``maximumHeight``: the controller clamps
+/// every height a rule, presenter or height handler gives into that range (NaN and
+/// negative heights count as 0, larger ones and +infinity as ``maximumHeight``) and
+/// reports the first bad height of each model type as a
+/// ``Diagnostic/Kind/invalidHeight`` diagnostic naming the type, section and row. So a
+/// `.measured` rule fed with untrusted text cannot make a list view trap or lay out
+/// NaN offsets. List views clamp further in their own units (the terminal list view
+/// shows at least one line per row).
+///
 /// ```swift
 /// struct Header: Identifiable, Equatable, Sendable { let id: Int }
 /// struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
@@ -44,6 +53,12 @@ public final class RowHeights {
         case measured(@MainActor (Any, Double) -> Double)
     }
     private var rules = TypeTable<Rule>()
+
+    /// The tallest row height: 1,000,000,000 (points on UIKit, lines on a terminal).
+    nonisolated public static let maximumHeight: Double = 1_000_000_000
+
+    /// Model types whose bad height was reported already.
+    private var reportedBadHeights: Set<ObjectIdentifier> = []
 
     /// Creates an empty set of rules for rows `width` wide.
     public init(width: Double = 320) { self.width = width }
@@ -92,6 +107,18 @@ public final class RowHeights {
     /// Records the height a self-sizing cell measured for `item` at the current width.
     public func didMeasure(_ item: ListItem, height: Double) {
         cache.store(height, for: item, width: width)
+    }
+
+    /// `height` clamped to `0...`\``maximumHeight`` (NaN: 0); the first bad height of
+    /// each model type is reported to `diagnostics`, naming the type and the row.
+    func checked(_ height: Double, of model: Any, at path: ItemPath, diagnostics: DiagnosticHandler) -> Double {
+        if height >= 0 && height <= Self.maximumHeight { return height }
+        let clamped = height > Self.maximumHeight ? Self.maximumHeight : 0
+        let type = type(of: model)
+        if reportedBadHeights.insert(ObjectIdentifier(type)).inserted {
+            diagnostics(Diagnostic(.invalidHeight, "height \(height) of \(type) at section \(path.section), row \(path.item) is not a number in 0...\(Self.maximumHeight); using \(clamped) (reported once per model type)"))
+        }
+        return clamped
     }
 
     /// Forgets the measured height of the row with identity `id`.

@@ -10,7 +10,8 @@ import CellKit
 /// none). Batches reach GTK as `items-changed` ranges of its model (rows removed
 /// and inserted), never as a full reset unless the core reloads; rows whose
 /// content changed are configured again in place. Enter or a double click
-/// activates a row: the delegate's `didSelectItemAt`.
+/// activates a row: the delegate's `didSelectItemAt`, unless the delegate says the
+/// row does not take the selection (`canSelectItemAt`: a placeholder row that does nothing).
 ///
 /// ```swift
 /// import CellKit
@@ -72,7 +73,9 @@ public final class GtkListBackend: ListViewCoreOwner, ListViewBackend {
         }
         rows.onUnbind = { [unowned self] item in unbind(item) }
         rows.onActivate = { [unowned self] position in
-            guard case .row(let path) = layout.entry(at: position) else { return }
+            // A row that does not take the selection (a placeholder row that does nothing) ignores it.
+            guard case .row(let path) = layout.entry(at: position),
+                  delegate?.listView(self, canSelectItemAt: path) ?? true else { return }
             delegate?.listView(self, didSelectItemAt: path)
         }
     }

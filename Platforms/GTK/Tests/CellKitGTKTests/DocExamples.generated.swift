@@ -6,7 +6,7 @@ import CellKit
 import CellKitGTK
 import Testing
 
-// Platforms/GTK/Sources/CellKitGTK/GtkListBackend.swift:15
+// Platforms/GTK/Sources/CellKitGTK/GtkListBackend.swift:16
 @MainActor private func docExample1() async throws {
 
     struct Person: Identifiable, Sendable { let id: Int; var name: String }

@@ -1,0 +1,154 @@
+import CellKit
+import CellKitTesting
+import Synchronization
+import Testing
+
+private struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+/// Collects diagnostics for a test.
+private final class Collected: Sendable {
+    private let store = Mutex<[Diagnostic]>([])
+    var all: [Diagnostic] { store.withLock { $0 } }
+    var handler: DiagnosticHandler { DiagnosticHandler { d in self.store.withLock { $0.append(d) } } }
+}
+
+/// A delegate that gives every row the same height, whatever it is.
+@MainActor
+private final class ConstantHeights: ListViewDelegate {
+    let height: Double
+    init(_ height: Double) { self.height = height }
+    func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? { height }
+}
+
+@MainActor
+private func songs(_ n: Int, viewport: Double = 440, rowHeight: Double = 44,
+                   diagnostics: DiagnosticHandler = .ignore) -> (ListController, HeadlessListView) {
+    let controller = ListController(diagnostics: diagnostics)
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let list = HeadlessListView(viewportHeight: viewport, rowHeight: rowHeight)
+    controller.attach(to: list)
+    controller.apply(TableModel((0..<n).map { Song(id: $0, title: "s\($0)") }))
+    return (controller, list)
+}
+
+/// An outside user's report (outside2): invalid paths and bad heights on the headless list view.
+@MainActor
+@Suite("Headless list view: paths at Int.min and Int.max, bad heights")
+struct HeadlessEdgeTests {
+    static let extremes = [Int.min, -1, 0, 1, 99, Int.max]
+    static let badPaths = extremes.flatMap { item in extremes.map { ItemPath(item: item, section: $0) } }
+        .filter { $0 != ItemPath(item: 0, section: 0) && $0 != ItemPath(item: 1, section: 0) }
+
+    // Item 5.
+    @Test("every entry point that takes a path ignores one it does not have, at any value")
+    func invalidPathsAreIgnored() throws {
+        let (controller, list) = songs(2)
+        for path in Self.badPaths {
+            #expect(list.offset(ofItemAt: path) == nil, "\(path)")
+            #expect(list.viewportOffset(ofItemAt: path) == nil, "\(path)")
+            #expect(list.cell(at: path) == nil, "\(path)")
+            list.scrollToItem(at: path)
+            list.scrollItem(at: path, toViewportOffset: 10)
+            list.selectItem(at: path)
+            #expect(controller.listView(list, heightForItemAt: path) == nil)
+            #expect(!controller.listView(list, needsMeasuringItemAt: path))
+            #expect(!controller.listView(list, canSelectItemAt: path))
+            controller.listView(list, didMeasureHeight: 10, forItemAt: path)
+            controller.listView(list, didSelectItemAt: path)
+            #expect(controller.displayed.item(at: path) == nil)
+            #expect(controller.displayed.model(at: path) == nil)
+            list.reconfigureItems(at: [path])
+            list.cellDidChange(at: path, reason: .reconfigured)
+        }
+        for index in Self.extremes where index != 0 {
+            #expect(controller.listView(list, numberOfItemsInSection: index) == 0)
+            #expect(controller.listView(list, titleForHeaderInSection: index) == nil)
+            #expect(controller.listView(list, titleForFooterInSection: index) == nil)
+            _ = controller.listView(list, sectionForSectionIndexTitle: "A", at: index)
+            #expect(controller.displayed.itemCount(inSection: index) == 0)
+            #expect(controller.displayed.header(ofSection: index) == nil)
+        }
+        #expect(list.contentOffset == 0)
+        #expect(!list.log.contains { if case .selected = $0 { true } else { false } })
+        try list.checkConsistency()
+        #expect(list.offset(ofItemAt: ItemPath(item: 1, section: 0)) == 44)
+    }
+
+    @Test("a prefetch distance of Int.max announces the rest of the list")
+    func hugePrefetchDistance() throws {
+        let (controller, list) = songs(30, viewport: 88)
+        list.prefetchDistance = Int.max
+        list.scroll(to: 44 * 10)
+        list.scroll(by: .infinity)
+        list.scroll(to: .nan)
+        #expect(list.contentOffset == 0)
+        try list.checkConsistency()
+        withExtendedLifetime(controller) {}
+    }
+
+    // Bad heights: clamped to 0...RowHeights.maximumHeight and reported.
+    @Test("a negative or NaN row height or viewport counts as 0 and is logged", arguments: [-44, .nan, -.infinity] as [Double])
+    func badOwnHeights(_ height: Double) throws {
+        let (controller, list) = songs(10, viewport: height, rowHeight: height)
+        #expect(list.contentHeight == 0)
+        #expect(list.visibleCells.isEmpty)
+        let refused = list.log.compactMap { if case .refused(let message) = $0 { message } else { nil } }
+        #expect(refused.contains { $0.contains("rowHeight") } && refused.contains { $0.contains("viewportHeight") }, "\(refused)")
+        list.rowHeight = 44
+        list.viewportHeight = 88
+        list.reloadData()
+        #expect(list.contentHeight == 440 && list.visibleCells.count == 2, "\(list.contentHeight) \(list.visibleCells.count)")
+        try list.checkConsistency()
+        withExtendedLifetime(controller) {}
+    }
+
+    @Test("a delegate's bad height is clamped and logged with its row", arguments: [-44, .nan, .infinity, 1e300] as [Double])
+    func badDelegateHeights(_ height: Double) throws {
+        let controller = ListController(diagnostics: .ignore)
+        controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+        let list = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+        controller.attach(to: list)
+        let heights = ConstantHeights(height)
+        list.delegate = heights
+        controller.apply(TableModel((0..<10).map { Song(id: $0, title: "s\($0)") }))
+        #expect(list.contentHeight.isFinite && list.contentHeight >= 0, "\(list.contentHeight)")
+        let refused = list.log.compactMap { if case .refused(let message) = $0 { message } else { nil } }
+        #expect(refused.contains { $0.contains("section 0, row 0") }, "\(refused)")
+        list.scroll(to: .infinity)
+        #expect(list.contentOffset.isFinite)
+        try list.checkConsistency()
+    }
+
+    @Test("the controller clamps a model's bad height and names the type, once per type", arguments: [-44, .nan, .infinity, 1e19] as [Double])
+    func controllerReportsBadHeights(_ height: Double) throws {
+        let collected = Collected()
+        let controller = ListController(diagnostics: collected.handler)
+        controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+        controller.rowHeights.set(Song.self, .fixed(height))
+        let list = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+        controller.attach(to: list)
+        controller.apply(TableModel((0..<10).map { Song(id: $0, title: "s\($0)") }))
+        let expected = height > 0 ? RowHeights.maximumHeight : 0
+        #expect(controller.listView(list, heightForItemAt: ItemPath(item: 3, section: 0)) == expected)
+        #expect(list.contentHeight.isFinite && list.contentHeight >= 0)
+        let reports = collected.all.filter { $0.kind == .invalidHeight }
+        #expect(reports.count == 1, "\(collected.all)")
+        #expect(reports.first.map { $0.message.contains("Song") && $0.message.contains("section 0, row 0") } == true, "\(reports)")
+        #expect(!list.log.contains { if case .refused = $0 { true } else { false } })
+        try list.checkConsistency()
+    }
+
+    // Placeholder rows that do nothing take no tap.
+    @Test("a tap on the no-results or loading row does nothing")
+    func placeholderTapsAreIgnored() {
+        let (controller, list) = songs(0)
+        #expect(list.visibleTexts == ["No results"])
+        list.selectItem(at: ItemPath(item: 0, section: 0))
+        controller.apply(TableModel(), state: .loading)
+        list.selectItem(at: ItemPath(item: 0, section: 0))
+        #expect(!list.log.contains { if case .selected = $0 { true } else { false } })
+        controller.apply(TableModel([Song(id: 1, title: "one")]))
+        list.selectItem(at: ItemPath(item: 0, section: 0))
+        #expect(list.log.contains(.selected(ItemPath(item: 0, section: 0))))
+    }
+}
