@@ -160,7 +160,7 @@ struct BoundApplyTests {
     }
 
     // Confusing: loadAll() on a server that answers empty pages with `hasMore: true`.
-    @Test func loadAllStopsAfterAPageThatAddsNoRows() async {
+    @Test func loadAllStopsAfterAnEmptyPageThatSaysMoreFollow() async {
         let calls = FetchCounter()
         let source = PaginatedDataSource<Track> { page in
             // Bounded for the test: past 10 calls the server fails, which stops loadAll too.
