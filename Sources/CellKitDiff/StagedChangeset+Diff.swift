@@ -93,10 +93,9 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
             return (m, d)
         }
     }
-    var stays = [Bool](repeating: false, count: nNew)
-    let kept = matching.newToOld.withUnsafeBufferPointer { n2o in
-        stays.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequence(n2o, $0) }
-    }
+    // The items that stay are marked in `newToOld` itself (as `-2 - old index`):
+    // from here on, -1 is an insert, a non-negative entry a move.
+    let kept = matching.newToOld.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequenceInPlace($0) }
 
     // 4. Changes. Every count but the updates' is known now, so each list is
     // written once into storage of its exact size.
@@ -109,17 +108,21 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         return StagedChangeset(stages: [], duplicates: duplicates, isReload: true, finalData: new)
     }
     let hasSecond = insertCount > 0 || moveCount > 0
-    // Position of each matched old window element after stage 1 (deletes removed),
-    // absolute; complemented (negative) when the item is updated. Entries of
-    // deleted elements are never written nor read.
-    let afterDeletes = UnsafeMutablePointer<Int32>.allocate(capacity: nOld)
-    defer { afterDeletes.deallocate() }
+    // A move's source is its old row's position after stage 1: the row minus the
+    // deletes before it. With deletes and moves both present, the pass over old
+    // sets one bit per deleted row, and the moves count the bits before their row
+    // (a popcount and a per-word running total), so that no position is stored
+    // for every row.
+    let bitWords = deleteCount > 0 && moveCount > 0 ? (nOld &+ 63) &>> 6 : 0
+    let deletedBits = UnsafeMutablePointer<UInt64>.allocate(capacity: bitWords)
+    defer { deletedBits.deallocate() }
+    deletedBits.initialize(repeating: 0, count: bitWords)
     var deletes: [ItemPath] = []
     var updateCount = 0
     // The updated old window indices, in order, written by the pass over old.
     let updated = UnsafeMutablePointer<Int32>.allocate(capacity: matched)
     defer { updated.deallocate() }
-    // One pass over the old window: deletes, positions after stage 1, updates and,
+    // One pass over the old window: deletes (and their bits), updates and,
     // when `start` is given, stage 1's data (old order without the deleted, updated
     // items in their new version), written there.
     func passOverOld(_ start: UnsafeMutablePointer<E>?) {
@@ -139,22 +142,20 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                             if j < 0 {
                                 deleteBuffer.initializeElement(at: deleted, to: ItemPath(item: lo &+ i, section: 0))
                                 deleted &+= 1
+                                if bitWords > 0 { deletedBits[i &>> 6] |= 1 &<< UInt64(i & 63) }
                                 continue
                             }
-                            let position = Int32(truncatingIfNeeded: lo &+ i &- deleted)
                             // Each element is read once: the copies compared are the
                             // ones stored (for reference-holding elements, one retain
                             // each instead of one for the comparison and one for the store).
                             let oldElement = o[lo &+ i]
                             let newElement = n[lo &+ j]
                             if oldElement.isContentEqual(to: newElement) {
-                                afterDeletes[i] = position
                                 if let next = out {
                                     next.initialize(to: oldElement)
                                     out = next + 1
                                 }
                             } else {
-                                afterDeletes[i] = ~position
                                 updated[updatedCount] = Int32(truncatingIfNeeded: i)
                                 updatedCount &+= 1
                                 if let next = out {
@@ -191,29 +192,40 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         }
         return updateCount
     }
+    // The deletes before each word of `deletedBits`.
+    let deletesBefore = UnsafeMutablePointer<Int32>.allocate(capacity: bitWords)
+    defer { deletesBefore.deallocate() }
+    var running: Int32 = 0
+    for w in 0..<bitWords {
+        deletesBefore[w] = running
+        running &+= Int32(truncatingIfNeeded: deletedBits[w].nonzeroBitCount)
+    }
     var moves: [Move<ItemPath>] = []
     var inserted = 0
     let inserts: [ItemPath] = _exactArray(count: insertCount) { insertBuffer in
         moves = _exactArray(count: moveCount) { moveBuffer in
             matching.newToOld.withUnsafeBufferPointer { n2o in
-                stays.withUnsafeBufferPointer { st in
-                    var moved = 0
-                    for j in 0..<nNew {
-                        let i = Int(n2o[j])
-                        if i < 0 {
-                            insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
-                            inserted &+= 1
-                        } else if !st[j] {
-                            let position = afterDeletes[i]
-                            moveBuffer.initializeElement(at: moved, to: Move(
-                                from: ItemPath(item: Int(position < 0 ? ~position : position), section: 0),
-                                to: ItemPath(item: lo &+ j, section: 0)
-                            ))
-                            moved &+= 1
+                var moved = 0
+                for j in 0..<nNew {
+                    let i = Int(n2o[j])
+                    if i >= 0 {
+                        var position = lo &+ i
+                        if bitWords > 0 {
+                            let w = i &>> 6
+                            let before = deletedBits[w] & ((1 &<< UInt64(i & 63)) &- 1)
+                            position &-= Int(deletesBefore[w]) &+ before.nonzeroBitCount
                         }
+                        moveBuffer.initializeElement(at: moved, to: Move(
+                            from: ItemPath(item: position, section: 0),
+                            to: ItemPath(item: lo &+ j, section: 0)
+                        ))
+                        moved &+= 1
+                    } else if i == -1 {
+                        insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
+                        inserted &+= 1
                     }
-                    return moved
                 }
+                return moved
             }
         }
         return inserted
@@ -243,10 +255,16 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                                 out.initialize(from: o.baseAddress!, count: lo)
                                 out += lo
                             }
+                            var nextUpdate = 0  // into `updated`, which is in old order
                             for i in 0..<nOld {
                                 let j = Int(o2n[i])
                                 if j < 0 { continue }
-                                out.initialize(to: afterDeletes[i] < 0 ? n[lo &+ j] : o[lo &+ i])
+                                if nextUpdate < updateCount && Int(updated[nextUpdate]) == i {
+                                    out.initialize(to: n[lo &+ j])
+                                    nextUpdate &+= 1
+                                } else {
+                                    out.initialize(to: o[lo &+ i])
+                                }
                                 out += 1
                             }
                             if oldHi < oldCount {

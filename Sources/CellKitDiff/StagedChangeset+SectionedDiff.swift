@@ -145,13 +145,14 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
         _deinitializeAndDeallocate(oldItems)
         _deinitializeAndDeallocate(newItems)
     }
-    var oldSectionOf = [Int32](repeating: 0, count: nOld)
-    oldSectionOf.withUnsafeMutableBufferPointer { so in
-        for i in 0..<oldS { for g in oldStart[i]..<oldStart[i + 1] { so[g] = Int32(truncatingIfNeeded: i) } }
+    // Written once each, without being zeroed first.
+    let oldSectionOf: [Int32] = _exactArray(count: nOld) { so in
+        for i in 0..<oldS { for g in oldStart[i]..<oldStart[i + 1] { so.initializeElement(at: g, to: Int32(truncatingIfNeeded: i)) } }
+        return nOld
     }
-    var newSectionOf = [Int32](repeating: 0, count: nNew)
-    newSectionOf.withUnsafeMutableBufferPointer { so in
-        for j in 0..<newS { for g in newStart[j]..<newStart[j + 1] { so[g] = Int32(truncatingIfNeeded: j) } }
+    let newSectionOf: [Int32] = _exactArray(count: nNew) { so in
+        for j in 0..<newS { for g in newStart[j]..<newStart[j + 1] { so.initializeElement(at: g, to: Int32(truncatingIfNeeded: j)) } }
+        return nNew
     }
 
     var o2nArray: [Int32]
@@ -180,7 +181,6 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
 
     // Per matched pair: 1 = content differs (update), 2 = update carried by a section reload.
     var contentChange = [UInt8](repeating: 0, count: nOld)
-    var itemStays = [Bool](repeating: false, count: nNew)
     // Row of each matched old item after stage 1, in its section; written in stage 1
     // for every pair left (in surviving sections), which are the only ones read.
     let rowAfterDeletes = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nOld)
@@ -201,8 +201,9 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
     oldSectionOf.withUnsafeBufferPointer { oldSectionOf in
     newSectionOf.withUnsafeBufferPointer { newSectionOf in
     contentChange.withUnsafeMutableBufferPointer { contentChange in
-    itemStays.withUnsafeMutableBufferPointer { itemStays in
-        // A pair counts only when both sections survive; values for the per-section LIS.
+        // A pair counts only when both sections survive; values for the per-section LIS,
+        // which marks the items that stay in place (as `-2 - value`): from then on, an
+        // entry of -1 or more is a pair that moves.
         let pairValues = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nNew)
         defer { pairValues.deallocate() }
         for g in 0..<nNew {
@@ -225,9 +226,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
         // 3. Within each pair of matched sections, keep an LIS in place.
         for j in 0..<newS where secN2O[j] >= 0 {
             let range = newStart[j]..<newStart[j + 1]
-            _markLongestIncreasingSubsequence(
-                UnsafeBufferPointer(rebasing: pairValues[range]), UnsafeMutableBufferPointer(rebasing: itemStays[range])
-            )
+            _markLongestIncreasingSubsequenceInPlace(UnsafeMutableBufferPointer(rebasing: pairValues[range]))
         }
 
         // 4. Changes: stage 1 in old coordinates.
@@ -261,13 +260,13 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
                 let go = Int(n2o[g])
                 if go < 0 {
                     itemInserts.append(ItemPath(item: g &- base, section: j))
-                } else if !itemStays[g] {
+                } else if pairValues[g] >= -1 {
                     let from = ItemPath(item: Int(rowAfterDeletes[go]), section: sectionAfterDeletes[Int(oldSectionOf[go])])
                     itemMoves.append(Move(from: from, to: ItemPath(item: g &- base, section: j)))
                 }
             }
         }
-    }}}}}}}}
+    }}}}}}}
 
     let first = Changeset(sectionDeletes: sectionDeletes, itemDeletes: itemDeletes, itemUpdates: itemUpdates)
     let second = Changeset(

@@ -1,8 +1,9 @@
 import Testing
 @testable import CellKitDiff
 
-/// The identifier table hashes the standard integer types itself and every other
-/// type through `hashValue`; both must give the same diff. Also covers the
+/// The identifier table hashes the standard integer types (and `String`s when every
+/// identifier is ASCII) itself and every other type through `hashValue`; all must
+/// give the same diff. Also covers the
 /// partitioned table (more than 2^18 slots, i.e. more than 131,072 old elements).
 @Suite("Identifier hashing")
 struct IdentifierHashTests {
@@ -43,6 +44,70 @@ struct IdentifierHashTests {
             #expect(reference == boxed, "seed \(seed)")
             #expect(reference == narrow, "seed \(seed)")
         }
+    }
+
+    struct TextItem: Differentiable, Equatable {
+        var id: String
+        var content: Int
+        var differenceIdentifier: String { id }
+    }
+
+    /// Distinct text for each integer, 2 to 30 bytes long (short strings, whole words,
+    /// and lengths in between).
+    static func text(_ n: Int) -> String { "\(n)-" + String(repeating: "x", count: abs(n) % 23) }
+
+    @Test("ASCII String ids (the word-at-a-time hash) give the integer ids' diff", arguments: [UInt64(0), 1])
+    func asciiStrings(range: UInt64) {
+        for seed in range * 1_000..<(range + 1) * 1_000 {
+            let (old, new) = randomFlatPair(seed: seed)
+            let options = DiffOptions(trimsIdenticalEnds: seed % 2 == 0)
+            let reference = Self.shape(StagedChangeset(from: old, to: new, options: options))
+            let strings = Self.shape(StagedChangeset(
+                from: old.map { TextItem(id: Self.text($0.id), content: $0.content) },
+                to: new.map { TextItem(id: Self.text($0.id), content: $0.content) }, options: options
+            ))
+            #expect(reference == strings, "seed \(seed)")
+        }
+    }
+
+    @Test("a non-ASCII id equal to an ASCII one (the Kelvin sign is K) is matched, on either side")
+    func kelvinSign() {
+        let kelvin = "\u{212A}"
+        #expect(kelvin == "K")
+        for (oldIDs, newIDs) in [(["a", "b", "K"], [kelvin, "a", "b"]), ([kelvin, "a", "b"], ["a", "b", "K"])] {
+            let changes = StagedChangeset(
+                from: oldIDs.map { TextItem(id: $0, content: 0) }, to: newIDs.map { TextItem(id: $0, content: 0) }
+            )
+            let all = changes.stages.map(\.changeset)
+            #expect(all.flatMap(\.itemDeletes).isEmpty, "\(oldIDs) → \(newIDs)")
+            #expect(all.flatMap(\.itemInserts).isEmpty, "\(oldIDs) → \(newIDs)")
+            #expect(all.flatMap(\.itemMoves).count == 1, "\(oldIDs) → \(newIDs)")
+            #expect(changes.duplicates.isEmpty)
+        }
+        // Many rows, so that the id is found through the table, far from the cursor.
+        let old = (0..<5_000).map { TextItem(id: Self.text($0), content: 0) } + [TextItem(id: "K", content: 0)]
+        let new = [TextItem(id: kelvin, content: 0)] + old.dropLast()
+        let changes = StagedChangeset(from: old, to: new)
+        #expect(changes.stages.map(\.changeset.changeCount) == [1])
+        #expect(changes.stages.first?.changeset.itemMoves.count == 1)
+    }
+
+    @Test("the ASCII check finds a non-ASCII character at any position of any length")
+    func asciiCheck() {
+        func allASCII(_ ids: [String]) -> Bool {
+            let items = ids.map { TextItem(id: $0, content: 0) }
+            return items.withUnsafeBufferPointer { _allASCIIStrings($0) }
+        }
+        for length in 0...33 {
+            let plain = String(repeating: "a", count: length)
+            #expect(allASCII([plain, "b"]), "length \(length)")
+            for position in 0...length {
+                var characters = Array(plain)
+                characters.insert("é", at: position)
+                #expect(!allASCII(["b", String(characters)]), "length \(length), position \(position)")
+            }
+        }
+        #expect(![BoxedItem(id: 1, content: 0)].withUnsafeBufferPointer { _allASCIIStrings($0) })
     }
 
     @Test("150k items with duplicate ids take the partitioned table")

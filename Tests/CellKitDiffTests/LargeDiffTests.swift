@@ -43,6 +43,12 @@ struct LargeDiffTests {
         let new = (0..<40_000).map { TItem(id: 1_000_000 + $0 % 30_000, content: 0) }
         try checkFlat(old: old, new: new, options: DiffOptions(trimsIdenticalEnds: false))
         try checkFlat(old: new, new: old)
+        // The first table has 16,384 slots (twice the 8,000 old ids, rounded up to a
+        // power of two); 8,000 old and 7,000 new-only ids fill more than 3/4 of it, so
+        // it grows while the new rows are looked up, duplicates among them included.
+        let replaced = (0..<8_000).map { TItem(id: 1_000_000 + $0 % 7_000, content: 0) }
+        let first = (0..<8_000).map { TItem(id: $0, content: 0) }
+        try checkFlat(old: first, new: replaced, options: DiffOptions(trimsIdenticalEnds: false))
     }
 
     @Test("sectioned: 100 sections of 800 rows, rows moving across sections")

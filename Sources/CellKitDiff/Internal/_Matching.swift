@@ -57,15 +57,26 @@ internal struct _Identified<ID: Hashable>: Differentiable {
 /// The hash the identifier table uses: the identifier's own `hashValue`, except
 /// for the standard fixed-width integer types, whose bits are mixed here with a
 /// per-process random seed (taken from `Hasher`) instead of going through
-/// SipHash once per element. Only the probe sequence depends on the hash; every
-/// match is still decided by `==`, so the result is the same for every input.
+/// SipHash once per element, and for `String` identifiers when every identifier
+/// of the diff is ASCII (``asciiStrings``), whose UTF-8 bytes are mixed a word at a
+/// time. Only the probe sequence depends on the hash; every match is still
+/// decided by `==`, so the result is the same for every input.
+///
+/// The `String` fast path needs every identifier on both sides to be ASCII: only
+/// then is `==` (canonical equivalence) the same as equal bytes. A non-ASCII
+/// string can equal an ASCII one ("\u{212A}", the Kelvin sign, == "K"), so one
+/// non-ASCII identifier anywhere sends the whole diff through `hashValue`.
 @usableFromInline
 internal struct _IdentifierHash<ID: Hashable> {
     @usableFromInline let seed: UInt64
+    /// Whether `ID` is `String` and every identifier of this diff is ASCII (the
+    /// matcher checks them all first).
+    @usableFromInline let asciiStrings: Bool
 
     @inlinable
-    init() {
-        if Self.isInteger {
+    init(asciiStrings: Bool = false) {
+        self.asciiStrings = asciiStrings
+        if Self.isInteger || asciiStrings {
             var hasher = Hasher()
             hasher.combine(0x5EED as UInt64)
             seed = UInt64(truncatingIfNeeded: hasher.finalize())
@@ -91,6 +102,33 @@ internal struct _IdentifierHash<ID: Hashable> {
         return Int(truncatingIfNeeded: z ^ (z &>> 32))
     }
 
+    /// The bytes of a string whose UTF-8 is stored contiguously, folded a word at a
+    /// time (the last word overlaps the one before it when the length is not a
+    /// multiple of 8), then mixed.
+    @inlinable
+    func asciiHash(_ string: String) -> Int {
+        let folded: UInt64 = string.utf8.withContiguousStorageIfAvailable { bytes in
+            let n = bytes.count
+            var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+            guard let base = bytes.baseAddress, n > 0 else { return h }
+            let raw = UnsafeRawPointer(base)
+            if n < 8 {
+                var w: UInt64 = 0
+                for k in 0..<n { w = w &<< 8 | UInt64(raw.load(fromByteOffset: k, as: UInt8.self)) }
+                return (h ^ w) &* 0xD6E8_FEB8_6659_FD93
+            }
+            var offset = 0
+            while true {
+                let w = raw.loadUnaligned(fromByteOffset: Swift.min(offset, n &- 8), as: UInt64.self)
+                h = (h ^ w) &* 0xD6E8_FEB8_6659_FD93
+                h ^= h &>> 29
+                offset &+= 8
+                if offset >= n { return h }
+            }
+        } ?? UInt64(truncatingIfNeeded: string.hashValue)  // not reached: every identifier was checked
+        return mix(folded)
+    }
+
     @inlinable @inline(__always)
     func callAsFunction(_ id: ID) -> Int {
         if ID.self == Int.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int.self))) }
@@ -99,8 +137,39 @@ internal struct _IdentifierHash<ID: Hashable> {
         if ID.self == UInt64.self { return mix(unsafeBitCast(id, to: UInt64.self)) }
         if ID.self == Int32.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int32.self))) }
         if ID.self == UInt32.self { return mix(UInt64(unsafeBitCast(id, to: UInt32.self))) }
+        if ID.self == String.self && asciiStrings { return asciiHash(unsafeBitCast(id, to: String.self)) }
         return id.hashValue
     }
+}
+
+/// Whether every identifier of `elements` is an ASCII `String` stored as contiguous
+/// UTF-8 (false for any other identifier type).
+@inlinable
+internal func _allASCIIStrings<E: Differentiable>(_ elements: UnsafeBufferPointer<E>) -> Bool {
+    guard E.DifferenceIdentifier.self == String.self else { return false }
+    for element in elements {
+        let id = unsafeBitCast(element.differenceIdentifier, to: String.self)
+        let ascii: Bool? = id.utf8.withContiguousStorageIfAvailable { bytes in
+            // A word at a time (the last word overlapping the one before it).
+            let n = bytes.count
+            guard let base = bytes.baseAddress, n > 0 else { return true }
+            let raw = UnsafeRawPointer(base)
+            if n < 8 {
+                var high: UInt8 = 0
+                for k in 0..<n { high |= raw.load(fromByteOffset: k, as: UInt8.self) }
+                return high < 0x80
+            }
+            var high: UInt64 = raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            var offset = 0
+            while offset &+ 8 < n {
+                high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset &+= 8
+            }
+            return high & 0x8080_8080_8080_8080 == 0
+        }
+        if ascii != true { return false }
+    }
+    return true
 }
 
 /// Matches the elements of two snapshots by identifier through a flat
@@ -149,7 +218,9 @@ internal func _matchIdentifiers<E: Differentiable>(
         return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits) & ~entryMask
     }
     let tagMask = ~entryMask
-    let hashOf = _IdentifierHash<E.DifferenceIdentifier>()
+    let hashOf = _IdentifierHash<E.DifferenceIdentifier>(
+        asciiStrings: E.DifferenceIdentifier.self == String.self && _allASCIIStrings(old) && _allASCIIStrings(new)
+    )
     var matchedCount = 0
 
     @inline(__always)
@@ -161,9 +232,12 @@ internal func _matchIdentifiers<E: Differentiable>(
     let newToOld: [Int32] = _exactArray(count: nNew) { n2o in
         oldToNew = _exactArray(count: nOld) { o2n in
             // The table's state is local to this closure, so that it stays in registers.
-            // Load factor at most 1/2 for the old identifiers; grows if many new ones arrive.
+            // Load factor at most 1/2 for the old identifiers, or for as many new-only
+            // ones as the new snapshot has rows beyond the old one's count, if more (a
+            // first load: no growth); grows if more new ones arrive.
             var capacity = 16
-            while capacity < 2 &* nOld { capacity &<<= 1 }
+            let expected = Swift.max(nOld, nNew &- nOld)
+            while capacity < 2 &* expected { capacity &<<= 1 }
             var mask = capacity &- 1
             // Zeroed just before the inserts, so that it is still in cache when they start.
             var table = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
@@ -178,54 +252,50 @@ internal func _matchIdentifiers<E: Differentiable>(
             // in order.
             let slotBits = capacity.trailingZeroBitCount
             let partitioned = slotBits >= 19
-            var partHashes: UnsafeMutablePointer<Int>? = nil
-            var partIndices: UnsafeMutablePointer<Int32>? = nil
-            defer {
-                partHashes?.deallocate()
-                partIndices?.deallocate()
-            }
+            // Each old element's table word (tag | index + 1) in the low half and its
+            // first slot in the high half, in region order.
+            var partitionedWords: UnsafeMutablePointer<UInt64>? = nil
+            defer { partitionedWords?.deallocate() }
             if partitioned {
                 let shift = slotBits &- 8
-                let hashes = UnsafeMutablePointer<Int>.allocate(capacity: nOld)
-                defer { hashes.deallocate() }
-                let ph = UnsafeMutablePointer<Int>.allocate(capacity: nOld)
-                let pi = UnsafeMutablePointer<Int32>.allocate(capacity: nOld)
-                partHashes = ph
-                partIndices = pi
+                let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: nOld)
+                defer { keys.deallocate() }
+                let words = UnsafeMutablePointer<UInt64>.allocate(capacity: nOld)
+                partitionedWords = words
                 var starts = [Int](repeating: 0, count: 257)
                 starts.withUnsafeMutableBufferPointer { starts in
                     for i in 0..<nOld {
                         let hash = hashOf(old[i].differenceIdentifier)
-                        hashes[i] = hash
+                        let slot = hash & mask
+                        keys[i] = UInt64(truncatingIfNeeded: slot) &<< 32 | UInt64(tag(of: hash))
                         o2n[i] = -1
-                        starts[((hash & mask) &>> shift) &+ 1] &+= 1
+                        starts[(slot &>> shift) &+ 1] &+= 1
                     }
                     for b in 0..<256 { starts[b &+ 1] &+= starts[b] }
                     for i in 0..<nOld {
-                        let hash = hashes[i]
-                        let b = (hash & mask) &>> shift
+                        let key = keys[i]
+                        let b = Int(truncatingIfNeeded: key &>> 32) &>> shift
                         let p = starts[b]
                         starts[b] = p &+ 1
-                        ph[p] = hash
-                        pi[p] = Int32(truncatingIfNeeded: i)
+                        words[p] = key | UInt64(truncatingIfNeeded: i &+ 1)
                     }
                 }
             }
             table.initialize(repeating: 0, count: capacity)
-            // Inserts old element i, whose identifier hashes to `hash`.
+            // Inserts `word` (tag | old index + 1) from `slot` on.
             @inline(__always)
-            func insert(_ i: Int, _ hash: Int) {
-                let t = tag(of: hash)
-                var slot = hash & mask
+            func insert(_ word: UInt32, from slot: Int) {
+                let t = word & tagMask
+                var slot = slot
                 while true {
                     let entry = table[slot]
                     if entry == 0 {
-                        table[slot] = t | UInt32(truncatingIfNeeded: i &+ 1)
-                        entries &+= 1
+                        table[slot] = word
                         return
                     }
                     if entry & tagMask == t {
                         let first = Int(entry & entryMask) &- 1
+                        let i = Int(word & entryMask) &- 1
                         if old[first].differenceIdentifier == old[i].differenceIdentifier {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
@@ -235,14 +305,21 @@ internal func _matchIdentifiers<E: Differentiable>(
                     slot = (slot &+ 1) & mask
                 }
             }
-            if let partIndices, let partHashes {
-                for k in 0..<nOld { insert(Int(partIndices[k]), partHashes[k]) }
+            if let words = partitionedWords {
+                for k in 0..<nOld {
+                    let word = words[k]
+                    insert(UInt32(truncatingIfNeeded: word), from: Int(truncatingIfNeeded: word &>> 32))
+                }
             } else {
                 for i in 0..<nOld {
                     o2n[i] = -1
-                    insert(i, hashOf(old[i].differenceIdentifier))
+                    let hash = hashOf(old[i].differenceIdentifier)
+                    insert(tag(of: hash) | UInt32(truncatingIfNeeded: i &+ 1), from: hash & mask)
                 }
             }
+            // Every old element is in the table but the later occurrences (the only
+            // duplicates recorded so far).
+            entries = nOld &- duplicates.count
 
             // `cursor`: the old element after the last match; `resume`: where the
             // cursor was before the last jump (a far move pulls the cursor away, and
@@ -254,23 +331,48 @@ internal func _matchIdentifiers<E: Differentiable>(
             func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
                 i < nOld && o2n[i] == -1 && old[i].differenceIdentifier == id
             }
+            // Whether the last match was the old element before the one matched before
+            // it: in a reversed run, that one is tried first.
+            var descending = false
             var j = 0
             while j < nNew {
                 let id = new[j].differenceIdentifier
+                if descending {
+                    if cursor >= 2 && claims(cursor &- 2, id) {
+                        o2n[cursor &- 2] = Int32(truncatingIfNeeded: j)
+                        n2o[j] = Int32(truncatingIfNeeded: cursor &- 2)
+                        pairs &+= 1
+                        cursor &-= 1
+                        resume = cursor
+                        j &+= 1
+                        continue
+                    }
+                    descending = false
+                }
                 if claims(cursor, id) {
                     // A run that kept its order: matched in a loop of its own while the
                     // next old element carries the next new identifier.
                     // `j` and `cursor` advance together: one bound for both ends.
-                    let runStart = j
-                    let runEnd = j &+ Swift.min(nNew &- j, nOld &- cursor)
+                    // Addressed from the run's start, so that the loop keeps few values live.
+                    let length = Swift.min(nNew &- j, nOld &- cursor)
+                    let oldRun = old.baseAddress! + cursor
+                    let newRun = new.baseAddress! + j
+                    let o2nRun = o2n.baseAddress! + cursor
+                    let n2oRun = n2o.baseAddress! + j
+                    var newIndex = Int32(truncatingIfNeeded: j)
+                    var oldIndex = Int32(truncatingIfNeeded: cursor)
+                    var t = 0
                     repeat {
-                        o2n[cursor] = Int32(truncatingIfNeeded: j)
-                        n2o[j] = Int32(truncatingIfNeeded: cursor)
-                        cursor &+= 1
-                        j &+= 1
-                    } while j < runEnd && o2n[cursor] == -1
-                        && old[cursor].differenceIdentifier == new[j].differenceIdentifier
-                    pairs &+= j &- runStart
+                        o2nRun[t] = newIndex
+                        n2oRun[t] = oldIndex
+                        newIndex &+= 1
+                        oldIndex &+= 1
+                        t &+= 1
+                    } while t < length && o2nRun[t] == -1
+                        && oldRun[t].differenceIdentifier == newRun[t].differenceIdentifier
+                    cursor &+= t
+                    j &+= t
+                    pairs &+= t
                     resume = cursor
                     continue
                 }
@@ -283,6 +385,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     candidate = resume &+ 1
                 } else if cursor >= 2 && claims(cursor &- 2, id) {
                     candidate = cursor &- 2  // the old element before the last match (a descending run)
+                    descending = true
                 }
                 if candidate >= 0 {
                     o2n[candidate] = Int32(truncatingIfNeeded: j)
@@ -354,8 +457,32 @@ internal func _matchIdentifiers<E: Differentiable>(
 }
 
 /// Marks the members of one longest strictly increasing subsequence of the
-/// non-negative entries of `values` (negative entries are skipped), and
-/// returns its length.
+/// non-negative entries of `values` (negative entries are skipped) in `marks`,
+/// and returns its length.
+///
+/// - Complexity: O(*n* log *n*), *n* = `values.count`.
+@inlinable @discardableResult
+internal func _markLongestIncreasingSubsequence(
+    _ values: UnsafeBufferPointer<Int32>, _ marks: UnsafeMutableBufferPointer<Bool>
+) -> Int {
+    _longestIncreasingSubsequence(values, marks: marks)
+}
+
+/// Marks the members of one longest strictly increasing subsequence of the
+/// non-negative entries of `values` (negative entries are skipped) in place, as
+/// `-2 - value` (so -1 still means "no value" and every member is at most -2),
+/// and returns its length.
+///
+/// - Complexity: O(*n* log *n*), *n* = `values.count`.
+@inlinable @discardableResult
+internal func _markLongestIncreasingSubsequenceInPlace(_ values: UnsafeMutableBufferPointer<Int32>) -> Int {
+    _longestIncreasingSubsequence(UnsafeBufferPointer(values), marks: nil)
+}
+
+/// Finds one longest strictly increasing subsequence of the non-negative
+/// entries of `values` (negative entries are skipped), marks its members in
+/// `marks` or, when `marks` is nil, in `values` itself (as `-2 - value`, which
+/// needs `values` to be writable memory), and returns its length.
 ///
 /// Patience sorting with predecessor links; a value greater than the current
 /// longest tail is appended without a search, which makes mostly-sorted input
@@ -363,9 +490,9 @@ internal func _matchIdentifiers<E: Differentiable>(
 /// run) searched for.
 ///
 /// - Complexity: O(*n* log *n*), *n* = `values.count`.
-@inlinable @discardableResult
-internal func _markLongestIncreasingSubsequence(
-    _ values: UnsafeBufferPointer<Int32>, _ marks: UnsafeMutableBufferPointer<Bool>
+@inlinable
+internal func _longestIncreasingSubsequence(
+    _ values: UnsafeBufferPointer<Int32>, marks: UnsafeMutableBufferPointer<Bool>?
 ) -> Int {
     let n = values.count
     if n == 0 { return 0 }
@@ -449,9 +576,17 @@ internal func _markLongestIncreasingSubsequence(
     }
     if length == 0 { return 0 }
     var k = Int(tails[length &- 1])
-    while k >= 0 {
-        marks[k] = true
-        k = Int(previous[k])
+    if let marks {
+        while k >= 0 {
+            marks[k] = true
+            k = Int(previous[k])
+        }
+    } else {
+        let members = UnsafeMutablePointer(mutating: values.baseAddress!)
+        while k >= 0 {
+            members[k] = -2 &- members[k]
+            k = Int(previous[k])
+        }
     }
     return length
 }
