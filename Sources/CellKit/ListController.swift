@@ -186,7 +186,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// The height of rows showing a `Model`.
     ///
     /// Like every height the controller gives a list view, it is clamped to
-    /// `0...`\``RowHeights/maximumHeight`` (NaN and negative: 0), and the first bad one of
+    /// 0 through ``RowHeights/maximumHeight`` (NaN and negative: 0), and the first bad one of
     /// each model type is reported as an ``Diagnostic/Kind/invalidHeight`` diagnostic.
     public func height<Model>(for model: Model.Type, _ handler: @escaping @MainActor (Model) -> Double) {
         dispatch.height(for: model, handler)
