@@ -6,7 +6,10 @@
 /// `withObject:`: the model's exact type → the nearest registered superclass or
 /// a registered protocol → the catch-all for any object → the default
 /// (configure and select do nothing; height is the list's default).
-/// Resolution happens once per concrete type, then is cached.
+/// Resolution happens once per concrete type, then is cached. One handler of each
+/// kind per model type: registering a type again replaces its earlier handler of
+/// that kind (a second `onSelect(Photo.self)` replaces the first, as a second
+/// `register(_:for:)` does).
 ///
 /// The built-in placeholder rows (``LoadingPlaceholder``, ``NoResultsPlaceholder``,
 /// ``ErrorPlaceholder``, ``LoadMorePlaceholder``) take only handlers registered
@@ -71,6 +74,7 @@ public final class DispatchTable {
     }
 
     /// Handles selection of rows showing a `Model` (`tableView:didSelect<ModelName>:`).
+    /// Registering a type again replaces its earlier select handler.
     @inlinable
     public func onSelect<Model>(_ model: Model.Type, _ handler: @escaping @MainActor (Model, ItemPath) -> Void) {
         store({ m, path in handler(Self.cast(m, to: Model.self), path) } as SelectHandler, for: model)

@@ -1,8 +1,10 @@
 extension ListController {
     // MARK: Binding a data source
 
-    /// Shows `dataSource`'s snapshots from now on: the current one at once, then
-    /// every one it publishes. Replaces a data source bound before.
+    /// Shows `dataSource`'s snapshots from now on: its current one (queued like any
+    /// other, so it shows once diffed; `await` ``settle()`` to wait for it), then
+    /// every one it publishes. Replaces a data source bound before (its snapshots
+    /// still waiting are dropped).
     ///
     /// Each snapshot is diffed against what is shown off the main actor, then
     /// applied on it, one at a time; snapshots that arrive while one is being
@@ -12,6 +14,13 @@ extension ListController {
     /// unless ``onRetry`` is set, and the controller keeps the data source alive.
     /// While a next page loads, and after one failed, the list ends with the
     /// ``LoadMorePlaceholder`` row; its retry calls ``ListDataSource/loadNextPage()``.
+    ///
+    /// A data source has one observer, its ``ListDataSource/onSnapshot``: binding
+    /// sets it, replacing a handler set before (your own, another controller's, a
+    /// ``MultiDataSource``'s), and the controller clears it when it lets the source
+    /// go. To follow what shows, observe ``listState`` instead. A later
+    /// ``apply(_:state:)`` unbinds the source (the app's last call wins); bind it
+    /// again to show it again.
     ///
     /// ```swift
     /// struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -32,7 +41,19 @@ extension ListController {
         if onRetry == nil {
             onRetry = { [weak self] in self?.dataSource?.load() }
         }
+        snapshots.discardPending()
         submit(dataSource.snapshot)
+    }
+
+    /// Lets the bound data source go before ``apply(_:state:)`` shows a model of the
+    /// app's own: its snapshots waiting or being diffed are dropped, and it no longer
+    /// hears which rows show.
+    func unbindForApply() {
+        snapshots.discardPending()
+        guard let source = dataSource else { return }
+        source.onSnapshot = nil
+        dataSource = nil
+        diagnostics(Diagnostic(.other, "apply(_:state:) while \(type(of: source)) was bound: it is unbound, its snapshots no longer show; bind(to:) it again to show them"))
     }
 
     /// How many snapshots were diffed and applied (coalesced ones are not counted).
@@ -49,7 +70,8 @@ extension ListController {
     public var isApplying: Bool { snapshots.isApplying }
 
     /// Queues `snapshot` to be shown: diffed off the main actor, then applied.
-    /// Replaces a snapshot queued before that has not started yet.
+    /// Replaces a snapshot queued before that has not started yet; a later
+    /// ``apply(_:state:)`` or ``bind(to:)`` drops it unless it already shows.
     public func submit(_ snapshot: ListSnapshot) {
         snapshots.submit(snapshot, to: self)
     }
@@ -124,7 +146,8 @@ extension ListController: SnapshotQueueOwner {
     }
 
     func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset) -> Garbage? {
-        record(snapshot.model, state: snapshot.state, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows)
+        let origin = dataSource.map { String(describing: type(of: $0)) } ?? "submit(_:)"
+        record(snapshot.model, state: snapshot.state, origin: origin, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows)
         activity = snapshot.activity
         hasMore = snapshot.hasMore
         nextPageError = snapshot.nextPageError

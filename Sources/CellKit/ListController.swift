@@ -80,7 +80,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Called when the error row is selected and it allows a retry.
     public var onRetry: (@MainActor () -> Void)?
-    /// Called when a load fails while content is showing (the content stays).
+    /// Called when a load fails while content is showing (the content stays), a failed
+    /// next page included. Not called for a failure with nothing to show: the error
+    /// row shows that one (and a ``Diagnostic/Kind/loadFailed`` diagnostic reports it).
     public var onError: (@MainActor (any Error) -> Void)?
     /// The placeholder rows' models; change their messages here.
     public var placeholders = Placeholders()
@@ -175,7 +177,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         registry.register(cell, for: model, style: style, configure: configure)
     }
 
-    /// Handles selection of rows showing a `Model`.
+    /// Handles selection of rows showing a `Model`. A second handler for a model type
+    /// replaces the first, as a second ``register(_:for:style:configure:)`` does.
     public func onSelect<Model>(_ model: Model.Type, _ handler: @escaping @MainActor (Model, ItemPath) -> Void) {
         dispatch.onSelect(model, handler)
     }
@@ -183,7 +186,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// The height of rows showing a `Model`.
     ///
     /// Like every height the controller gives a list view, it is clamped to
-    /// `0...`\``RowHeights/maximumHeight`` (NaN and negative: 0), and the first bad one of
+    /// 0 through ``RowHeights/maximumHeight`` (NaN and negative: 0), and the first bad one of
     /// each model type is reported as an ``Diagnostic/Kind/invalidHeight`` diagnostic.
     public func height<Model>(for model: Model.Type, _ handler: @escaping @MainActor (Model) -> Double) {
         dispatch.height(for: model, handler)
@@ -205,25 +208,61 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Shows `model` in `state`: diffs it against what is shown and applies the
     /// changes to the list view as batches it accepts (or reloads, past
     /// ``reloadThreshold`` or when a batch is refused).
+    ///
+    /// The app's last call wins: called while a data source is bound
+    /// (``bind(to:)``), it unbinds that source first, and says so in a diagnostic.
+    /// The source's snapshots, the one waiting or being diffed included, no longer
+    /// show, and it no longer hears which rows show (so a ``PaginatedDataSource``
+    /// fetches no page for the rows of this model). Bind it again to show its
+    /// snapshots again.
+    ///
+    /// A failed load with nothing to show (`state` is `.failed` and `model` is
+    /// empty) shows the error row and is reported as a ``Diagnostic/Kind/loadFailed``
+    /// diagnostic with the error's own description; ``onError`` is not called, as
+    /// the row shows the failure. A failure while content shows keeps the content,
+    /// calls ``onError`` and is reported too.
+    ///
+    /// ```swift
+    /// struct Photo: Identifiable, Equatable, Sendable { let id: Int }
+    ///
+    /// @MainActor func showDetail(_ photo: Photo, in controller: ListController, from source: SimpleDataSource) async {
+    ///     controller.bind(to: source)
+    ///     await controller.settle()
+    ///     controller.apply(TableModel([photo]))        // unbinds `source`: its snapshots no longer show
+    ///     source.set([Photo(id: 7)])
+    ///     await controller.settle()
+    ///     assert(controller.model.itemCount == 1 && controller.dataSource == nil)
+    ///     controller.bind(to: source)                  // shows the source again
+    /// }
+    /// ```
     public func apply(_ model: TableModel, state: ContentState = .loaded) {
-        record(model, state: state)
+        unbindForApply()
+        activity = .idle
+        hasMore = false
+        nextPageError = nil
+        record(model, state: state, origin: "apply(_:state:)")
         show(Self.displayedModel(model, state: state, placeholders: placeholders))
     }
 
-    /// Makes `model` and `state` current, reporting a failure that keeps content
-    /// (to ``onError``; and as a diagnostic unless the list shows it in its retry row).
-    func record(_ model: TableModel, state: ContentState, shownInRow: Bool = false) {
-        if case .failed(let error) = state, !model.isEmpty {
-            onError?(error)
-            if !shownInRow {
-                diagnostics(Diagnostic(.loadFailed, "load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
+    /// Makes `model` and `state` current, reporting a failure (as a diagnostic naming
+    /// `origin`, unless the list shows it in its retry row; to ``onError`` when it keeps content).
+    func record(_ model: TableModel, state: ContentState, origin: String, shownInRow: Bool = false) {
+        if case .failed(let error) = state {
+            if !model.isEmpty {
+                onError?(error)
+                if !shownInRow {
+                    diagnostics(Diagnostic(.loadFailed, "\(origin): load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
+                }
+            } else if !(error is CancellationError) {
+                diagnostics(Diagnostic(.loadFailed, "\(origin): load failed with no content to show; showing the error row: \(error)"))
             }
         }
         self.model = model
         self.state = state
     }
 
-    /// Changes only the state, keeping the content.
+    /// Changes only the state, keeping the content; as ``apply(_:state:)``, it
+    /// unbinds a bound data source.
     public func setState(_ state: ContentState) { apply(model, state: state) }
 
     /// What the list shows for `model`: placeholder rows when it is empty, else the
@@ -301,12 +340,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             listView?.contentStateDidChange(state)
             didShow()
         }
+        // Each snapshot's duplicates are reported once, when it is new (the old side is
+        // the snapshot shown, reported when it came).
+        for duplicate in staged.duplicates where duplicate.side == .new {
+            diagnostics(Diagnostic(.duplicateIdentifier, duplicate.description))
+        }
         guard let listView else {
             displayed = target
             return
-        }
-        for duplicate in staged.duplicates {
-            diagnostics(Diagnostic(.duplicateIdentifier, duplicate.description))
         }
         if staged.isReload {
             displayed = target

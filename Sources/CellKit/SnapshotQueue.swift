@@ -33,6 +33,8 @@ final class SnapshotQueue {
     private var settleWaiters: [CheckedContinuation<Void, Never>] = []
     /// Bumped whenever what the list shows changes.
     private var displayGeneration = 0
+    /// Bumped by ``discardPending()``: a snapshot being diffed from an older epoch is dropped.
+    private var epoch = 0
     /// How many snapshots were diffed and shown (coalesced ones are not counted).
     private(set) var appliedCount = 0
     /// The time spent in the queue's main-actor jobs (everything but the diff off
@@ -55,6 +57,13 @@ final class SnapshotQueue {
         Task { await self.drain(into: owner) }
     }
 
+    /// Drops the snapshot waiting and the one being diffed, if any: neither is shown
+    /// (the app applied a model of its own, or bound another data source).
+    func discardPending() {
+        pending = nil
+        epoch &+= 1
+    }
+
     /// Returns once every submitted snapshot is shown.
     func settle() async {
         guard isApplying else { return }
@@ -67,10 +76,13 @@ final class SnapshotQueue {
             pending = nil
             let target = owner.target(for: snapshot)
             let generation = displayGeneration
+            let submittedEpoch = epoch
             let reloadThreshold = owner.reloadThreshold
             mainActorNanoseconds &+= Platform.monotonicNanoseconds() &- start
             var staged = await Self.stagedChangesOffMain(from: owner.displayed, to: target, reloadThreshold: reloadThreshold)
             start = Platform.monotonicNanoseconds()
+            // Discarded while it was diffed: a newer apply or bind wins.
+            guard epoch == submittedEpoch else { continue }
             if displayGeneration != generation {
                 // Something was shown while diffing: start again from what is shown now.
                 staged = ListController.stagedChanges(from: owner.displayed, to: target, reloadThreshold: owner.reloadThreshold)

@@ -644,12 +644,13 @@ func _typedSectionDiff<Rule: _RowRule>(_ old: _TypedRows<Rule>, _ new: _TypedRow
     return changes
 }
 
-/// Whether two of `rows` share an identity.
+/// Whether two of `rows` share an identity: the diff's first load of them reports
+/// it, through the diff's own identifier table (sized for the rows up front, the
+/// identifier hashing of the diff), so that a section that appears or goes costs
+/// about what the bare diff of a first load does.
 @inlinable
 func _typedHasDuplicates<Rule: _RowRule>(_ rows: _TypedRows<Rule>) -> Bool {
-    var seen = Set<Rule.ID>(minimumCapacity: rows.rows.count)
-    for row in rows.rows where !seen.insert(row.differenceIdentifier).inserted { return true }
-    return false
+    !StagedChangeset(from: [], to: rows.rows).duplicates.isEmpty
 }
 
 /// `rows` without the rows at `deletes`, the rows at `updates` replaced by their

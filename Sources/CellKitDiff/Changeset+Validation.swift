@@ -296,9 +296,9 @@ extension Changeset {
                 throw BatchUpdateError(.duplicateMoveSource, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is moved twice (the second time to \(m.to))")
             }
             let q = m.to
-            if !isOpenNew(q) { try checkNew(q, "move \(p) to") }
+            if !isOpenNew(q) { try checkNew(q, "move row \(p.item) of section \(p.section) to") }
             guard moveDestinations.insert(q) else {
-                throw BatchUpdateError(.duplicateMoveDestination, section: q.section, item: q.item, detail: "two rows are moved to row \(q.item) of section \(q.section) (the second from \(p))")
+                throw BatchUpdateError(.duplicateMoveDestination, section: q.section, item: q.item, detail: "two rows are moved to row \(q.item) of section \(q.section) (the second from row \(p.item) of section \(p.section))")
             }
             movedOutRows[p.section] &+= 1
             movedInRows[q.section] &+= 1

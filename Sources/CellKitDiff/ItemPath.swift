@@ -2,6 +2,8 @@
 ///
 /// `ItemPath` plays the role of Foundation's `IndexPath` for lists, without
 /// importing Foundation. `row` is an alias of `item`, for table-style code.
+/// Its `description` is `[section, item]`, section first, as `IndexPath` prints;
+/// CellKit's diagnostics spell positions out instead (`row 1 of section 0`).
 ///
 /// ```swift
 /// let path = ItemPath(item: 3, section: 1)

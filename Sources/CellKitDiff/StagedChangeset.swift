@@ -58,7 +58,13 @@ public struct DuplicateIdentifier: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let places: String
         switch kind {
-        case .item: places = positions.map(\.description).joined(separator: ", ")
+        case .item:
+            // "rows 1, 2 of section 0 and row 0 of section 1": which number is the row is never in doubt.
+            var groups: [(section: Int, rows: [Int])] = []
+            for path in positions {
+                if groups.last?.section == path.section { groups[groups.count - 1].rows.append(path.item) } else { groups.append((path.section, [path.item])) }
+            }
+            places = groups.map { "\($0.rows.count == 1 ? "row" : "rows") \($0.rows.map(String.init).joined(separator: ", ")) of section \($0.section)" }.joined(separator: " and ")
         case .section: places = "sections " + positions.map { String($0.section) }.joined(separator: ", ")
         }
         let noun = kind == .item ? "identifier" : "section identifier"

@@ -111,7 +111,7 @@ struct DiffExampleTests {
             DuplicateIdentifier(side: .new, identifier: "7", positions: [ItemPath(item: 1, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 3, section: 0)]),
         ])
         let text = changes.duplicates.first { $0.side == .new }!.description
-        #expect(text == "duplicate identifier 7 in new snapshot at [0, 1], [0, 2], [0, 3]; the first occurrence keeps the identity, later ones are distinct items")
+        #expect(text == "duplicate identifier 7 in new snapshot at rows 1, 2, 3 of section 0; the first occurrence keeps the identity, later ones are distinct items")
         try checkFlat(old: old, new: new)
     }
 

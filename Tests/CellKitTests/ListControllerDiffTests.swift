@@ -78,7 +78,7 @@ struct ListControllerDiffTests {
         let (controller, listView) = feedScreen(log: log)
         controller.apply(TableModel(tweets(0..<6)))
         controller.apply(TableModel(tweets(Array(0..<6) + [0])))
-        #expect(log.all.contains { $0.kind == .duplicateIdentifier && $0.message.contains("Tweet(0)") && $0.message.contains("[0, 6]") })
+        #expect(log.all.contains { $0.kind == .duplicateIdentifier && $0.message.contains("Tweet(0)") && $0.message.contains("rows 0, 6 of section 0") })
         // A copy of row 5 put on top takes row 5's identity (it comes first): the old row 5
         // moves to the top and the later copy is a new row at the end.
         controller.apply(TableModel(tweets(0..<6)))

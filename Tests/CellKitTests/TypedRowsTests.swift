@@ -463,4 +463,30 @@ struct TypedRowsTests {
         #expect(_sectionwiseChanges(old, duplicated, DiffOptions()) == nil)
         #expect(!reported.isEmpty && ListController.stagedChanges(from: old, to: duplicated, reloadThreshold: nil).duplicates == reported)
     }
+
+    @Test("A first load (the loading row gives way to a typed section) and its reverse: diffed section-wise, duplicates reported as the ListItem path does")
+    func firstLoadSectionwise() {
+        let loading = TableModel(sections: [TableSection(id: "placeholder", items: [ListItem(LoadingPlaceholder())])])
+        let loaded = TableModel((0..<300).map { Post(id: $0, content: $0 % 3) })
+        for (old, new) in [(loading, loaded), (loaded, loading)] {
+            let sectionwise = _sectionwiseChanges(old, new, DiffOptions())
+            let expected = ListController.listItemChanges(from: old, to: new, options: DiffOptions())
+            #expect(sectionwise != nil)
+            #expect(sectionwise?.stages.map(\.changeset) == expected.stages.map(\.changeset))
+            #expect(sectionwise?.stages.map { Self.shown($0.data) } == expected.stages.map { Self.shown($0.data) })
+        }
+        // Duplicates anywhere in the section that appears or goes (the first pair, the
+        // last, far apart), on either side: left to the mixed rows, reported as for ListItems.
+        for (first, later) in [(0, 1), (298, 299), (5, 250)] {
+            var posts = (0..<300).map { Post(id: $0, content: 0) }
+            posts[later] = Post(id: first, content: 1)
+            let duplicated = TableModel(posts)
+            for (old, new) in [(loading, duplicated), (duplicated, loading)] {
+                let reported = ListController.listItemChanges(from: old, to: new, options: DiffOptions()).duplicates
+                #expect(_sectionwiseChanges(old, new, DiffOptions()) == nil, "ids \(first), \(later)")
+                #expect(reported.count == 1, "ids \(first), \(later)")
+                #expect(ListController.stagedChanges(from: old, to: new, reloadThreshold: nil).duplicates == reported, "ids \(first), \(later)")
+            }
+        }
+    }
 }

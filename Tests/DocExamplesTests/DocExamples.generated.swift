@@ -66,7 +66,7 @@ import Testing
     }
 }
 
-// Sources/CellKitDiff/ItemPath.swift:6
+// Sources/CellKitDiff/ItemPath.swift:8
 @MainActor private func docExample8() async throws {
     let path = ItemPath(item: 3, section: 1)
     assert(path.row == 3)
@@ -337,7 +337,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:47
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:50
 @MainActor private func docExample31() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:192
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:202
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -453,7 +453,7 @@ import Testing
     _ = collected
 }
 
-// Sources/CellKit/DispatchTable.swift:16
+// Sources/CellKit/DispatchTable.swift:19
 @MainActor private func docExample39() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
@@ -570,7 +570,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:16
+// Sources/CellKit/ListController+Binding.swift:25
 @MainActor private func docExample49() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -603,7 +603,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:99
+// Sources/CellKit/ListController.swift:101
 @MainActor private func docExample51() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -613,8 +613,23 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListItem.swift:10
+// Sources/CellKit/ListController.swift:225
 @MainActor private func docExample52() async throws {
+    struct Photo: Identifiable, Equatable, Sendable { let id: Int }
+
+    @MainActor func showDetail(_ photo: Photo, in controller: ListController, from source: SimpleDataSource) async {
+        controller.bind(to: source)
+        await controller.settle()
+        controller.apply(TableModel([photo]))        // unbinds `source`: its snapshots no longer show
+        source.set([Photo(id: 7)])
+        await controller.settle()
+        assert(controller.model.itemCount == 1 && controller.dataSource == nil)
+        controller.bind(to: source)                  // shows the source again
+    }
+}
+
+// Sources/CellKit/ListItem.swift:10
+@MainActor private func docExample53() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -622,7 +637,7 @@ import Testing
 }
 
 // Sources/CellKit/ListState.swift:16
-@MainActor private func docExample53() async throws {
+@MainActor private func docExample54() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func watch(_ controller: ListController) -> ListState.Observation {
@@ -640,14 +655,14 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:33
-@MainActor private func docExample54() async throws {
+@MainActor private func docExample55() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
 // Sources/CellKit/Placeholders.swift:68
-@MainActor private func docExample55() async throws {
+@MainActor private func docExample56() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
     placeholders.unknownErrorMessage = "The feed is offline."
@@ -656,7 +671,7 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:101
-@MainActor private func docExample56() async throws {
+@MainActor private func docExample57() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.loadMore.failureMessage = "No connection"
     let failed = placeholders.loadMore.failed(with: CancellationError())
@@ -664,7 +679,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample57() async throws {
+@MainActor private func docExample58() async throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -684,7 +699,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:13
-@MainActor private func docExample58() async throws {
+@MainActor private func docExample59() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -699,21 +714,21 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample59() async throws {
+@MainActor private func docExample60() async throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/SectionID.swift:24
-@MainActor private func docExample60() async throws {
+@MainActor private func docExample61() async throws {
     @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
         controller.displayed.sections.first?.id == .placeholder
     }
 }
 
 // Sources/CellKit/TableModel.swift:135
-@MainActor private func docExample61() async throws {
+@MainActor private func docExample62() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -723,7 +738,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample62() async throws {
+@MainActor private func docExample63() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -739,14 +754,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:7
-@MainActor private func docExample63() async throws {
+@MainActor private func docExample64() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/TextCell.swift:25
-@MainActor private func docExample64() async throws {
+@MainActor private func docExample65() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
@@ -754,7 +769,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
-@MainActor private func docExample65() async throws {
+@MainActor private func docExample66() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -790,14 +805,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:76
-@MainActor private func docExample66() async throws {
+@MainActor private func docExample67() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
-@MainActor private func docExample67() async throws {
+@MainActor private func docExample68() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
@@ -826,7 +841,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:66
-@MainActor private func docExample68() async throws {
+@MainActor private func docExample69() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -874,7 +889,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample70() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -903,7 +918,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample71() async throws {
     struct Setting: Identifiable, Equatable, Sendable {
         let id: String
         var title: String
@@ -936,7 +951,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample72() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -965,7 +980,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample73() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1004,7 +1019,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample74() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -1025,7 +1040,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample75() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: TextCell { var spinning = false }
 
@@ -1059,7 +1074,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample76() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1080,7 +1095,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample77() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1115,7 +1130,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample78() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1139,7 +1154,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample79() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1153,7 +1168,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:36
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample80() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1184,7 +1199,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:89
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample81() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1206,7 +1221,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:119
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample82() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1228,7 +1243,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:145
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample83() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1245,7 +1260,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:27
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample84() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1256,7 +1271,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:43
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample85() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1273,7 +1288,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:66
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample86() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1299,7 +1314,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:99
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample87() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1310,7 +1325,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:114
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample88() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1326,7 +1341,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample89() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1354,7 +1369,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:66
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample90() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1370,7 +1385,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:92
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample91() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1388,7 +1403,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:117
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample92() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1397,7 +1412,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1422,8 +1437,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:62
-@MainActor private func docExample93() async throws {
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
+@MainActor private func docExample94() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1438,8 +1453,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:124
-@MainActor private func docExample94() async throws {
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:133
+@MainActor private func docExample95() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1451,7 +1466,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:89
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1461,7 +1476,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1488,7 +1503,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:62
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1510,7 +1525,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:91
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1522,8 +1537,8 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
-// Sources/CellKit/Documentation.docc/RowIdentity.md:41
-@MainActor private func docExample99() async throws {
+// Sources/CellKit/Documentation.docc/RowIdentity.md:47
+@MainActor private func docExample100() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1540,7 +1555,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1556,7 +1571,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1578,7 +1593,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:112
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample103() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1593,7 +1608,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample104() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1610,7 +1625,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:170
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample105() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1625,7 +1640,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:189
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample106() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1645,7 +1660,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample107() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1660,7 +1675,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1677,7 +1692,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:214
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1691,7 +1706,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:32
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample110() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1706,14 +1721,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1730,14 +1745,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1746,7 +1761,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1755,7 +1770,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1763,7 +1778,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:139
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample117() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -1772,7 +1787,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:147
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1780,7 +1795,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1792,7 +1807,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1803,7 +1818,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1815,7 +1830,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1832,7 +1847,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1856,13 +1871,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1889,7 +1904,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:103
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -1909,7 +1924,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1927,7 +1942,7 @@ import Testing
 }
 
 // README.md:122
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -1940,7 +1955,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 127 examples compile and run") @MainActor func run() async throws {
+    @Test("all 128 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2068,5 +2083,6 @@ struct DocExamples {
         try await docExample125()
         try await docExample126()
         try await docExample127()
+        try await docExample128()
     }
 }

@@ -84,6 +84,20 @@ func measureBareDiff(_ benchmark: Benchmark, rows: Int, each: Int) {
     blackHole(changes)
 }
 
+/// A b) case: waits `settleMilliseconds` for the fixture's first-load frees, then times one
+/// `bind` of 100 changes, with its main-actor time and its peak above what was resident.
+func measureBind(_ benchmark: Benchmark, _ fixture: PipelineFixture, settleMilliseconds: Int) async {
+    // The first load's snapshots are freed on a background task: let that finish first, so
+    // that the measured jobs do not share the machine with it.
+    try? await Task.sleep(for: .milliseconds(settleMilliseconds))
+    let start = resetPeakResident()
+    benchmark.startMeasurement()
+    let mainActor = await fixture.submitAndSettle()
+    benchmark.stopMeasurement()
+    benchmark.measurement(peakAboveMetric, procStatusKB("VmHWM") - start)
+    benchmark.measurement(mainActorMetric, mainActor)
+}
+
 func pipelineBenchmarks() {
     if getenv("CELLKIT_BENCH_DEFAULT_MALLOC") == nil { fixMmapThreshold() }
     let quick = Benchmark.Configuration(
@@ -122,16 +136,7 @@ func pipelineBenchmarks() {
             measureBareDiff(benchmark, rows: rows, each: 25)
         }
         Benchmark("Pb) bind: 100 changes at \(label) rows, fixed heights", configuration: configuration) { benchmark async in
-            let fixture = await PipelineFixture(rows: rows, each: 25)
-            // The first load's snapshots are freed on a background task: let that finish
-            // first, so that the measured jobs do not share the machine with it.
-            try? await Task.sleep(for: .milliseconds(rows / 5_000 + 20))
-            let start = resetPeakResident()
-            benchmark.startMeasurement()
-            let mainActor = await fixture.submitAndSettle()
-            benchmark.stopMeasurement()
-            benchmark.measurement(peakAboveMetric, procStatusKB("VmHWM") - start)
-            benchmark.measurement(mainActorMetric, mainActor)
+            await measureBind(benchmark, await PipelineFixture(rows: rows, each: 25), settleMilliseconds: rows / 5_000 + 20)
         }
     }
 
@@ -139,14 +144,7 @@ func pipelineBenchmarks() {
     // that the main-actor jobs start with caches and TLB as cold as after a 1M-row diff. The
     // same main-actor work as at 10k rows, the starting state of the caches of 1M rows.
     Benchmark("Pb) bind: 100 changes at 10k rows, fixed heights, caches swept by the diff", configuration: quick) { benchmark async in
-        let fixture = await PipelineFixture(sweepingRows: 10_000, each: 25)
-        try? await Task.sleep(for: .milliseconds(22))
-        let start = resetPeakResident()
-        benchmark.startMeasurement()
-        let mainActor = await fixture.submitAndSettle()
-        benchmark.stopMeasurement()
-        benchmark.measurement(peakAboveMetric, procStatusKB("VmHWM") - start)
-        benchmark.measurement(mainActorMetric, mainActor)
+        await measureBind(benchmark, await PipelineFixture(sweepingRows: 10_000, each: 25), settleMilliseconds: 22)
     }
 
     // c) Memory per row of a 1M-row snapshot, against the model array itself.

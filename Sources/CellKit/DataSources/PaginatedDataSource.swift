@@ -29,7 +29,10 @@ public struct Page<Item: Sendable>: Sendable {
 /// stays where it was; the rows they push off the first page stay too, and the
 /// next page skips them. A first page that says no page follows
 /// (``Page/hasMore`` is `false`) is the whole list: it replaces every row. Items
-/// already shown are skipped when a page is appended. When the new first page holds only new
+/// already shown are skipped when a page is appended. Repeats within one page (the
+/// first page, a refreshed one, or a later one) are not skipped: as everywhere in
+/// CellKit, they are distinct rows, the first keeps the identity, and the
+/// controller's diagnostic names the id. When the new first page holds only new
 /// items (more arrived than one page), the rows loaded before stay below them and
 /// the pages after the first are fetched again, their items going in between,
 /// until one reaches the rows loaded before: paged to the end, every item shows
@@ -91,6 +94,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     private let makeRows: @Sendable ([Item]) -> _SectionRows
     private var loads = LoadGenerations()
     private var moreTask: Task<Void, Never>?
+    /// How many items the last next page held; `nil` until one finished since the last ask.
+    private var lastPageItemCount: Int?
     /// The identities of ``items`` (rows are told apart by ``ItemID``: type and id).
     private var ids: Set<ItemID> = []
     /// After a refresh whose first page held only new items: the first of the rows
@@ -134,6 +139,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         let generation = loads.current
         pageInFlight = page
         nextPageError = nil
+        lastPageItemCount = nil
         publish(state: snapshot.quietState)
         let fetch = fetch
         let task = Task { [weak self] in
@@ -152,7 +158,11 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     ///
     /// A failed page stops it (the list ends with the retry row; call it again to
     /// go on); so do a refresh, ``cancel()`` and cancelling the returned task. A
-    /// page already loading is waited for, not asked for twice.
+    /// page that comes back empty although it says more follow stops it too, so a
+    /// server that keeps answering so is not asked forever; call it again to go on
+    /// from the next page. (A page of items already shown does not stop it: after a
+    /// refresh, the pages fetched again bring such pages until they reach new items.) A page already
+    /// loading is waited for, not asked for twice.
     @discardableResult
     public func loadUntil(_ isEnough: @escaping @MainActor (_ items: [Item]) -> Bool) -> Task<Void, Never> {
         let generation = loads.current
@@ -166,7 +176,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 } else {
                     return  // no page left, or the first page is loading
                 }
-                if self.nextPageError != nil { return }
+                if self.nextPageError != nil || self.lastPageItemCount == 0 { return }
             }
         }
     }
@@ -275,9 +285,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         case .success(let page):
             nextPageError = nil
             let previous = items
-            var fresh = [Item]()
-            var freshIDs = Set<ItemID>()
-            for item in page.items where freshIDs.insert(ItemID(item)).inserted { fresh.append(item) }
+            // Repeats within the page stay: distinct rows, reported by the controller's diff.
+            let fresh = page.items
+            let freshIDs = Set(fresh.lazy.map { ItemID($0) })
             var merged: [Item]
             if refreshing && nextPage > 0 && page.hasMore {
                 // The new first page replaces the loaded rows up to the last one it
@@ -322,10 +332,12 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         switch result {
         case .success(let loaded):
             var gap = gapIndex
+            // The identities this page brought: a repeat within the page is a row of its own.
+            var pageIDs = Set<ItemID>()
             for item in loaded.items {
                 let id = ItemID(item)
                 guard edits.admits(id) else { continue }
-                guard ids.insert(id).inserted else {
+                guard ids.insert(id).inserted || pageIDs.contains(id) else {
                     // A row loaded before the refresh: the gap is closed, later items
                     // go into the next older gap, or at the end.
                     if let end = gap, let index = items.firstIndex(where: { ItemID($0) == id }), index >= end {
@@ -334,6 +346,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                     }
                     continue
                 }
+                pageIDs.insert(id)
                 if let end = gap {
                     items.insert(item, at: end)
                     gap = end + 1
@@ -341,6 +354,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                     items.append(item)
                 }
             }
+            lastPageItemCount = loaded.items.count
             hasMore = loaded.hasMore
             if !hasMore { gapEnds = [] }
             nextPage = page + 1

@@ -172,9 +172,9 @@ private func referenceValidate(_ batch: Changeset, oldCounts: [Int], newCounts: 
             throw BatchUpdateError(.duplicateMoveSource, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is moved twice (the second time to \(m.to))")
         }
         let q = m.to
-        try checkNew(q, "move \(p) to")
+        try checkNew(q, "move row \(p.item) of section \(p.section) to")
         guard moveDestinations.insert(q).inserted else {
-            throw BatchUpdateError(.duplicateMoveDestination, section: q.section, item: q.item, detail: "two rows are moved to row \(q.item) of section \(q.section) (the second from \(p))")
+            throw BatchUpdateError(.duplicateMoveDestination, section: q.section, item: q.item, detail: "two rows are moved to row \(q.item) of section \(q.section) (the second from row \(p.item) of section \(p.section))")
         }
         movedOutRows[p.section] += 1
         deltaOld[p.section] += 1
