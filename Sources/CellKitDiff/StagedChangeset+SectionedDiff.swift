@@ -200,10 +200,13 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
 
     // Per matched pair: 1 = content differs (update), 2 = update carried by a section reload.
     var contentChange = [UInt8](repeating: 0, count: nOld)
-    // Rows of each old section left after stage 1, and the position of its first item
-    // delete in `itemDeletes` (deleted sections: unused).
+    // Rows of each old section left after stage 1, the position of its first item
+    // delete in `itemDeletes` and its updates' range in `itemUpdates` (deleted
+    // sections: unused).
     var keptRows = [Int](repeating: 0, count: oldS)
     var firstDelete = [Int](repeating: 0, count: oldS)
+    var firstUpdate = [Int](repeating: 0, count: oldS)
+    var endUpdate = [Int](repeating: 0, count: oldS)
     var itemDeletes: [ItemPath] = []
     var itemUpdates: [ItemPath] = []
     var itemInserts: [ItemPath] = []
@@ -275,6 +278,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
         for i in 0..<oldS where secO2N[i] >= 0 {
             let deletesBefore = itemDeletes.count
             firstDelete[i] = deletesBefore
+            firstUpdate[i] = itemUpdates.count
             let base = oldStart[i]
             for r in 0..<(oldStart[i + 1] &- base) {
                 let g = base &+ r
@@ -285,6 +289,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
                 }
             }
             keptRows[i] = oldStart[i + 1] &- base &- (itemDeletes.count &- deletesBefore)
+            endUpdate[i] = itemUpdates.count
         }
         // The row after stage 1 of the old item at global index `g` (in a surviving
         // section, not deleted): its row less the section's deletes before it.
@@ -345,20 +350,36 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
             data = []
             data.reserveCapacity(oldS - sectionDeletes.count)
             for i in 0..<oldS where secO2N[i] >= 0 {
+                // The rows between two deletes or updates are copied as one run.
                 let base = oldStart[i]
+                let rowCount = oldStart[i + 1] &- base
+                var d = firstDelete[i]
+                let dEnd = d &+ (rowCount &- keptRows[i])
+                var u = firstUpdate[i]
+                let uEnd = endUpdate[i]
                 let elements: [E] = _exactArray(count: keptRows[i]) { buffer in
                     old[i].elements.withUnsafeBufferPointer { oldItems in
                         var k = 0
-                        for g in base..<oldStart[i + 1] {
-                            let gn = Int(o2nArray[g])
-                            if gn < 0 { continue }
-                            if contentChange[g] == 1 {
+                        var r = 0
+                        while true {
+                            let nextDelete = d < dEnd ? itemDeletes[d].item : rowCount
+                            let nextUpdate = u < uEnd ? itemUpdates[u].item : rowCount
+                            let next = Swift.min(nextDelete, nextUpdate)
+                            if next > r {
+                                (buffer.baseAddress! + k).initialize(from: oldItems.baseAddress! + r, count: next &- r)
+                                k &+= next &- r
+                            }
+                            if next == rowCount { break }
+                            if next == nextDelete {
+                                d &+= 1
+                            } else {
+                                let gn = Int(o2nArray[base &+ next])
                                 let s = _section(of: gn, starts: newStart)
                                 buffer.initializeElement(at: k, to: new[s].elements[gn &- newStart[s]])
-                            } else {
-                                buffer.initializeElement(at: k, to: oldItems[g &- base])
+                                k &+= 1
+                                u &+= 1
                             }
-                            k &+= 1
+                            r = next &+ 1
                         }
                         return k
                     }
