@@ -191,7 +191,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
         o2nArray = m.oldToNew
         n2oArray = m.newToOld
     }
-    /// The old row at global index `g`, in its section's storage.
+    // The old row at global index `g`, in its section's storage.
     @inline(__always)
     func oldItem(_ g: Int) -> E {
         let s = Int(oldSectionOf[g])
