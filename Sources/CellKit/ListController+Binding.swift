@@ -53,7 +53,6 @@ extension ListController {
         guard let source = dataSource else { return }
         source.onSnapshot = nil
         dataSource = nil
-        diagnostics(Diagnostic(.other, "apply(_:state:) while \(type(of: source)) was bound: it is unbound, its snapshots no longer show; bind(to:) it again to show them"))
     }
 
     /// How many snapshots were diffed and applied (coalesced ones are not counted).

@@ -210,7 +210,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// ``reloadThreshold`` or when a batch is refused).
     ///
     /// The app's last call wins: called while a data source is bound
-    /// (``bind(to:)``), it unbinds that source first, and says so in a diagnostic.
+    /// (``bind(to:)``), it unbinds that source first (a documented way to show something else, so no
+    /// diagnostic).
     /// The source's snapshots, the one waiting or being diffed included, no longer
     /// show, and it no longer hears which rows show (so a ``PaginatedDataSource``
     /// fetches no page for the rows of this model). Bind it again to show its
@@ -218,7 +219,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     ///
     /// A failed load with nothing to show (`state` is `.failed` and `model` is
     /// empty) shows the error row and is reported as a ``Diagnostic/Kind/loadFailed``
-    /// diagnostic with the error's own description; ``onError`` is not called, as
+    /// diagnostic with the developer-facing `"\(error)"` text; ``onError`` is not called, as
     /// the row shows the failure. A failure while content shows keeps the content,
     /// calls ``onError`` and is reported too.
     ///
@@ -340,10 +341,13 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             listView?.contentStateDidChange(state)
             didShow()
         }
-        // Each snapshot's duplicates are reported once, when it is new (the old side is
-        // the snapshot shown, reported when it came).
-        for duplicate in staged.duplicates where duplicate.side == .new {
-            diagnostics(Diagnostic(.duplicateIdentifier, duplicate.description))
+        // A duplicate is reported once, in the snapshot where it appears: not again while
+        // later snapshots keep it (the old side is the snapshot shown, reported when it came).
+        if !staged.duplicates.isEmpty {
+            let known = Set(staged.duplicates.lazy.filter { $0.side == .old }.map { [$0.kind.rawValue, $0.identifier] })
+            for duplicate in staged.duplicates where duplicate.side == .new && !known.contains([duplicate.kind.rawValue, duplicate.identifier]) {
+                diagnostics(Diagnostic(.duplicateIdentifier, duplicate.description))
+            }
         }
         guard let listView else {
             displayed = target

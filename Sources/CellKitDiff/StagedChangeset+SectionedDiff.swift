@@ -129,37 +129,50 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
         sectionUpdates.append(j)
     }
 
-    // 2. Items: flattened in section order, then item order (global indices).
+    // 2. Items: global indices in section order, then item order. The matcher reads
+    // the identifiers alone, copied into one array per side (no copy of the rows:
+    // the passes below read them in their sections' own storage).
     var oldStart = [Int](repeating: 0, count: oldS + 1)
     for i in 0..<oldS { oldStart[i + 1] = oldStart[i] + old[i].elements.count }
     var newStart = [Int](repeating: 0, count: newS + 1)
     for j in 0..<newS { newStart[j + 1] = newStart[j] + new[j].elements.count }
     let nOld = oldStart[oldS]
     let nNew = newStart[newS]
-    // Copied in code specialised for `E` and released at the end. (A one-section
-    // list that keeps its section's id and content never gets here: it takes the
-    // flat diff, which reads the rows in place.)
-    let oldItems = _flattened(old, count: nOld)
-    let newItems = _flattened(new, count: nNew)
-    defer {
-        _deinitializeAndDeallocate(oldItems)
-        _deinitializeAndDeallocate(newItems)
-    }
-    // Written once each, without being zeroed first.
-    let oldSectionOf: [Int32] = _exactArray(count: nOld) { so in
-        for i in 0..<oldS { for g in oldStart[i]..<oldStart[i + 1] { so.initializeElement(at: g, to: Int32(truncatingIfNeeded: i)) } }
+    // Written once each, without being zeroed first; the old side's section of each row
+    // in the same pass.
+    var oldSectionOf: [Int32] = []
+    let oldIDs: [_Identified<E.DifferenceIdentifier>] = _exactArray(count: nOld) { ids in
+        oldSectionOf = _exactArray(count: nOld) { so in
+            for i in 0..<oldS {
+                let base = oldStart[i]
+                old[i].elements.withUnsafeBufferPointer { elements in
+                    for r in 0..<elements.count {
+                        ids.initializeElement(at: base &+ r, to: _Identified(elements[r].differenceIdentifier))
+                        so.initializeElement(at: base &+ r, to: Int32(truncatingIfNeeded: i))
+                    }
+                }
+            }
+            return nOld
+        }
         return nOld
     }
-    let newSectionOf: [Int32] = _exactArray(count: nNew) { so in
-        for j in 0..<newS { for g in newStart[j]..<newStart[j + 1] { so.initializeElement(at: g, to: Int32(truncatingIfNeeded: j)) } }
+    let newIDs: [_Identified<E.DifferenceIdentifier>] = _exactArray(count: nNew) { ids in
+        for j in 0..<newS {
+            let base = newStart[j]
+            new[j].elements.withUnsafeBufferPointer { elements in
+                for r in 0..<elements.count {
+                    ids.initializeElement(at: base &+ r, to: _Identified(elements[r].differenceIdentifier))
+                }
+            }
+        }
         return nNew
     }
 
     var o2nArray: [Int32]
     var n2oArray: [Int32]
     do {
-        let m: _Matching = _with(UnsafeBufferPointer(oldItems)) { o in
-            _with(UnsafeBufferPointer(newItems)) { n in
+        let m: _Matching = oldIDs.withUnsafeBufferPointer { o in
+            newIDs.withUnsafeBufferPointer { n in
                 let m = _matchIdentifiers(o, n)
                 duplicates += _duplicateDiagnostics(
                     m.duplicates, kind: .item, old: o, new: n,
@@ -168,7 +181,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
                         return ItemPath(item: g - oldStart[s], section: s)
                     },
                     newPath: { g in
-                        let s = Int(newSectionOf[g])
+                        let s = _section(of: g, starts: newStart)
                         return ItemPath(item: g - newStart[s], section: s)
                     }
                 )
@@ -178,15 +191,22 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
         o2nArray = m.oldToNew
         n2oArray = m.newToOld
     }
+    // The old row at global index `g`, in its section's storage.
+    @inline(__always)
+    func oldItem(_ g: Int) -> E {
+        let s = Int(oldSectionOf[g])
+        return old[s].elements[g &- oldStart[s]]
+    }
 
     // Per matched pair: 1 = content differs (update), 2 = update carried by a section reload.
     var contentChange = [UInt8](repeating: 0, count: nOld)
-    // Row of each matched old item after stage 1, in its section; written in stage 1
-    // for every pair left (in surviving sections), which are the only ones read.
-    let rowAfterDeletes = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nOld)
-    defer { rowAfterDeletes.deallocate() }
-    // Rows of each old section left after stage 1 (deleted sections: unused).
+    // Rows of each old section left after stage 1, the position of its first item
+    // delete in `itemDeletes` and its updates' range in `itemUpdates` (deleted
+    // sections: unused).
     var keptRows = [Int](repeating: 0, count: oldS)
+    var firstDelete = [Int](repeating: 0, count: oldS)
+    var firstUpdate = [Int](repeating: 0, count: oldS)
+    var endUpdate = [Int](repeating: 0, count: oldS)
     var itemDeletes: [ItemPath] = []
     var itemUpdates: [ItemPath] = []
     var itemInserts: [ItemPath] = []
@@ -194,56 +214,97 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
     var sectionInserts: [Int] = []
     var sectionMoves: [Move<Int>] = []
 
-    _with(UnsafeBufferPointer(oldItems)) { oldItems in
-    _with(UnsafeBufferPointer(newItems)) { newItems in
     o2nArray.withUnsafeMutableBufferPointer { o2n in
     n2oArray.withUnsafeMutableBufferPointer { n2o in
     oldSectionOf.withUnsafeBufferPointer { oldSectionOf in
-    newSectionOf.withUnsafeBufferPointer { newSectionOf in
     contentChange.withUnsafeMutableBufferPointer { contentChange in
-        // A pair counts only when both sections survive; values for the per-section LIS,
-        // which marks the items that stay in place (as `-2 - value`): from then on, an
-        // entry of -1 or more is a pair that moves.
+        // A pair counts only when both sections survive. Per item of a new section: -1,
+        // or the old index of a pair within one section, marked as staying in place
+        // (`-2 - value`) by a longest increasing subsequence of the section's pairs:
+        // from then on, an entry of -1 or more is a pair that moves. Written as staying
+        // at first; a section whose pairs kept their order needs no subsequence.
         let pairValues = UnsafeMutableBufferPointer<Int32>.allocate(capacity: nNew)
         defer { pairValues.deallocate() }
-        for g in 0..<nNew {
-            let go = Int(n2o[g])
-            pairValues[g] = -1
-            if go < 0 { continue }
-            let newSection = secN2O[Int(newSectionOf[g])]
-            let oldSection = oldSectionOf[go]
-            if newSection < 0 || secO2N[Int(oldSection)] < 0 {
-                n2o[g] = -1
-                o2n[go] = -1
+        for j in 0..<newS {
+            let base = newStart[j]
+            let end = newStart[j + 1]
+            let newSection = secN2O[j]
+            if newSection < 0 {
+                // An inserted section: its items come with it.
+                for g in base..<end {
+                    pairValues[g] = -1
+                    let go = Int(n2o[g])
+                    if go < 0 { continue }
+                    n2o[g] = -1
+                    o2n[go] = -1
+                }
                 continue
             }
-            if newSection == oldSection { pairValues[g] = Int32(truncatingIfNeeded: go) }
-            if !oldItems[go].isContentEqual(to: newItems[g]) {
-                contentChange[go] = reloaded[Int(newSectionOf[g])] ? 2 : 1
+            let change: UInt8 = reloaded[j] ? 2 : 1
+            let inOrder = new[j].elements.withUnsafeBufferPointer { newItems in
+                var last: Int32 = -1
+                var inOrder = true
+                for g in base..<end {
+                    let go = Int(n2o[g])
+                    pairValues[g] = -1
+                    if go < 0 { continue }
+                    let oldSection = oldSectionOf[go]
+                    if secO2N[Int(oldSection)] < 0 {
+                        n2o[g] = -1
+                        o2n[go] = -1
+                        continue
+                    }
+                    if newSection == oldSection {
+                        let value = Int32(truncatingIfNeeded: go)
+                        inOrder = inOrder && value > last
+                        last = value
+                        pairValues[g] = -2 &- value
+                    }
+                    let s = Int(oldSection)
+                    if !old[s].elements[go &- oldStart[s]].isContentEqual(to: newItems[g &- base]) {
+                        contentChange[go] = change
+                    }
+                }
+                return inOrder
             }
-        }
-
-        // 3. Within each pair of matched sections, keep an LIS in place.
-        for j in 0..<newS where secN2O[j] >= 0 {
-            let range = newStart[j]..<newStart[j + 1]
-            _markLongestIncreasingSubsequenceInPlace(UnsafeMutableBufferPointer(rebasing: pairValues[range]))
+            // 3. Otherwise, keep a longest increasing subsequence of its pairs in place.
+            if !inOrder {
+                for g in base..<end where pairValues[g] <= -2 { pairValues[g] = -2 &- pairValues[g] }
+                _markLongestIncreasingSubsequenceInPlace(UnsafeMutableBufferPointer(rebasing: pairValues[base..<end]))
+            }
         }
 
         // 4. Changes: stage 1 in old coordinates.
         for i in 0..<oldS where secO2N[i] >= 0 {
-            var deleted = 0
+            let deletesBefore = itemDeletes.count
+            firstDelete[i] = deletesBefore
+            firstUpdate[i] = itemUpdates.count
             let base = oldStart[i]
             for r in 0..<(oldStart[i + 1] &- base) {
                 let g = base &+ r
                 if o2n[g] < 0 {
                     itemDeletes.append(ItemPath(item: r, section: i))
-                    deleted &+= 1
-                    continue
+                } else if contentChange[g] == 1 {
+                    itemUpdates.append(ItemPath(item: r, section: i))
                 }
-                rowAfterDeletes[g] = Int32(truncatingIfNeeded: r &- deleted)
-                if contentChange[g] == 1 { itemUpdates.append(ItemPath(item: r, section: i)) }
             }
-            keptRows[i] = oldStart[i + 1] &- base &- deleted
+            keptRows[i] = oldStart[i + 1] &- base &- (itemDeletes.count &- deletesBefore)
+            endUpdate[i] = itemUpdates.count
+        }
+        // The row after stage 1 of the old item at global index `g` (in a surviving
+        // section, not deleted): its row less the section's deletes before it.
+        func rowAfterDeletes(_ g: Int) -> Int {
+            let s = Int(oldSectionOf[g])
+            let row = g &- oldStart[s]
+            // Deletes of section `s` at rows below `row`: itemDeletes[firstDelete[s] ..< hi].
+            var lo = firstDelete[s]
+            var hi = lo &+ (oldStart[s &+ 1] &- oldStart[s] &- keptRows[s])
+            let first = lo
+            while lo < hi {
+                let mid = (lo &+ hi) &>> 1
+                if itemDeletes[mid].item < row { lo = mid &+ 1 } else { hi = mid }
+            }
+            return row &- (lo &- first)
         }
         // Stage 2: inserts in new coordinates, move sources after stage 1.
         for j in 0..<newS {
@@ -261,12 +322,12 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
                 if go < 0 {
                     itemInserts.append(ItemPath(item: g &- base, section: j))
                 } else if pairValues[g] >= -1 {
-                    let from = ItemPath(item: Int(rowAfterDeletes[go]), section: sectionAfterDeletes[Int(oldSectionOf[go])])
+                    let from = ItemPath(item: rowAfterDeletes(go), section: sectionAfterDeletes[Int(oldSectionOf[go])])
                     itemMoves.append(Move(from: from, to: ItemPath(item: g &- base, section: j)))
                 }
             }
         }
-    }}}}}}}
+    }}}}
 
     let first = Changeset(sectionDeletes: sectionDeletes, itemDeletes: itemDeletes, itemUpdates: itemUpdates)
     let second = Changeset(
@@ -289,15 +350,39 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
             data = []
             data.reserveCapacity(oldS - sectionDeletes.count)
             for i in 0..<oldS where secO2N[i] >= 0 {
+                // The rows between two deletes or updates are copied as one run.
+                let base = oldStart[i]
+                let rowCount = oldStart[i + 1] &- base
+                var d = firstDelete[i]
+                let dEnd = d &+ (rowCount &- keptRows[i])
+                var u = firstUpdate[i]
+                let uEnd = endUpdate[i]
                 let elements: [E] = _exactArray(count: keptRows[i]) { buffer in
-                    var k = 0
-                    for g in oldStart[i]..<oldStart[i + 1] {
-                        let gn = Int(o2nArray[g])
-                        if gn < 0 { continue }
-                        buffer.initializeElement(at: k, to: contentChange[g] == 1 ? newItems[gn] : oldItems[g])
-                        k &+= 1
+                    old[i].elements.withUnsafeBufferPointer { oldItems in
+                        var k = 0
+                        var r = 0
+                        while true {
+                            let nextDelete = d < dEnd ? itemDeletes[d].item : rowCount
+                            let nextUpdate = u < uEnd ? itemUpdates[u].item : rowCount
+                            let next = Swift.min(nextDelete, nextUpdate)
+                            if next > r {
+                                (buffer.baseAddress! + k).initialize(from: oldItems.baseAddress! + r, count: next &- r)
+                                k &+= next &- r
+                            }
+                            if next == rowCount { break }
+                            if next == nextDelete {
+                                d &+= 1
+                            } else {
+                                let gn = Int(o2nArray[base &+ next])
+                                let s = _section(of: gn, starts: newStart)
+                                buffer.initializeElement(at: k, to: new[s].elements[gn &- newStart[s]])
+                                k &+= 1
+                                u &+= 1
+                            }
+                            r = next &+ 1
+                        }
+                        return k
                     }
-                    return k
                 }
                 data.append(DiffSection(id: old[i].id, content: old[i].content, elements: elements))
             }
@@ -317,7 +402,7 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
                 for g in newStart[j]..<newStart[j + 1] {
                     let go = Int(n2oArray[g])
                     if go >= 0 && contentChange[go] == 2 {
-                        data[j].elements[g - newStart[j]] = oldItems[go]
+                        data[j].elements[g - newStart[j]] = oldItem(go)
                     }
                 }
             }
@@ -330,43 +415,16 @@ internal func _multiSectionDiff<ID: Hashable, Content: Equatable, E: Differentia
     return StagedChangeset(stages: stages, duplicates: duplicates, finalData: new)
 }
 
-/// The elements of `sections` in one buffer of exactly `count`, copied in code
-/// specialised for `E` (for elements holding references, one retain each, where
-/// `Array.append(contentsOf:)` would call the runtime's generic copy per element).
-/// Release it with ``_deinitializeAndDeallocate(_:)``.
+/// The section of global row `g`, given each section's first global row
+/// (`starts`, with the total row count last): the last section starting at or
+/// before `g` (empty sections are skipped).
 @inlinable
-internal func _flattened<ID: Hashable, Content: Equatable, E: Differentiable>(
-    _ sections: [DiffSection<ID, Content, E>], count: Int
-) -> UnsafeMutableBufferPointer<E> {
-    let buffer = UnsafeMutableBufferPointer<E>.allocate(capacity: count)
-    guard var out = buffer.baseAddress else { return buffer }
-    for section in sections {
-        section.elements.withUnsafeBufferPointer { elements in
-            guard let source = elements.baseAddress else { return }
-            if _isPOD(E.self) {
-                out.initialize(from: source, count: elements.count)
-                out += elements.count
-            } else {
-                for element in elements {
-                    out.initialize(to: element)
-                    out += 1
-                }
-            }
-        }
+internal func _section(of g: Int, starts: [Int]) -> Int {
+    var lo = 0
+    var hi = starts.count &- 1  // starts[hi] > g
+    while hi &- lo > 1 {
+        let mid = (lo &+ hi) &>> 1
+        if starts[mid] <= g { lo = mid } else { hi = mid }
     }
-    return buffer
-}
-
-/// `body(value)`: names a value for a block, as the `with…` calls around it do.
-@inlinable @inline(__always)
-internal func _with<T, R>(_ value: T, _ body: (T) -> R) -> R { body(value) }
-
-/// Destroys the elements of a buffer from ``_flattened(_:count:)`` (one release
-/// each, in code specialised for `E`) and frees it.
-@inlinable
-internal func _deinitializeAndDeallocate<E>(_ buffer: UnsafeMutableBufferPointer<E>) {
-    if !_isPOD(E.self), let base = buffer.baseAddress {
-        for k in 0..<buffer.count { _ = (base + k).move() }
-    }
-    buffer.deallocate()
+    return lo
 }

@@ -34,4 +34,17 @@ struct DiffOracleTests {
             }
         }
     }
+
+    @Test("larger sectioned pairs (up to 10 sections × 40 rows, 30 edits): stages valid, data reproduced, moves minimal")
+    func largerSectioned() {
+        for seed: UInt64 in 0..<20_000 {
+            let (old, new) = randomSectionedPair(seed: seed, large: true)
+            do {
+                try checkSectioned(old: old, new: new)
+            } catch {
+                Issue.record("seed \(seed) (large): \(error)\nold: \(old)\nnew: \(new)")
+                return
+            }
+        }
+    }
 }

@@ -35,7 +35,8 @@ struct BoundApplyTests {
         await controller.settle()
         #expect(listView.visibleTexts == ["manual"])
         #expect(controller.dataSource == nil)
-        #expect(log.all.contains { $0.message.contains("while SimpleDataSource was bound") && $0.message.contains("unbound") })
+        // A documented way to show something else (a detail, a filter): not reported.
+        #expect(log.all.isEmpty, "\(log.all)")
         // Later snapshots of the source no longer show; binding again shows it.
         source.set([Track(id: 2, title: "source v3")])
         await controller.settle()
@@ -114,10 +115,16 @@ struct BoundApplyTests {
         let log = DiagnosticLog()
         let (controller, _) = trackScreen(log: log)
         controller.apply(TableModel([Track(id: 1, title: "a"), Track(id: 1, title: "b")]))
+        // Later snapshots that keep it (a paging list's next pages) do not report it again.
+        controller.apply(TableModel([Track(id: 1, title: "a"), Track(id: 1, title: "b"), Track(id: 3, title: "d")]))
         controller.apply(TableModel([Track(id: 2, title: "c")]))
-        let reports = log.all.filter { $0.kind == .duplicateIdentifier }
+        var reports = log.all.filter { $0.kind == .duplicateIdentifier }
         #expect(reports.count == 1)
         #expect(reports.first?.message.contains("in new snapshot at rows 0, 1 of section 0") == true)
+        // Gone and back: reported again.
+        controller.apply(TableModel([Track(id: 2, title: "c"), Track(id: 2, title: "e")]))
+        reports = log.all.filter { $0.kind == .duplicateIdentifier }
+        #expect(reports.count == 2)
     }
 
     // Item 3: a failed load with nothing to show reaches the diagnostics.
@@ -174,6 +181,53 @@ struct BoundApplyTests {
         #expect(source.hasMore)
         await source.loadAll().value                                // asked again: goes on by one page
         #expect(await calls.count == 3)
+    }
+
+    // The third outside user's report: loadAll/loadUntil while the first page loads, or before load().
+    @Test func loadAllWhileTheFirstPageLoadsGoesOnOnceItIsIn() async {
+        // Only the first page waits for the test; the later ones answer at once, so a
+        // loadAll that gives up early ends (and the test fails) rather than hangs.
+        let gate = FetchGate<Page<Track>>()
+        let calls = FetchCounter()
+        let source = PaginatedDataSource<Track>(prefetchDistance: 0) { page in
+            _ = await calls.increment()
+            if page == 0 { return try await gate.fetch(0) }
+            return Page([Track(id: page, title: "\(page)")], hasMore: page < 2)
+        }
+        let first = source.load()
+        await gate.waitForCalls(1)
+        let all = source.loadAll()                                  // End pressed during the first load
+        await gate.resume(argument: 0, returning: Page([Track(id: 0, title: "0")], hasMore: true))
+        await first.value
+        await all.value
+        #expect(source.items.map(\.id) == [0, 1, 2])
+        #expect(await calls.count == 3)
+    }
+
+    @Test func loadAllBeforeLoadLoadsTheFirstPageFirst() async {
+        let source = PaginatedDataSource<Track>(prefetchDistance: 0) { page in
+            Page([Track(id: page, title: "\(page)")], hasMore: page < 2)
+        }
+        await source.loadAll().value
+        #expect(source.items.map(\.id) == [0, 1, 2])
+        #expect(!source.hasMore)
+        // loadUntil that is already satisfied by no rows asks for nothing.
+        let idle = PaginatedDataSource<Track> { _ in Issue.record("fetched"); return Page([], hasMore: false) }
+        await idle.loadUntil { _ in true }.value
+        #expect(!idle.isFetching && idle.items.isEmpty)
+    }
+
+    @Test func loadAllStopsWhenTheFirstPageFails() async {
+        let calls = FetchCounter()
+        let source = PaginatedDataSource<Track>(prefetchDistance: 0) { _ in
+            _ = await calls.increment()
+            throw Opaque()
+        }
+        await source.loadAll().value
+        #expect(await calls.count == 1)
+        guard case .failed = source.snapshot.state else { Issue.record("\(source.snapshot.state)"); return }
+        await source.loadAll().value                                // asked again: tries the first page again
+        #expect(await calls.count == 2)
     }
 }
 

@@ -162,19 +162,28 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// server that keeps answering so is not asked forever; call it again to go on
     /// from the next page. (A page of items already shown does not stop it: after a
     /// refresh, the pages fetched again bring such pages until they reach new items.) A page already
-    /// loading is waited for, not asked for twice.
+    /// loading is waited for, not asked for twice: called while the first page loads
+    /// (or a refresh runs), it goes on once that page is in. Called before anything
+    /// was loaded (or after the first load failed or was cancelled), it loads the
+    /// first page first, as ``load()`` does; a failed first page stops it.
     @discardableResult
     public func loadUntil(_ isEnough: @escaping @MainActor (_ items: [Item]) -> Bool) -> Task<Void, Never> {
+        if nextPage == 0, !isFetchingFirstPage, !isEnough(items) { load() }
         let generation = loads.current
         return Task { [weak self] in
             while !Task.isCancelled {
                 guard let self, self.loads.isCurrent(generation), !isEnough(self.items) else { return }
+                if self.isFetchingFirstPage, let first = self.loads.task {
+                    await first.value
+                    if case .failed = self.snapshot.state { return }
+                    continue
+                }
                 if let running = self.moreTask {
                     await running.value
                 } else if let started = self.loadNextPage() {
                     await started.value
                 } else {
-                    return  // no page left, or the first page is loading
+                    return  // no page left
                 }
                 if self.nextPageError != nil || self.lastPageItemCount == 0 { return }
             }

@@ -230,13 +230,17 @@ func randomFlatPair(seed: UInt64) -> (old: [TItem], new: [TItem]) {
     }
 }
 
-/// A random sectioned pair; the seed picks the shape.
-func randomSectionedPair(seed: UInt64) -> (old: [TSection], new: [TSection]) {
+/// A random sectioned pair; the seed picks the shape. `large`: up to 10 sections of
+/// up to 40 rows and up to 30 edits (runs of kept rows between the changes, sections
+/// whose rows keep their order beside ones whose rows move).
+func randomSectionedPair(seed: UInt64, large: Bool = false) -> (old: [TSection], new: [TSection]) {
     var rng = SplitMix64(seed: seed)
     let shape = Int(seed % 12)
     let withDuplicates = shape % 3 == 0
-    let sectionIDRange = withDuplicates ? 4 : 1_000
-    let itemIDRange = withDuplicates ? 10 : 1_000_000
+    let sectionIDRange = withDuplicates ? (large ? 12 : 4) : 1_000
+    let itemIDRange = withDuplicates ? (large ? 60 : 10) : 1_000_000
+    let maxSections = large ? 10 : 4
+    let maxRows = large ? 40 : 4
     var usedItems: Set<Int> = []
     var usedSections: Set<Int> = []
     func item() -> TItem {
@@ -248,18 +252,18 @@ func randomSectionedPair(seed: UInt64) -> (old: [TSection], new: [TSection]) {
     func section() -> TSection {
         var id: Int
         repeat { id = Int.random(in: 0..<sectionIDRange, using: &rng) } while !withDuplicates && !usedSections.insert(id).inserted
-        let n = Int.random(in: 0...4, using: &rng)
+        let n = Int.random(in: 0...maxRows, using: &rng)
         return TSection(id: id, content: Int.random(in: 0..<2, using: &rng), elements: (0..<n).map { _ in item() })
     }
-    let old = (0..<Int.random(in: 0...4, using: &rng)).map { _ in section() }
+    let old = (0..<Int.random(in: 0...maxSections, using: &rng)).map { _ in section() }
     switch shape {
     case 1: return (old, [])
     case 2: return ([], old)
     case 4: return (old, old)
-    case 5: return (old, (0..<Int.random(in: 0...4, using: &rng)).map { _ in section() })
+    case 5: return (old, (0..<Int.random(in: 0...maxSections, using: &rng)).map { _ in section() })
     default:
         var new = old
-        for _ in 0..<Int.random(in: 0...6, using: &rng) {
+        for _ in 0..<Int.random(in: 0...(large ? 30 : 6), using: &rng) {
             switch Int.random(in: 0..<8, using: &rng) {
             case 0 where !new.isEmpty: new.remove(at: Int.random(in: 0..<new.count, using: &rng))
             case 1: new.insert(section(), at: Int.random(in: 0...new.count, using: &rng))
