@@ -7,15 +7,20 @@ import CellKit
 @MainActor
 final class Layout {
     /// The height of a row whose height was not asked yet.
-    var estimate: Double
+    var estimate: Double { didSet { if estimate != oldValue { isDirty = true } } }
     private(set) var counts: [Int] = []
     private var sectionStarts: [Int] = [0]
     private var headerPrefix: [Double] = [0]
     /// Heights asked since the last reload (or batch, for the estimate-sized ones).
     private(set) var known: [ItemPath: Double] = [:]
+    /// The rows whose height differs from the estimate, sorted, with their differences.
     private var deltaFlat: [Int] = []
+    private var deltaValues: [Double] = []
+    /// `deltaPrefix[i]`: the sum of the first `i` differences; valid up to `prefixValid`.
     private var deltaPrefix: [Double] = [0]
+    private var prefixValid = 0
     private var deltaByFlat: [Int: Double] = [:]
+    /// The row structure changed (a reset, a forgotten row): everything is rebuilt from `known`.
     private var isDirty = false
 
     init(estimate: Double) { self.estimate = estimate }
@@ -38,12 +43,41 @@ final class Layout {
     /// Records the real height of the row at `path`.
     func setHeight(_ height: Double, at path: ItemPath) {
         let previous = known.updateValue(height, forKey: path) ?? estimate
-        if previous != height { isDirty = true }
+        if previous != height { update(path, difference: height - estimate) }
     }
 
     /// Forgets the height of the row at `path` (its content changed): it is asked again when shown.
     func forget(_ path: ItemPath) {
-        if let height = known.removeValue(forKey: path), height != estimate { isDirty = true }
+        if let height = known.removeValue(forKey: path), height != estimate { update(path, difference: 0) }
+    }
+
+    /// Records one row's difference from the estimate in place: scrolling asks a few
+    /// heights a frame, and a frame must not cost the number of heights asked so far.
+    /// Only the sums after the row are recomputed, when next read (rows asked while
+    /// scrolling down come last, so that is a few).
+    private func update(_ path: ItemPath, difference: Double) {
+        guard !isDirty else { return }
+        guard let flat = flatIndex(of: path) else { isDirty = true; return }
+        let i = Self.countBelow(flat, in: deltaFlat)
+        if i < deltaFlat.count, deltaFlat[i] == flat {
+            if difference == 0 {
+                deltaFlat.remove(at: i)
+                deltaValues.remove(at: i)
+                deltaPrefix.removeLast()
+                deltaByFlat[flat] = nil
+            } else {
+                deltaValues[i] = difference
+                deltaByFlat[flat] = difference
+            }
+        } else if difference != 0 {
+            deltaFlat.insert(flat, at: i)
+            deltaValues.insert(difference, at: i)
+            deltaPrefix.append(0)
+            deltaByFlat[flat] = difference
+        } else {
+            return
+        }
+        prefixValid = min(prefixValid, i)
     }
 
     /// Forgets the row's height if it equals the estimate (it changes no offset):
@@ -114,16 +148,21 @@ final class Layout {
     }
 
     private func rebuildIfNeeded() {
-        guard isDirty else { return }
-        isDirty = false
-        deltaByFlat.removeAll(keepingCapacity: true)
-        for (path, height) in known where height != estimate {
-            if let flat = flatIndex(of: path) { deltaByFlat[flat] = height - estimate }
+        if isDirty {
+            isDirty = false
+            deltaByFlat.removeAll(keepingCapacity: true)
+            for (path, height) in known where height != estimate {
+                if let flat = flatIndex(of: path) { deltaByFlat[flat] = height - estimate }
+            }
+            deltaFlat = deltaByFlat.keys.sorted()
+            deltaValues = deltaFlat.map { deltaByFlat[$0]! }
+            deltaPrefix = Array(repeating: 0, count: deltaFlat.count + 1)
+            prefixValid = 0
         }
-        deltaFlat = deltaByFlat.keys.sorted()
-        deltaPrefix = [0]
-        deltaPrefix.reserveCapacity(deltaFlat.count + 1)
-        for flat in deltaFlat { deltaPrefix.append(deltaPrefix[deltaPrefix.count - 1] + deltaByFlat[flat]!) }
+        // deltaPrefix[0...prefixValid] holds; the sums after it are recomputed.
+        guard prefixValid < deltaFlat.count else { return }
+        for i in prefixValid..<deltaFlat.count { deltaPrefix[i + 1] = deltaPrefix[i] + deltaValues[i] }
+        prefixValid = deltaFlat.count
     }
 
     private static func countBelow(_ value: Int, in sorted: [Int]) -> Int {

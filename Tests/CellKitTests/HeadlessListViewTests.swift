@@ -315,3 +315,55 @@ private final class SameCellDataSource: ListViewDataSource {
     func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int { 2 }
     func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject { cell }
 }
+
+/// The headless layout keeps the heights that differ from the estimate and updates
+/// their running sums in place as rows are asked: after any mix of scrolls and
+/// batches, each row's offset is the one before plus either the estimate (not asked
+/// yet) or its real height, rows on screen always with their real height, and the
+/// content height ends where the last row does.
+@MainActor
+@Suite("Headless list view: offsets after scrolling and batches")
+struct HeadlessLayoutOffsetTests {
+    @Test func offsetsFollowTheHeightsAskedWhateverTheOrder() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("HeadlessLayoutOffsetTests seed \(seed)")
+        var random = SplitMix64(seed: seed)
+        func height(_ row: Row) -> Double { 20 + Double(row.id % 7) * 10 }   // never the estimate, 44
+        let controller = ListController(diagnostics: .ignore)
+        controller.register(RowCell.self, for: Row.self) { cell, row in cell.text = row.text }
+        controller.rowHeights.set(Row.self, .measured { row, _ in height(row) })
+        let listView = HeadlessListView(viewportHeight: 300, rowHeight: 44)
+        controller.attach(to: listView)
+        var model = (0..<400).map { Row(id: $0, text: "row \($0)") }
+        var nextID = 400
+        controller.apply(TableModel(model))
+        for step in 0..<300 {
+            switch random.next() % 4 {
+            case 0, 1:
+                listView.scroll(to: Double(random.next() % UInt64(max(1, Int(listView.contentHeight)))))
+            case 2:
+                if !model.isEmpty { model.remove(at: Int(random.next() % UInt64(model.count))) }
+                model.insert(Row(id: nextID, text: "row \(nextID)"), at: Int(random.next() % UInt64(model.count + 1)))
+                nextID += 1
+                controller.apply(TableModel(model))
+            default:
+                if !model.isEmpty {
+                    let i = Int(random.next() % UInt64(model.count))
+                    model[i].text += "!"
+                    controller.apply(TableModel(model))
+                }
+            }
+            listView.layoutIfNeeded()
+            try listView.checkConsistency()
+            let visible = Set(listView.visibleItemPaths.map(\.item))
+            #expect(model.isEmpty || listView.offset(ofItemAt: ItemPath(item: 0, section: 0)) == 0)
+            for (i, row) in model.enumerated() {
+                let offset = try #require(listView.offset(ofItemAt: ItemPath(item: i, section: 0)))
+                let next = i + 1 < model.count ? try #require(listView.offset(ofItemAt: ItemPath(item: i + 1, section: 0))) : listView.contentHeight
+                let gap = next - offset
+                #expect(gap == 44 || gap == height(row), "step \(step), row \(i): height \(gap) (seed \(seed))")
+                if visible.contains(i) { #expect(gap == height(row), "step \(step), visible row \(i): height \(gap) (seed \(seed))") }
+            }
+        }
+    }
+}
