@@ -1465,7 +1465,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/Performance.md:89
+// Sources/CellKit/Documentation.docc/Performance.md:91
 @MainActor private func docExample96() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
