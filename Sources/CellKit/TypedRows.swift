@@ -806,6 +806,12 @@ func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOp
             for path in paths { list.append(ItemPath(item: path.item, section: section)) }
         }
     }
+    /// The run of `list` (sorted by section) in `section` from `cursor` on; the cursor moves past it.
+    func run(of list: [ItemPath], in section: Int, from cursor: inout Int) -> ArraySlice<ItemPath> {
+        let start = cursor
+        while cursor < list.count && list[cursor].section == section { cursor += 1 }
+        return list[start..<cursor]
+    }
     func add(_ paths: ArraySlice<ItemPath>, to list: inout [ItemPath], total: Int) {
         guard !paths.isEmpty else { return }
         if list.capacity < total { list.reserveCapacity(total) }
@@ -825,12 +831,8 @@ func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOp
                 add(pair.first.itemUpdates, in: i, to: &first.itemUpdates, total: updateTotal)
                 continue
             }
-            let d0 = d
-            while d < restDeletes.count && restDeletes[d].section == i { d += 1 }
-            add(restDeletes[d0..<d], to: &first.itemDeletes, total: deleteTotal)
-            let u0 = u
-            while u < restUpdates.count && restUpdates[u].section == i { u += 1 }
-            add(restUpdates[u0..<u], to: &first.itemUpdates, total: updateTotal)
+            add(run(of: restDeletes, in: i, from: &d), to: &first.itemDeletes, total: deleteTotal)
+            add(run(of: restUpdates, in: i, from: &u), to: &first.itemUpdates, total: updateTotal)
         }
     }
     var second = Changeset(
@@ -859,9 +861,7 @@ func _sectionwiseChanges(_ old: TableModel, _ new: TableModel, _ options: DiffOp
                 }
                 continue
             }
-            let n0 = n
-            while n < restInserts.count && restInserts[n].section == j { n += 1 }
-            add(restInserts[n0..<n], to: &second.itemInserts, total: insertTotal)
+            add(run(of: restInserts, in: j, from: &n), to: &second.itemInserts, total: insertTotal)
             let m0 = m
             while m < restMoves.count && restMoves[m].to.section == j { m += 1 }
             if m > m0 {

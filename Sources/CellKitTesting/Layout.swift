@@ -19,7 +19,6 @@ final class Layout {
     /// `deltaPrefix[i]`: the sum of the first `i` differences; valid up to `prefixValid`.
     private var deltaPrefix: [Double] = [0]
     private var prefixValid = 0
-    private var deltaByFlat: [Int: Double] = [:]
     /// The row structure changed (a reset, a forgotten row): everything is rebuilt from `known`.
     private var isDirty = false
 
@@ -64,16 +63,13 @@ final class Layout {
                 deltaFlat.remove(at: i)
                 deltaValues.remove(at: i)
                 deltaPrefix.removeLast()
-                deltaByFlat[flat] = nil
             } else {
                 deltaValues[i] = difference
-                deltaByFlat[flat] = difference
             }
         } else if difference != 0 {
             deltaFlat.insert(flat, at: i)
             deltaValues.insert(difference, at: i)
             deltaPrefix.append(0)
-            deltaByFlat[flat] = difference
         } else {
             return
         }
@@ -98,7 +94,8 @@ final class Layout {
 
     func height(ofRow flat: Int) -> Double {
         rebuildIfNeeded()
-        return estimate + (deltaByFlat[flat] ?? 0)
+        let i = Self.countBelow(flat, in: deltaFlat)
+        return estimate + (i < deltaFlat.count && deltaFlat[i] == flat ? deltaValues[i] : 0)
     }
 
     func top(ofRow flat: Int) -> Double {
@@ -150,12 +147,13 @@ final class Layout {
     private func rebuildIfNeeded() {
         if isDirty {
             isDirty = false
-            deltaByFlat.removeAll(keepingCapacity: true)
+            var differences: [(flat: Int, difference: Double)] = []
             for (path, height) in known where height != estimate {
-                if let flat = flatIndex(of: path) { deltaByFlat[flat] = height - estimate }
+                if let flat = flatIndex(of: path) { differences.append((flat, height - estimate)) }
             }
-            deltaFlat = deltaByFlat.keys.sorted()
-            deltaValues = deltaFlat.map { deltaByFlat[$0]! }
+            differences.sort { $0.flat < $1.flat }
+            deltaFlat = differences.map(\.flat)
+            deltaValues = differences.map(\.difference)
             deltaPrefix = Array(repeating: 0, count: deltaFlat.count + 1)
             prefixValid = 0
         }
