@@ -32,7 +32,9 @@ private func stallScreen(log: DiagnosticLog) -> (ListController, HeadlessListVie
 }
 
 /// Servers that keep saying more pages follow without bringing new rows: paging stops
-/// instead of asking forever. Each test failed before the fix (the server's bound ended it).
+/// instead of asking forever. The tests of a repeating server failed before the fix (the
+/// server's bound ended them); those of pages that re-send shown rows as the server's list
+/// moves check that such pages do not stop paging.
 @MainActor
 @Suite("Paging: a server that repeats its pages")
 struct PagingStallTests {
