@@ -44,6 +44,7 @@ struct CellKitDemo: ParsableCommand {
     )
 
     static func main() {
+        exitIfStandardOutputIsClosed()
         switch GitCommand.arguments(Array(CommandLine.arguments.dropFirst())) {
         case .success(let arguments):
             main(arguments)
@@ -61,17 +62,27 @@ struct DisplayOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the rows plainly even in a terminal.")
     var plain = false
 
-    @Option(name: .long, help: "Width of plain output in columns, \(DisplayOptions.widths.lowerBound)...\(DisplayOptions.widths.upperBound) (default: $COLUMNS, else 80).")
+    @Option(name: .long, parsing: .unconditional, help: "Width of plain output in columns, \(DisplayOptions.widths.lowerBound)...\(DisplayOptions.widths.upperBound) (default: $COLUMNS, else 80).")
     var width: Int?
 
-    @Option(name: .long, help: "Pages to print when not interactive (default: all of a history, one of the endless feed).")
+    @Option(name: .long, parsing: .unconditional, help: "Pages to print when not interactive (default: all of a history, one of the endless feed).")
     var pages: Int?
+
+    @Flag(name: .long, help: "Also write CellKit's diagnostics for developers to standard error (at exit when interactive).")
+    var verbose = false
+
+    /// Where the controller's diagnostics go: standard error with --verbose, else nowhere
+    /// (the error a user needs is the demo's own message).
+    func diagnosticHandler() -> DiagnosticHandler { verbose ? .standardError : .ignore }
 
     /// The widths plain output accepts.
     static let widths = 20...1_000
 
     func validate() throws {
         if interactive && plain { throw ValidationError("--interactive and --plain exclude each other") }
+        if interactive, let stream = [(STDIN_FILENO, "input"), (STDOUT_FILENO, "output")].first(where: { isatty($0.0) == 0 })?.1 {
+            throw ValidationError("--interactive needs a terminal, but standard \(stream) is not a tty (run it in a terminal, or drop --interactive to print the rows plainly)")
+        }
         if let width, !Self.widths.contains(width) {
             throw ValidationError("--width must be between \(Self.widths.lowerBound) and \(Self.widths.upperBound) (got \(width))")
         }

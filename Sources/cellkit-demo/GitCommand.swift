@@ -35,7 +35,7 @@ struct GitCommand: ParsableCommand {
     @Option(name: .customShort("C"), parsing: .unconditional, help: "The repository, as with git -C (for a path that starts with '-').")
     var directory: String?
 
-    @Option(name: .long, help: "Commits per page read from git log.")
+    @Option(name: .long, parsing: .unconditional, help: "Commits per page read from git log.")
     var pageSize: Int = 100
 
     @OptionGroup var display: DisplayOptions
@@ -56,7 +56,7 @@ struct GitCommand: ParsableCommand {
 
     /// The options that take a value, and the flags, of `git` (and `help`).
     static let valueOptions: Set<String> = ["--page-size", "--width", "--pages", "-C"]
-    static let flags: Set<String> = ["--interactive", "--plain", "-h", "--help"]
+    static let flags: Set<String> = ["--interactive", "--plain", "--verbose", "-h", "--help"]
 
     /// `arguments` with a `git` mode path that starts with "-" moved after "--", so that it
     /// is read as the path it is, not as options (`-dashrepo` holds `-h`); an unknown
@@ -86,7 +86,7 @@ struct GitCommand: ParsableCommand {
                 paths.append(argument)
             } else {
                 return .failure(ValidationError(
-                    "unknown option ‘\(argument)’ (a repository path that starts with '-' goes after '--' or -C: cellkit-demo git -- \(argument))"))
+                    "unknown option ‘\(visible(argument))’ (a repository path that starts with '-' goes after '--' or -C: cellkit-demo git -- \(visible(argument)))"))
             }
         }
         return .success(paths.isEmpty ? kept : kept + ["--"] + paths)

@@ -22,13 +22,18 @@ final class PagedNavigation {
     private var queue: [Key] = []
     private var waiting = false
 
-    init<Item>(_ source: PaginatedDataSource<Item>, controller: ListController) {
+    convenience init<Item>(_ source: PaginatedDataSource<Item>, controller: ListController) {
+        self.init({ source }, controller: controller)
+    }
+
+    /// Navigation over the source `source()` returns (a screen that replaces its source).
+    init<Item>(_ source: @escaping @MainActor () -> PaginatedDataSource<Item>, controller: ListController) {
         pages = Pages(
-            loadAll: { source.loadAll() },
-            loadUntil: { count in source.loadUntil { $0.count > count } },
-            count: { source.items.count },
-            hasMore: { source.hasMore },
-            failed: { source.nextPageError != nil }
+            loadAll: { source().loadAll() },
+            loadUntil: { count in source().loadUntil { $0.count > count } },
+            count: { source().items.count },
+            hasMore: { source().hasMore },
+            failed: { source().nextPageError != nil }
         )
         self.controller = controller
     }
