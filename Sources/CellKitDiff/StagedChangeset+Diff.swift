@@ -50,13 +50,14 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     let oldCount = old.count
     let newCount = new.count
 
-    // 1. Identical runs at both ends: one comparison each, no hashing.
-    var lo = 0
-    var oldHi = oldCount
-    var newHi = newCount
-    if options.trimsIdenticalEnds {
-        old.withUnsafeBufferPointer { o in
+    // 1. Identical runs at both ends: one comparison each, no hashing. (The bounds
+    // are constants from here on: the closures below capture them by value.)
+    let (lo, oldHi, newHi): (Int, Int, Int) = options.trimsIdenticalEnds
+        ? old.withUnsafeBufferPointer { o in
             new.withUnsafeBufferPointer { n in
+                var lo = 0
+                var oldHi = oldCount
+                var newHi = newCount
                 let shorter = Swift.min(oldCount, newCount)
                 while lo < shorter && o[lo].differenceIdentifier == n[lo].differenceIdentifier
                     && o[lo].isContentEqual(to: n[lo]) {
@@ -68,16 +69,17 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                     oldHi &-= 1
                     newHi &-= 1
                 }
+                return (lo, oldHi, newHi)
             }
         }
-    }
+        : (0, oldCount, newCount)
     let nOld = oldHi &- lo
     let nNew = newHi &- lo
     if nOld == 0 && nNew == 0 {
         return StagedChangeset(stages: [], finalData: new)
     }
 
-    // 2. Match identifiers in the window; 3. keep a longest increasing subsequence in place.
+    // 2. Match identifiers in the window; 3. one longest increasing subsequence stays.
     var matching: _Matching
     var duplicates: [DuplicateIdentifier] = []
     (matching, duplicates) = old.withUnsafeBufferPointer { o in
@@ -93,9 +95,12 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
             return (m, d)
         }
     }
-    // The items that stay are marked in `newToOld` itself (as `-2 - old index`):
-    // from here on, -1 is an insert, a non-negative entry a move.
-    let kept = matching.newToOld.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequenceInPlace($0) }
+    // The items that stay: one longest increasing subsequence of `newToOld`, as
+    // links from each member to the one before it (walked back from the last
+    // member when the inserts and moves are written, below).
+    let stays = matching.newToOld.withUnsafeBufferPointer { _LongestIncreasingSubsequence($0) }
+    defer { stays.deallocate() }
+    let kept = stays.length
 
     // 4. Changes. Every count but the updates' is known now, so each list is
     // written once into storage of its exact size.
@@ -200,35 +205,48 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         deletesBefore[w] = running
         running &+= Int32(truncatingIfNeeded: deletedBits[w].nonzeroBitCount)
     }
+    // Inserts and moves in one walk back over new, from the last item that stays
+    // to the first along the subsequence's links: the rows between two items that
+    // stay are the inserts (-1) and moves (non-negative) among them. Both lists
+    // are written from their ends.
     var moves: [Move<ItemPath>] = []
-    var inserted = 0
     let inserts: [ItemPath] = _exactArray(count: insertCount) { insertBuffer in
         moves = _exactArray(count: moveCount) { moveBuffer in
             matching.newToOld.withUnsafeBufferPointer { n2o in
-                var moved = 0
-                for j in 0..<nNew {
-                    let i = Int(n2o[j])
-                    if i >= 0 {
-                        var position = lo &+ i
-                        if bitWords > 0 {
-                            let w = i &>> 6
-                            let before = deletedBits[w] & ((1 &<< UInt64(i & 63)) &- 1)
-                            position &-= Int(deletesBefore[w]) &+ before.nonzeroBitCount
+                var moved = moveCount
+                var inserted = insertCount
+                var stay = stays.last
+                var j = nNew &- 1
+                while true {
+                    while j > stay {
+                        let i = Int(n2o[j])
+                        if i >= 0 {
+                            var position = lo &+ i
+                            if bitWords > 0 {
+                                let w = i &>> 6
+                                let before = deletedBits[w] & ((1 &<< UInt64(i & 63)) &- 1)
+                                position &-= Int(deletesBefore[w]) &+ before.nonzeroBitCount
+                            }
+                            moved &-= 1
+                            moveBuffer.initializeElement(at: moved, to: Move(
+                                from: ItemPath(item: position, section: 0),
+                                to: ItemPath(item: lo &+ j, section: 0)
+                            ))
+                        } else {
+                            inserted &-= 1
+                            insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
                         }
-                        moveBuffer.initializeElement(at: moved, to: Move(
-                            from: ItemPath(item: position, section: 0),
-                            to: ItemPath(item: lo &+ j, section: 0)
-                        ))
-                        moved &+= 1
-                    } else if i == -1 {
-                        insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
-                        inserted &+= 1
+                        j &-= 1
                     }
+                    if stay < 0 { break }
+                    j = stay &- 1
+                    stay = Int(stays.previous[stay])
                 }
-                return moved
+                precondition(moved == 0 && inserted == 0, "CellKitDiff: inserts and moves miscounted")
+                return moveCount
             }
         }
-        return inserted
+        return insertCount
     }
 
     if let threshold, deleteCount &+ updateCount &+ insertCount &+ moveCount > threshold {

@@ -326,39 +326,27 @@ internal func _matchIdentifiers<E: Differentiable>(
             // the elements after the moved one usually continue from `resume`).
             var cursor = 0
             var resume = 0
-            var pairs = 0
+            // New elements left unmatched (seen only in the new snapshot, or later
+            // occurrences there): every other one is matched.
+            var unmatched = 0
             @inline(__always)
             func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
                 i < nOld && o2n[i] == -1 && old[i].differenceIdentifier == id
             }
-            // Whether the last match was the old element before the one matched before
-            // it: in a reversed run, that one is tried first.
-            var descending = false
             var j = 0
             while j < nNew {
                 let id = new[j].differenceIdentifier
-                if descending {
-                    if cursor >= 2 && claims(cursor &- 2, id) {
-                        o2n[cursor &- 2] = Int32(truncatingIfNeeded: j)
-                        n2o[j] = Int32(truncatingIfNeeded: cursor &- 2)
-                        pairs &+= 1
-                        cursor &-= 1
-                        resume = cursor
-                        j &+= 1
-                        continue
-                    }
-                    descending = false
-                }
                 if claims(cursor, id) {
                     // A run that kept its order: matched in a loop of its own while the
                     // next old element carries the next new identifier.
                     // `j` and `cursor` advance together: one bound for both ends.
-                    // Addressed from the run's start, so that the loop keeps few values live.
+                    // Addressed from the run's start, so that the loop keeps few values
+                    // live (both sides have elements here, so every base address exists).
                     let length = Swift.min(nNew &- j, nOld &- cursor)
-                    let oldRun = old.baseAddress! + cursor
-                    let newRun = new.baseAddress! + j
-                    let o2nRun = o2n.baseAddress! + cursor
-                    let n2oRun = n2o.baseAddress! + j
+                    let oldRun = old.baseAddress.unsafelyUnwrapped + cursor
+                    let newRun = new.baseAddress.unsafelyUnwrapped + j
+                    let o2nRun = o2n.baseAddress.unsafelyUnwrapped + cursor
+                    let n2oRun = n2o.baseAddress.unsafelyUnwrapped + j
                     var newIndex = Int32(truncatingIfNeeded: j)
                     var oldIndex = Int32(truncatingIfNeeded: cursor)
                     var t = 0
@@ -372,7 +360,6 @@ internal func _matchIdentifiers<E: Differentiable>(
                         && oldRun[t].differenceIdentifier == newRun[t].differenceIdentifier
                     cursor &+= t
                     j &+= t
-                    pairs &+= t
                     resume = cursor
                     continue
                 }
@@ -384,13 +371,24 @@ internal func _matchIdentifiers<E: Differentiable>(
                 } else if resume != cursor && claims(resume &+ 1, id) {
                     candidate = resume &+ 1
                 } else if cursor >= 2 && claims(cursor &- 2, id) {
-                    candidate = cursor &- 2  // the old element before the last match (a descending run)
-                    descending = true
+                    // The old element before the last match: a run that was reversed,
+                    // matched in a loop of its own while the old element before the
+                    // last match carries the next new identifier.
+                    var i = cursor &- 2
+                    repeat {
+                        o2n[i] = Int32(truncatingIfNeeded: j)
+                        n2o[j] = Int32(truncatingIfNeeded: i)
+                        i &-= 1
+                        j &+= 1
+                    } while j < nNew && i >= 0 && o2n[i] == -1
+                        && old[i].differenceIdentifier == new[j].differenceIdentifier
+                    cursor = i &+ 2
+                    resume = cursor
+                    continue
                 }
                 if candidate >= 0 {
                     o2n[candidate] = Int32(truncatingIfNeeded: j)
                     n2o[j] = Int32(truncatingIfNeeded: candidate)
-                    pairs &+= 1
                     cursor = candidate &+ 1
                     resume = cursor
                     j &+= 1
@@ -404,6 +402,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     let entry = table[slot]
                     if entry == 0 {
                         // Seen only in the new snapshot so far: remember it for duplicates.
+                        unmatched &+= 1
                         if (entries &+ 1) &* 4 > capacity &* 3 {
                             let newCapacity = capacity &<< 1
                             let newMask = newCapacity &- 1
@@ -419,8 +418,8 @@ internal func _matchIdentifiers<E: Differentiable>(
                             capacity = newCapacity
                             mask = newMask
                             slot = hash & mask
-                            continue
                         }
+                        while table[slot] != 0 { slot = (slot &+ 1) & mask }
                         table[slot] = t | UInt32(truncatingIfNeeded: nOld &+ 1 &+ j)
                         entries &+= 1
                         break
@@ -433,13 +432,14 @@ internal func _matchIdentifiers<E: Differentiable>(
                             if matched < 0 {
                                 o2n[i] = Int32(truncatingIfNeeded: j)
                                 n2o[j] = Int32(truncatingIfNeeded: i)
-                                pairs &+= 1
                                 resume = cursor
                                 cursor = i &+ 1
                             } else {
+                                unmatched &+= 1
                                 duplicates.append(_DuplicateRecord(isNew: true, first: matched, later: j))
                             }
                         } else {
+                            unmatched &+= 1
                             duplicates.append(_DuplicateRecord(isNew: true, first: value &- nOld &- 1, later: j))
                         }
                         break
@@ -448,7 +448,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 }
                 j &+= 1
             }
-            matchedCount = pairs
+            matchedCount = nNew &- unmatched
             return nOld
         }
         return nNew
@@ -484,111 +484,134 @@ internal func _markLongestIncreasingSubsequenceInPlace(_ values: UnsafeMutableBu
 /// `marks` or, when `marks` is nil, in `values` itself (as `-2 - value`, which
 /// needs `values` to be writable memory), and returns its length.
 ///
-/// Patience sorting with predecessor links; a value greater than the current
-/// longest tail is appended without a search, which makes mostly-sorted input
-/// (the usual diff) nearly linear; nor is a new smallest value (a descending
-/// run) searched for.
-///
 /// - Complexity: O(*n* log *n*), *n* = `values.count`.
 @inlinable
 internal func _longestIncreasingSubsequence(
     _ values: UnsafeBufferPointer<Int32>, marks: UnsafeMutableBufferPointer<Bool>?
 ) -> Int {
-    let n = values.count
-    if n == 0 { return 0 }
-    // tails[k]: index of the smallest value ending an increasing run of length k + 1;
-    // tailValues[k]: that value (kept beside it so the search reads one array).
-    let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-    let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-    let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-    defer {
-        tails.deallocate()
-        tailValues.deallocate()
-        previous.deallocate()
-    }
-    var length = 0
-    var lastTail: Int32 = -1  // tails[length - 1], or -1
-    var lastValue: Int32 = -1  // tailValues[length - 1], or -1 (below every value kept)
-    for x in 0..<n {
-        let v = values[x]
-        let xi = Int32(truncatingIfNeeded: x)
-        if lastValue < v {  // (so v is not negative)
-            // Extends the longest run: no search.
-            tails[length] = xi
-            tailValues[length] = v
-            previous[x] = lastTail
-            length &+= 1
-            lastTail = xi
-            lastValue = v
-            continue
-        }
-        if v < 0 { continue }  // skipped
-        var lo: Int
-        if length >= 2 && tailValues[length &- 2] < v {
-            lo = length &- 1  // replaces the last tail (common after a far move)
-        } else if v <= tailValues[0] {
-            lo = 0  // a new smallest value (a descending run)
-        } else {
-            // Smallest position whose tail is ≥ v. The tails grow roughly linearly
-            // (most of them are unmoved items in order), so start where linear
-            // interpolation puts v, gallop outwards to bracket it, then bisect the
-            // bracket: a far move costs a few nearby reads instead of log₂ n
-            // scattered ones.
-            let first = Int(tailValues[0])
-            let span = Int(tailValues[length &- 1]) &- first
-            var guess = span > 0 ? (Int(v) &- first) &* (length &- 1) / span : 0
-            guess = Swift.min(Swift.max(guess, 0), length &- 1)
-            var low: Int   // tailValues[low] < v, or low == -1
-            var high: Int  // tailValues[high] ≥ v
-            if tailValues[guess] < v {
-                low = guess
-                var step = 1
-                high = guess &+ 1
-                while high < length &- 1 && tailValues[high] < v {
-                    low = high
-                    step &<<= 1
-                    high = Swift.min(high &+ step, length &- 1)
-                }
-            } else {
-                high = guess
-                var step = 1
-                low = guess &- 1
-                while low >= 0 && tailValues[low] >= v {
-                    high = low
-                    step &<<= 1
-                    low = Swift.max(low &- step, -1)
-                }
-            }
-            // Invariant: tailValues[low] < v ≤ tailValues[high] (low may be -1).
-            while high &- low > 1 {
-                let mid = (low &+ high) &>> 1
-                if tailValues[mid] < v { low = mid } else { high = mid }
-            }
-            lo = high
-        }
-        tails[lo] = xi
-        tailValues[lo] = v
-        previous[x] = lo == 0 ? -1 : tails[lo &- 1]
-        if lo == length &- 1 {
-            lastTail = xi
-            lastValue = v
-        }
-    }
-    if length == 0 { return 0 }
-    var k = Int(tails[length &- 1])
+    let links = _LongestIncreasingSubsequence(values)
+    defer { links.deallocate() }
+    var k = links.last
     if let marks {
         while k >= 0 {
             marks[k] = true
-            k = Int(previous[k])
+            k = Int(links.previous[k])
         }
-    } else {
+    } else if k >= 0 {
         let members = UnsafeMutablePointer(mutating: values.baseAddress!)
         while k >= 0 {
             members[k] = -2 &- members[k]
-            k = Int(previous[k])
+            k = Int(links.previous[k])
         }
     }
-    return length
+    return links.length
+}
+
+/// One longest strictly increasing subsequence of the non-negative entries of
+/// a list of values (negative entries are skipped), as links: its length, the
+/// position of its last member (-1 if it is empty) and, for each member, the
+/// position of the member before it (`previous[k]`, -1 for the first; the
+/// entries of other positions mean nothing). Owns `previous`: call
+/// ``deallocate()`` when done.
+@usableFromInline
+internal struct _LongestIncreasingSubsequence {
+    @usableFromInline let length: Int
+    @usableFromInline let last: Int
+    @usableFromInline let previous: UnsafeMutablePointer<Int32>
+
+    /// Patience sorting with predecessor links; a value greater than the current
+    /// longest tail is appended without a search, which makes mostly-sorted input
+    /// (the usual diff) nearly linear; nor is a new smallest value (a descending
+    /// run) searched for.
+    ///
+    /// - Complexity: O(*n* log *n*), *n* = `values.count`.
+    @inlinable
+    init(_ values: UnsafeBufferPointer<Int32>) {
+        let n = values.count
+        // tails[k]: index of the smallest value ending an increasing run of length k + 1;
+        // tailValues[k]: that value (kept beside it so the search reads one array).
+        let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        defer {
+            tails.deallocate()
+            tailValues.deallocate()
+        }
+        var length = 0
+        var lastTail: Int32 = -1  // tails[length - 1], or -1
+        var lastValue: Int32 = -1  // tailValues[length - 1], or -1 (below every value kept)
+        for x in 0..<n {
+            let v = values[x]
+            let xi = Int32(truncatingIfNeeded: x)
+            if lastValue < v {  // (so v is not negative)
+                // Extends the longest run: no search.
+                tails[length] = xi
+                tailValues[length] = v
+                previous[x] = lastTail
+                length &+= 1
+                lastTail = xi
+                lastValue = v
+                continue
+            }
+            if v < 0 { continue }  // skipped
+            var lo: Int
+            if length >= 2 && tailValues[length &- 2] < v {
+                lo = length &- 1  // replaces the last tail (common after a far move)
+            } else if v <= tailValues[0] {
+                lo = 0  // a new smallest value (a descending run)
+            } else {
+                // Smallest position whose tail is ≥ v. The tails grow roughly linearly
+                // (most of them are unmoved items in order), so start where linear
+                // interpolation puts v, gallop outwards to bracket it, then bisect the
+                // bracket: a far move costs a few nearby reads instead of log₂ n
+                // scattered ones.
+                let first = Int(tailValues[0])
+                let span = Int(tailValues[length &- 1]) &- first
+                var guess = span > 0 ? (Int(v) &- first) &* (length &- 1) / span : 0
+                guess = Swift.min(Swift.max(guess, 0), length &- 1)
+                var low: Int   // tailValues[low] < v, or low == -1
+                var high: Int  // tailValues[high] ≥ v
+                if tailValues[guess] < v {
+                    low = guess
+                    var step = 1
+                    high = guess &+ 1
+                    while high < length &- 1 && tailValues[high] < v {
+                        low = high
+                        step &<<= 1
+                        high = Swift.min(high &+ step, length &- 1)
+                    }
+                } else {
+                    high = guess
+                    var step = 1
+                    low = guess &- 1
+                    while low >= 0 && tailValues[low] >= v {
+                        high = low
+                        step &<<= 1
+                        low = Swift.max(low &- step, -1)
+                    }
+                }
+                // Invariant: tailValues[low] < v ≤ tailValues[high] (low may be -1).
+                while high &- low > 1 {
+                    let mid = (low &+ high) &>> 1
+                    if tailValues[mid] < v { low = mid } else { high = mid }
+                }
+                lo = high
+            }
+            tails[lo] = xi
+            tailValues[lo] = v
+            previous[x] = lo == 0 ? -1 : tails[lo &- 1]
+            if lo == length &- 1 {
+                lastTail = xi
+                lastValue = v
+            }
+        }
+        self.length = length
+        self.last = Int(lastTail)
+        self.previous = previous
+    }
+
+    @inlinable
+    func deallocate() { previous.deallocate() }
 }
 
 /// Groups duplicate records into one diagnostic per identifier and side.
