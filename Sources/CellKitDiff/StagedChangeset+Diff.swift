@@ -98,7 +98,9 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     // The items that stay: one longest increasing subsequence of `newToOld`, as
     // links from each member to the one before it (walked back from the last
     // member when the inserts and moves are written, below).
-    let stays = matching.newToOld.withUnsafeBufferPointer { _LongestIncreasingSubsequence($0) }
+    var newToOld: [Int32] = []
+    swap(&newToOld, &matching.newToOld)  // written below: unshared
+    let stays = newToOld.withUnsafeBufferPointer { _LongestIncreasingSubsequence($0) }
     defer { stays.deallocate() }
     let kept = stays.length
 
@@ -114,20 +116,14 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     }
     let hasSecond = insertCount > 0 || moveCount > 0
     // A move's source is its old row's position after stage 1: the row minus the
-    // deletes before it. With deletes and moves both present, the pass over old
-    // sets one bit per deleted row, and the moves count the bits before their row
-    // (a popcount and a per-word running total), so that no position is stored
-    // for every row.
-    let bitWords = deleteCount > 0 && moveCount > 0 ? (nOld &+ 63) &>> 6 : 0
-    let deletedBits = UnsafeMutablePointer<UInt64>.allocate(capacity: bitWords)
-    defer { deletedBits.deallocate() }
-    deletedBits.initialize(repeating: 0, count: bitWords)
+    // deletes before it. The pass over old writes that position over the old row
+    // in `newToOld` (read from then on only for the inserts and moves).
     var deletes: [ItemPath] = []
     var updateCount = 0
     // The updated old window indices, in order, written by the pass over old.
     let updated = UnsafeMutablePointer<Int32>.allocate(capacity: matched)
     defer { updated.deallocate() }
-    // One pass over the old window: deletes (and their bits), updates and,
+    // One pass over the old window: deletes, updates, move sources (see above) and,
     // when `start` is given, stage 1's data (old order without the deleted, updated
     // items in their new version), written there.
     func passOverOld(_ start: UnsafeMutablePointer<E>?) {
@@ -135,6 +131,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
             old.withUnsafeBufferPointer { o in
                 new.withUnsafeBufferPointer { n in
                     matching.oldToNew.withUnsafeBufferPointer { o2n in
+                      newToOld.withUnsafeMutableBufferPointer { n2o in
                         var out = start
                         if let first = out, lo > 0 {
                             first.initialize(from: o.baseAddress!, count: lo)
@@ -147,9 +144,9 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                             if j < 0 {
                                 deleteBuffer.initializeElement(at: deleted, to: ItemPath(item: lo &+ i, section: 0))
                                 deleted &+= 1
-                                if bitWords > 0 { deletedBits[i &>> 6] |= 1 &<< UInt64(i & 63) }
                                 continue
                             }
+                            n2o[j] = Int32(truncatingIfNeeded: i &- deleted)
                             // Each element is read once: the copies compared are the
                             // ones stored (for reference-holding elements, one retain
                             // each instead of one for the comparison and one for the store).
@@ -174,6 +171,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                         }
                         updateCount = updatedCount
                         return deleted
+                      }
                     }
                 }
             }
@@ -197,22 +195,14 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
         }
         return updateCount
     }
-    // The deletes before each word of `deletedBits`.
-    let deletesBefore = UnsafeMutablePointer<Int32>.allocate(capacity: bitWords)
-    defer { deletesBefore.deallocate() }
-    var running: Int32 = 0
-    for w in 0..<bitWords {
-        deletesBefore[w] = running
-        running &+= Int32(truncatingIfNeeded: deletedBits[w].nonzeroBitCount)
-    }
     // Inserts and moves in one walk back over new, from the last item that stays
     // to the first along the subsequence's links: the rows between two items that
-    // stay are the inserts (-1) and moves (non-negative) among them. Both lists
-    // are written from their ends.
+    // stay are the inserts (-1) and moves (their source, non-negative) among them.
+    // Both lists are written from their ends.
     var moves: [Move<ItemPath>] = []
     let inserts: [ItemPath] = _exactArray(count: insertCount) { insertBuffer in
         moves = _exactArray(count: moveCount) { moveBuffer in
-            matching.newToOld.withUnsafeBufferPointer { n2o in
+            newToOld.withUnsafeBufferPointer { n2o in
                 var moved = moveCount
                 var inserted = insertCount
                 var stay = stays.last
@@ -221,15 +211,9 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                     while j > stay {
                         let i = Int(n2o[j])
                         if i >= 0 {
-                            var position = lo &+ i
-                            if bitWords > 0 {
-                                let w = i &>> 6
-                                let before = deletedBits[w] & ((1 &<< UInt64(i & 63)) &- 1)
-                                position &-= Int(deletesBefore[w]) &+ before.nonzeroBitCount
-                            }
                             moved &-= 1
                             moveBuffer.initializeElement(at: moved, to: Move(
-                                from: ItemPath(item: position, section: 0),
+                                from: ItemPath(item: lo &+ i, section: 0),
                                 to: ItemPath(item: lo &+ j, section: 0)
                             ))
                         } else {
@@ -239,8 +223,14 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                         j &-= 1
                     }
                     if stay < 0 { break }
+                    // A run of rows that stay (each linked to the row before it).
+                    var before = Int(stays.previous[stay])
+                    while before == stay &- 1 && before >= 0 {
+                        stay = before
+                        before = Int(stays.previous[stay])
+                    }
                     j = stay &- 1
-                    stay = Int(stays.previous[stay])
+                    stay = before
                 }
                 precondition(moved == 0 && inserted == 0, "CellKitDiff: inserts and moves miscounted")
                 return moveCount
