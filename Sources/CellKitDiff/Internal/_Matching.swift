@@ -142,6 +142,46 @@ internal struct _IdentifierHash<ID: Hashable> {
     }
 }
 
+/// Whether two strings are equal, for strings known to be ASCII: compares their
+/// UTF-8 bytes a word at a time. Only for ASCII is that the same as `==`, which
+/// compares by canonical equivalence (no ASCII string is canonically equivalent
+/// to any other string of ASCII characters); a string whose UTF-8 is not stored
+/// contiguously is compared with `==`.
+@inlinable
+internal func _asciiEqual(_ a: String, _ b: String) -> Bool {
+    let equal: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
+        b.utf8.withContiguousStorageIfAvailable { y in
+            let n = x.count
+            guard n == y.count else { return false }
+            guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
+            let l = UnsafeRawPointer(p)
+            let r = UnsafeRawPointer(q)
+            if n >= 8 {
+                // Words from the front, then the last word (overlapping the one before it).
+                var offset = 0
+                while offset &+ 8 < n {
+                    if l.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        != r.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                    offset &+= 8
+                }
+                return l.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+                    == r.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            }
+            if n >= 4 {
+                return l.loadUnaligned(as: UInt32.self) == r.loadUnaligned(as: UInt32.self)
+                    && l.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+                        == r.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            }
+            for k in 0..<n where l.load(fromByteOffset: k, as: UInt8.self) != r.load(fromByteOffset: k, as: UInt8.self) {
+                return false
+            }
+            return true
+        }
+    }
+    if let equal, let equal { return equal }
+    return a == b
+}
+
 /// Whether every identifier of `elements` is an ASCII `String` stored as contiguous
 /// UTF-8 (false for any other identifier type).
 @inlinable
@@ -242,6 +282,17 @@ internal func _matchIdentifiers<E: Differentiable>(
     )
     var matchedCount = 0
 
+    // Whether two identifiers are equal: `==`, except for `String` identifiers when
+    // every identifier of the diff is ASCII and contiguous, which are equal exactly
+    // when their UTF-8 bytes are (see `_asciiEqual`).
+    @inline(__always)
+    func same(_ a: E.DifferenceIdentifier, _ b: E.DifferenceIdentifier) -> Bool {
+        if E.DifferenceIdentifier.self == String.self && hashOf.asciiStrings {
+            return _asciiEqual(unsafeBitCast(a, to: String.self), unsafeBitCast(b, to: String.self))
+        }
+        return a == b
+    }
+
     @inline(__always)
     func identifier(ofEntry entry: UInt32) -> E.DifferenceIdentifier {
         let value = Int(entry & entryMask)
@@ -315,7 +366,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     if entry & tagMask == t {
                         let first = Int(entry & entryMask) &- 1
                         let i = Int(word & entryMask) &- 1
-                        if old[first].differenceIdentifier == old[i].differenceIdentifier {
+                        if same(old[first].differenceIdentifier, old[i].differenceIdentifier) {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
                             return
@@ -350,7 +401,7 @@ internal func _matchIdentifiers<E: Differentiable>(
             var unmatched = 0
             @inline(__always)
             func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
-                i < nOld && o2n[i] == -1 && old[i].differenceIdentifier == id
+                i < nOld && o2n[i] == -1 && same(old[i].differenceIdentifier, id)
             }
             var j = 0
             while j < nNew {
@@ -376,7 +427,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                         oldIndex &+= 1
                         t &+= 1
                     } while t < length && o2nRun[t] == -1
-                        && oldRun[t].differenceIdentifier == newRun[t].differenceIdentifier
+                        && same(oldRun[t].differenceIdentifier, newRun[t].differenceIdentifier)
                     cursor &+= t
                     j &+= t
                     resume = cursor
@@ -400,7 +451,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                         i &-= 1
                         j &+= 1
                     } while j < nNew && i >= 0 && o2n[i] == -1
-                        && old[i].differenceIdentifier == new[j].differenceIdentifier
+                        && same(old[i].differenceIdentifier, new[j].differenceIdentifier)
                     cursor = i &+ 2
                     resume = cursor
                     continue
@@ -443,7 +494,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                         entries &+= 1
                         break
                     }
-                    if entry & tagMask == t && identifier(ofEntry: entry) == id {
+                    if entry & tagMask == t && same(identifier(ofEntry: entry), id) {
                         let value = Int(entry & entryMask)
                         if value <= nOld {
                             let i = value &- 1
