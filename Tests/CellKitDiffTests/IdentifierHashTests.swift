@@ -91,6 +91,22 @@ struct IdentifierHashTests {
         }
     }
 
+    @Test("the hashes taken with the ASCII check are the identifier hash's, at every length")
+    func asciiHashes() {
+        let hashOf = _IdentifierHash<String>(asciiStrings: true)
+        for length in 0...40 {
+            let ids = [String(repeating: "q", count: length), String(repeating: "r", count: length / 2) + String(length)]
+            let items = ids.map { TextItem(id: $0, content: 0) }
+            guard let hashes = items.withUnsafeBufferPointer({ _asciiHashes($0, hashOf) }) else {
+                Issue.record("length \(length): not taken as ASCII")
+                continue
+            }
+            #expect(hashes[0] == hashOf(ids[0]), "length \(length)")
+            #expect(hashes[1] == hashOf(ids[1]), "length \(length)")
+            hashes.deallocate()
+        }
+    }
+
     @Test("the byte comparison of ASCII strings agrees with == at every length and position")
     func asciiEquality() {
         for length in 0...40 {

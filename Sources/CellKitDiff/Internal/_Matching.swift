@@ -60,7 +60,8 @@ internal struct _Identified<ID: Hashable>: Differentiable {
 /// SipHash once per element, and for `String` identifiers when every identifier
 /// of the diff is ASCII (``asciiStrings``), whose UTF-8 bytes are mixed a word at a
 /// time. Only the probe sequence depends on the hash; every match is still
-/// decided by `==`, so the result is the same for every input.
+/// decided by `==` (by equal UTF-8 bytes for all-ASCII `String`s, which is the
+/// same), so the result is the same for every input.
 ///
 /// The `String` fast path needs every identifier on both sides to be ASCII: only
 /// then is `==` (canonical equivalence) the same as equal bytes. A non-ASCII
@@ -186,30 +187,61 @@ internal func _asciiEqual(_ a: String, _ b: String) -> Bool {
 /// UTF-8 (false for any other identifier type).
 @inlinable
 internal func _allASCIIStrings<E: Differentiable>(_ elements: UnsafeBufferPointer<E>) -> Bool {
-    guard E.DifferenceIdentifier.self == String.self else { return false }
-    for element in elements {
-        let id = unsafeBitCast(element.differenceIdentifier, to: String.self)
-        let ascii: Bool? = id.utf8.withContiguousStorageIfAvailable { bytes in
-            // A word at a time (the last word overlapping the one before it).
+    guard let hashes = _asciiHashes(elements, _IdentifierHash<E.DifferenceIdentifier>(asciiStrings: true)) else {
+        return false
+    }
+    hashes.deallocate()
+    return true
+}
+
+/// The hash of every identifier of `elements` (`hashOf(id)`, as `hashOf` hashes an
+/// ASCII string), if every one is an ASCII `String` stored as contiguous UTF-8, else
+/// nil (always nil for other identifier types). Each string is checked and hashed in
+/// one pass over its bytes, a word at a time. The caller deallocates the result.
+@inlinable
+internal func _asciiHashes<E: Differentiable>(
+    _ elements: UnsafeBufferPointer<E>, _ hashOf: _IdentifierHash<E.DifferenceIdentifier>
+) -> UnsafeMutablePointer<Int>? {
+    guard E.DifferenceIdentifier.self == String.self else { return nil }
+    let hashes = UnsafeMutablePointer<Int>.allocate(capacity: elements.count)
+    for k in 0..<elements.count {
+        let id = unsafeBitCast(elements[k].differenceIdentifier, to: String.self)
+        // The folded bytes, as `asciiHash` folds them, or nil if a byte is not ASCII.
+        let folded: UInt64?? = id.utf8.withContiguousStorageIfAvailable { bytes in
             let n = bytes.count
-            guard let base = bytes.baseAddress, n > 0 else { return true }
+            var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+            guard let base = bytes.baseAddress, n > 0 else { return h }
             let raw = UnsafeRawPointer(base)
             if n < 8 {
+                var w: UInt64 = 0
                 var high: UInt8 = 0
-                for k in 0..<n { high |= raw.load(fromByteOffset: k, as: UInt8.self) }
-                return high < 0x80
+                for k in 0..<n {
+                    let byte = raw.load(fromByteOffset: k, as: UInt8.self)
+                    high |= byte
+                    w = w &<< 8 | UInt64(byte)
+                }
+                return high < 0x80 ? (h ^ w) &* 0xD6E8_FEB8_6659_FD93 : nil
             }
-            var high: UInt64 = raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            // A word at a time (the last word overlapping the one before it).
+            var high: UInt64 = 0
             var offset = 0
-            while offset &+ 8 < n {
-                high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            while true {
+                let w = raw.loadUnaligned(fromByteOffset: Swift.min(offset, n &- 8), as: UInt64.self)
+                high |= w
+                h = (h ^ w) &* 0xD6E8_FEB8_6659_FD93
+                h ^= h &>> 29
                 offset &+= 8
+                if offset >= n { break }
             }
-            return high & 0x8080_8080_8080_8080 == 0
+            return high & 0x8080_8080_8080_8080 == 0 ? h : nil
         }
-        if ascii != true { return false }
+        guard let folded, let folded else {
+            hashes.deallocate()
+            return nil
+        }
+        hashes[k] = hashOf.mix(folded)
     }
-    return true
+    return hashes
 }
 
 /// Zeroes `count` table words in blocks of 2 KB.
@@ -229,6 +261,22 @@ internal func _zeroTable(_ table: UnsafeMutablePointer<UInt32>, count: Int) {
         (table + start).initialize(repeating: 0, count: length)
         start &+= length
     }
+}
+
+/// The identifier hash of a diff and, for `String` identifiers that are all ASCII
+/// (both sides), every identifier's hash (see `_asciiHashes`).
+@inlinable
+internal func _identifierHashes<E: Differentiable>(
+    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>
+) -> (_IdentifierHash<E.DifferenceIdentifier>, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int>?) {
+    if E.DifferenceIdentifier.self == String.self {
+        let ascii = _IdentifierHash<E.DifferenceIdentifier>(asciiStrings: true)
+        if let o = _asciiHashes(old, ascii) {
+            if let n = _asciiHashes(new, ascii) { return (ascii, o, n) }
+            o.deallocate()
+        }
+    }
+    return (_IdentifierHash(), nil, nil)
 }
 
 /// Matches the elements of two snapshots by identifier through a flat
@@ -277,9 +325,14 @@ internal func _matchIdentifiers<E: Differentiable>(
         return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits) & ~entryMask
     }
     let tagMask = ~entryMask
-    let hashOf = _IdentifierHash<E.DifferenceIdentifier>(
-        asciiStrings: E.DifferenceIdentifier.self == String.self && _allASCIIStrings(old) && _allASCIIStrings(new)
-    )
+    // `String` identifiers that are all ASCII (both sides): hashed once each, up front,
+    // in the same pass over their bytes as the check; their hashes then also decide
+    // most comparisons (equal bytes are compared only when the hashes are equal).
+    let (hashOf, oldHashes, newHashes) = _identifierHashes(old, new)
+    defer {
+        oldHashes?.deallocate()
+        newHashes?.deallocate()
+    }
     var matchedCount = 0
 
     // Whether two identifiers are equal: `==`, except for `String` identifiers when
@@ -291,6 +344,26 @@ internal func _matchIdentifiers<E: Differentiable>(
             return _asciiEqual(unsafeBitCast(a, to: String.self), unsafeBitCast(b, to: String.self))
         }
         return a == b
+    }
+    // Whether old element `i` and new element `j` (whose identifier is `id`) have
+    // equal identifiers: for ASCII `String`s, equal hashes first.
+    @inline(__always)
+    func sameAt(_ i: Int, _ j: Int, _ id: E.DifferenceIdentifier) -> Bool {
+        if E.DifferenceIdentifier.self == String.self, let oldHashes, let newHashes {
+            return oldHashes[i] == newHashes[j]
+                && _asciiEqual(unsafeBitCast(old[i].differenceIdentifier, to: String.self), unsafeBitCast(id, to: String.self))
+        }
+        return old[i].differenceIdentifier == id
+    }
+    @inline(__always)
+    func oldHash(_ i: Int) -> Int {
+        if E.DifferenceIdentifier.self == String.self, let oldHashes { return oldHashes[i] }
+        return hashOf(old[i].differenceIdentifier)
+    }
+    @inline(__always)
+    func newHash(_ j: Int, _ id: E.DifferenceIdentifier) -> Int {
+        if E.DifferenceIdentifier.self == String.self, let newHashes { return newHashes[j] }
+        return hashOf(id)
     }
 
     @inline(__always)
@@ -335,7 +408,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 var starts = [Int](repeating: 0, count: 257)
                 starts.withUnsafeMutableBufferPointer { starts in
                     for i in 0..<nOld {
-                        let hash = hashOf(old[i].differenceIdentifier)
+                        let hash = oldHash(i)
                         let slot = hash & mask
                         keys[i] = UInt64(truncatingIfNeeded: slot) &<< 32 | UInt64(tag(of: hash))
                         o2n[i] = -1
@@ -383,7 +456,7 @@ internal func _matchIdentifiers<E: Differentiable>(
             } else {
                 for i in 0..<nOld {
                     o2n[i] = -1
-                    let hash = hashOf(old[i].differenceIdentifier)
+                    let hash = oldHash(i)
                     insert(tag(of: hash) | UInt32(truncatingIfNeeded: i &+ 1), from: hash & mask)
                 }
             }
@@ -400,13 +473,13 @@ internal func _matchIdentifiers<E: Differentiable>(
             // occurrences there): every other one is matched.
             var unmatched = 0
             @inline(__always)
-            func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
-                i < nOld && o2n[i] == -1 && same(old[i].differenceIdentifier, id)
+            func claims(_ i: Int, _ j: Int, _ id: E.DifferenceIdentifier) -> Bool {
+                i < nOld && o2n[i] == -1 && sameAt(i, j, id)
             }
             var j = 0
             while j < nNew {
                 let id = new[j].differenceIdentifier
-                if claims(cursor, id) {
+                if claims(cursor, j, id) {
                     // A run that kept its order: matched in a loop of its own while the
                     // next old element carries the next new identifier.
                     // `j` and `cursor` advance together: one bound for both ends.
@@ -427,20 +500,22 @@ internal func _matchIdentifiers<E: Differentiable>(
                         oldIndex &+= 1
                         t &+= 1
                     } while t < length && o2nRun[t] == -1
-                        && same(oldRun[t].differenceIdentifier, newRun[t].differenceIdentifier)
+                        && (E.DifferenceIdentifier.self == String.self && oldHashes != nil
+                            ? sameAt(cursor &+ t, j &+ t, newRun[t].differenceIdentifier)
+                            : same(oldRun[t].differenceIdentifier, newRun[t].differenceIdentifier))
                     cursor &+= t
                     j &+= t
                     resume = cursor
                     continue
                 }
                 var candidate = -1
-                if claims(cursor &+ 1, id) {
+                if claims(cursor &+ 1, j, id) {
                     candidate = cursor &+ 1  // one old element skipped (deleted or moved)
-                } else if resume != cursor && claims(resume, id) {
+                } else if resume != cursor && claims(resume, j, id) {
                     candidate = resume
-                } else if resume != cursor && claims(resume &+ 1, id) {
+                } else if resume != cursor && claims(resume &+ 1, j, id) {
                     candidate = resume &+ 1
-                } else if cursor >= 2 && claims(cursor &- 2, id) {
+                } else if cursor >= 2 && claims(cursor &- 2, j, id) {
                     // The old element before the last match: a run that was reversed,
                     // matched in a loop of its own while the old element before the
                     // last match carries the next new identifier.
@@ -451,7 +526,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                         i &-= 1
                         j &+= 1
                     } while j < nNew && i >= 0 && o2n[i] == -1
-                        && same(old[i].differenceIdentifier, new[j].differenceIdentifier)
+                        && sameAt(i, j, new[j].differenceIdentifier)
                     cursor = i &+ 2
                     resume = cursor
                     continue
@@ -465,7 +540,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     continue
                 }
                 n2o[j] = -1  // until the table matches it
-                let hash = hashOf(id)
+                let hash = newHash(j, id)
                 let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
@@ -479,7 +554,9 @@ internal func _matchIdentifiers<E: Differentiable>(
                             let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
                             _zeroTable(grown, count: newCapacity)
                             for s in 0..<capacity where table[s] != 0 {
-                                var u = hashOf(identifier(ofEntry: table[s])) & newMask
+                                let value = Int(table[s] & entryMask)
+                                var u = (value <= nOld ? oldHash(value &- 1)
+                                    : newHash(value &- nOld &- 1, new[value &- nOld &- 1].differenceIdentifier)) & newMask
                                 while grown[u] != 0 { u = (u &+ 1) & newMask }
                                 grown[u] = table[s]
                             }
@@ -494,7 +571,11 @@ internal func _matchIdentifiers<E: Differentiable>(
                         entries &+= 1
                         break
                     }
-                    if entry & tagMask == t && same(identifier(ofEntry: entry), id) {
+                    if entry & tagMask == t && (E.DifferenceIdentifier.self == String.self && oldHashes != nil
+                        ? (Int(entry & entryMask) <= nOld ? sameAt(Int(entry & entryMask) &- 1, j, id)
+                            : newHashes.unsafelyUnwrapped[Int(entry & entryMask) &- nOld &- 1] == hash
+                                && same(identifier(ofEntry: entry), id))
+                        : same(identifier(ofEntry: entry), id)) {
                         let value = Int(entry & entryMask)
                         if value <= nOld {
                             let i = value &- 1
