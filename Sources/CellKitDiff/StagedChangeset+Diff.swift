@@ -97,11 +97,11 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     }
     // The items that stay: one longest increasing subsequence of `newToOld`, as
     // links from each member to the one before it (walked back from the last
-    // member when the inserts and moves are written, below).
+    // member when the inserts and moves are written, below, and freed then, before
+    // the first stage's rows are allocated).
     var newToOld: [Int32] = []
     swap(&newToOld, &matching.newToOld)  // written below: unshared
     let stays = newToOld.withUnsafeBufferPointer { _LongestIncreasingSubsequence($0) }
-    defer { stays.deallocate() }
     let kept = stays.length
 
     // 4. Changes. Every count but the updates' is known now, so each list is
@@ -112,12 +112,58 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     let moveCount = matched &- kept
     let threshold = options.reloadThreshold
     if let threshold, deleteCount &+ insertCount &+ moveCount > threshold {
+        stays.deallocate()
         return StagedChangeset(stages: [], duplicates: duplicates, isReload: true, finalData: new)
     }
     let hasSecond = insertCount > 0 || moveCount > 0
+    // Inserts and moves in one walk back over new, from the last item that stays
+    // to the first along the subsequence's links: the rows between two items that
+    // stay are the inserts (-1) and moves (their old row, non-negative) among them.
+    // Both lists are written from their ends.
+    var moves: [Move<ItemPath>] = []
+    let inserts: [ItemPath] = _exactArray(count: insertCount) { insertBuffer in
+        moves = _exactArray(count: moveCount) { moveBuffer in
+            newToOld.withUnsafeBufferPointer { n2o in
+                var moved = moveCount
+                var inserted = insertCount
+                var stay = stays.last
+                var j = nNew &- 1
+                while true {
+                    while j > stay {
+                        let i = Int(n2o[j])
+                        if i >= 0 {
+                            moved &-= 1
+                            moveBuffer.initializeElement(at: moved, to: Move(
+                                from: ItemPath(item: lo &+ i, section: 0),
+                                to: ItemPath(item: lo &+ j, section: 0)
+                            ))
+                        } else {
+                            inserted &-= 1
+                            insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
+                        }
+                        j &-= 1
+                    }
+                    if stay < 0 { break }
+                    // A run of rows that stay (each linked to the row before it).
+                    var before = Int(stays.previous[stay])
+                    while before == stay &- 1 && before >= 0 {
+                        stay = before
+                        before = Int(stays.previous[stay])
+                    }
+                    j = stay &- 1
+                    stay = before
+                }
+                precondition(moved == 0 && inserted == 0, "CellKitDiff: inserts and moves miscounted")
+                return moveCount
+            }
+        }
+        return insertCount
+    }
+    stays.deallocate()
     // A move's source is its old row's position after stage 1: the row minus the
     // deletes before it. The pass over old writes that position over the old row
-    // in `newToOld` (read from then on only for the inserts and moves).
+    // in `newToOld` (no longer read for the subsequence), and the moves' sources
+    // (their old rows, so far) are set from it after that pass.
     var deletes: [ItemPath] = []
     var updateCount = 0
     // The updated old window indices, in order, written by the pass over old.
@@ -189,56 +235,22 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     } else {
         passOverOld(nil)
     }
+    if deleteCount > 0 && moveCount > 0 {
+        newToOld.withUnsafeBufferPointer { n2o in
+            moves.withUnsafeMutableBufferPointer { moveBuffer in
+                for k in 0..<moveCount {
+                    let j = moveBuffer[k].to.item &- lo
+                    moveBuffer[k].from = ItemPath(item: lo &+ Int(n2o[j]), section: 0)
+                }
+            }
+        }
+    }
     let updates: [ItemPath] = _exactArray(count: updateCount) { buffer in
         for k in 0..<updateCount {
             buffer.initializeElement(at: k, to: ItemPath(item: lo &+ Int(updated[k]), section: 0))
         }
         return updateCount
     }
-    // Inserts and moves in one walk back over new, from the last item that stays
-    // to the first along the subsequence's links: the rows between two items that
-    // stay are the inserts (-1) and moves (their source, non-negative) among them.
-    // Both lists are written from their ends.
-    var moves: [Move<ItemPath>] = []
-    let inserts: [ItemPath] = _exactArray(count: insertCount) { insertBuffer in
-        moves = _exactArray(count: moveCount) { moveBuffer in
-            newToOld.withUnsafeBufferPointer { n2o in
-                var moved = moveCount
-                var inserted = insertCount
-                var stay = stays.last
-                var j = nNew &- 1
-                while true {
-                    while j > stay {
-                        let i = Int(n2o[j])
-                        if i >= 0 {
-                            moved &-= 1
-                            moveBuffer.initializeElement(at: moved, to: Move(
-                                from: ItemPath(item: lo &+ i, section: 0),
-                                to: ItemPath(item: lo &+ j, section: 0)
-                            ))
-                        } else {
-                            inserted &-= 1
-                            insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
-                        }
-                        j &-= 1
-                    }
-                    if stay < 0 { break }
-                    // A run of rows that stay (each linked to the row before it).
-                    var before = Int(stays.previous[stay])
-                    while before == stay &- 1 && before >= 0 {
-                        stay = before
-                        before = Int(stays.previous[stay])
-                    }
-                    j = stay &- 1
-                    stay = before
-                }
-                precondition(moved == 0 && inserted == 0, "CellKitDiff: inserts and moves miscounted")
-                return moveCount
-            }
-        }
-        return insertCount
-    }
-
     if let threshold, deleteCount &+ updateCount &+ insertCount &+ moveCount > threshold {
         return StagedChangeset(stages: [], duplicates: duplicates, isReload: true, finalData: new)
     }

@@ -681,9 +681,11 @@ internal struct _LongestIncreasingSubsequence {
         let n = values.count
         // tails[k]: index of the smallest value ending an increasing run of length k + 1;
         // tailValues[k]: that value (kept beside it so the search reads one array).
+        // `previous` outlives them: allocated first, so that the memory they free is
+        // the heap's top, which the caller's next allocations reuse.
+        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
         let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
         let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
         defer {
             tails.deallocate()
             tailValues.deallocate()
