@@ -17,6 +17,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case loadFailed
         /// A row height was NaN, negative or above ``RowHeights/maximumHeight``; it was clamped.
         case invalidHeight
+        /// A paged source's next page said more follow but brought no row that the
+        /// pages since the last new row had not brought; automatic paging stopped there.
+        case pagingStalled
         /// Something else.
         case other
     }
@@ -58,4 +61,21 @@ public struct DiagnosticHandler: Sendable {
 
     /// Drops every diagnostic.
     public static let ignore = DiagnosticHandler { _ in }
+}
+
+/// A data source that notices problems of its own (a paged source's stalled page): a
+/// controller that binds it hands it its ``ListController/diagnostics``.
+@MainActor
+protocol DiagnosticReporting: AnyObject {
+    /// Where the source reports; the binding controller's handler while bound.
+    var diagnostics: DiagnosticHandler { get set }
+}
+
+extension PaginatedDataSource: DiagnosticReporting {}
+
+extension MultiDataSource: DiagnosticReporting {
+    var diagnostics: DiagnosticHandler {
+        get { children.lazy.compactMap { ($0 as? any DiagnosticReporting)?.diagnostics }.first ?? .standardError }
+        set { for case let child as any DiagnosticReporting in children { child.diagnostics = newValue } }
+    }
 }

@@ -14,6 +14,8 @@ extension ListController {
     /// unless ``onRetry`` is set, and the controller keeps the data source alive.
     /// While a next page loads, and after one failed, the list ends with the
     /// ``LoadMorePlaceholder`` row; its retry calls ``ListDataSource/loadNextPage()``.
+    /// What the source notices itself (a ``PaginatedDataSource`` whose server repeats
+    /// its pages, also as a child of a ``MultiDataSource``) goes to ``diagnostics``.
     ///
     /// A data source has one observer, its ``ListDataSource/onSnapshot``: binding
     /// sets it, replacing a handler set before (your own, another controller's, a
@@ -35,9 +37,10 @@ extension ListController {
     /// }
     /// ```
     public func bind(to dataSource: any ListDataSource) {
-        self.dataSource?.onSnapshot = nil
+        if let previous = self.dataSource { release(previous) }
         self.dataSource = dataSource
         dataSource.onSnapshot = { [weak self] snapshot in self?.submit(snapshot) }
+        (dataSource as? any DiagnosticReporting)?.diagnostics = diagnostics
         if onRetry == nil {
             onRetry = { [weak self] in self?.dataSource?.load() }
         }
@@ -51,8 +54,14 @@ extension ListController {
     func unbindForApply() {
         snapshots.discardPending()
         guard let source = dataSource else { return }
-        source.onSnapshot = nil
+        release(source)
         dataSource = nil
+    }
+
+    /// Stops hearing `source`: its snapshots, and what it reports (back to standard error).
+    private func release(_ source: any ListDataSource) {
+        source.onSnapshot = nil
+        (source as? any DiagnosticReporting)?.diagnostics = .standardError
     }
 
     /// How many snapshots were diffed and applied (coalesced ones are not counted).

@@ -90,7 +90,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public var reloadThreshold: Int?
     /// Where duplicate ids, invalid batches and other slips are reported.
     public var diagnostics: DiagnosticHandler {
-        didSet { rows.diagnostics = diagnostics }
+        didSet {
+            rows.diagnostics = diagnostics
+            (dataSource as? any DiagnosticReporting)?.diagnostics = diagnostics
+        }
     }
 
     /// The placeholder rows' models and every text CellKit shows or announces.

@@ -334,7 +334,8 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         // Asking heights moves the rows below: ask until the range holds only asked rows.
         for _ in 0..<8 {
             var asked = false
-            for flat in range {
+            let known = layout.askedRows                // asked before: not looked up again
+            for flat in range where !known.contains(flat) {
                 let path = layout.path(ofRow: flat)
                 guard !layout.isKnown(path) else { continue }
                 heightRequestCount += 1
@@ -344,7 +345,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
                 layout.setHeight(height ?? rowHeightValue, at: path)
                 asked = true
             }
-            guard asked else { break }
+            guard asked else { layout.markAsked(range); break }
             range = layout.rows(from: contentOffset, to: contentOffset + viewportValue)
         }
         return range

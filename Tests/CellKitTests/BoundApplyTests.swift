@@ -168,19 +168,24 @@ struct BoundApplyTests {
 
     // Confusing: loadAll() on a server that answers empty pages with `hasMore: true`.
     @Test func loadAllStopsAfterAnEmptyPageThatSaysMoreFollow() async {
+        let log = DiagnosticLog()
+        let (controller, _) = trackScreen(log: log)
         let calls = FetchCounter()
         let source = PaginatedDataSource<Track> { page in
             // Bounded for the test: past 10 calls the server fails, which stops loadAll too.
             guard await calls.increment() <= 10 else { throw Opaque() }
             return page == 0 ? Page([Track(id: 0, title: "first")], hasMore: true) : Page([], hasMore: true)
         }
+        controller.bind(to: source)
         await source.load().value
         await source.loadAll().value
         #expect(await calls.count == 2)
         #expect(source.nextPageError == nil)
         #expect(source.hasMore)
+        #expect(log.all.contains { $0.kind == .pagingStalled && $0.message.contains("PaginatedDataSource<Track>: page 1") }, "\(log.all)")
         await source.loadAll().value                                // asked again: goes on by one page
         #expect(await calls.count == 3)
+        await controller.settle()
     }
 
     // The third outside user's report: loadAll/loadUntil while the first page loads, or before load().

@@ -338,20 +338,24 @@ struct HeadlessLayoutOffsetTests {
         var nextID = 400
         controller.apply(TableModel(model))
         for step in 0..<300 {
-            switch random.next() % 4 {
-            case 0, 1:
+            switch random.next() % 5 {
+            case 0:
                 listView.scroll(to: Double(random.next() % UInt64(max(1, Int(listView.contentHeight)))))
+            case 1:
+                listView.scroll(by: Double(random.next() % 400) - 200)   // a few rows either way
             case 2:
                 if !model.isEmpty { model.remove(at: Int(random.next() % UInt64(model.count))) }
                 model.insert(Row(id: nextID, text: "row \(nextID)"), at: Int(random.next() % UInt64(model.count + 1)))
                 nextID += 1
                 controller.apply(TableModel(model))
-            default:
+            case 3:
                 if !model.isEmpty {
                     let i = Int(random.next() % UInt64(model.count))
                     model[i].text += "!"
                     controller.apply(TableModel(model))
                 }
+            default:
+                for _ in 0..<Int(random.next() % 20) { listView.scroll(by: 23) }   // frames of a scroll down
             }
             listView.layoutIfNeeded()
             try listView.checkConsistency()
@@ -363,6 +367,9 @@ struct HeadlessLayoutOffsetTests {
                 let gap = next - offset
                 #expect(gap == 44 || gap == height(row), "step \(step), row \(i): height \(gap) (seed \(seed))")
                 if visible.contains(i) { #expect(gap == height(row), "step \(step), visible row \(i): height \(gap) (seed \(seed))") }
+                // Visible exactly when the row meets the viewport.
+                let meets = offset < listView.contentOffset + 300 && next > listView.contentOffset
+                #expect(visible.contains(i) == meets, "step \(step), row \(i) at \(offset)..<\(next), viewport at \(listView.contentOffset): visible \(visible.contains(i)) (seed \(seed))")
             }
         }
     }

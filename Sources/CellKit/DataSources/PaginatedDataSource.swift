@@ -41,6 +41,19 @@ public struct Page<Item: Sendable>: Sendable {
 /// brings it puts it, until the next refresh.) ``lastRefreshNewItemCount`` says how
 /// many rows a refresh added.
 ///
+/// A server that repeats itself is not asked forever. A next page that says more
+/// follow (``Page/hasMore``) but comes back empty, or holds only rows that the pages
+/// after the last one that added rows already brought (the same page a third time in
+/// a row, pages that go round), stops the paging there: ``loadAll()`` and ``loadUntil(_:)`` end
+/// after it, rows coming on screen load no page, and the controller's
+/// ``ListController/diagnostics`` get a ``Diagnostic/Kind/pagingStalled`` diagnostic
+/// naming the source's type and the page (standard error while no controller binds
+/// the source). ``hasMore`` stays `true`: ``loadNextPage()``, ``loadAll()`` or
+/// ``loadUntil(_:)`` ask for the next page, and a load or refresh starts over. Pages
+/// of rows already shown that move on through the list do not stop it: the pages
+/// fetched again after a refresh, or a page that re-sends rows because items arrived
+/// on the server's top (once even a whole page of them: the page before again).
+///
 /// A failed next page keeps the content and ends the list with the
 /// ``LoadMorePlaceholder`` row in its failed form (``nextPageError``); selecting
 /// it, the row coming on screen again, ``loadNextPage()`` or ``loadAll()`` ask
@@ -86,6 +99,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     public private(set) var lastRefreshNewItemCount: Int?
     /// How many rows before the end trigger the next page; 0: rows showing never
     /// load a page, only ``loadNextPage()``, ``loadUntil(_:)`` and ``loadAll()`` do.
+    /// Rows showing load no page either after a next page that failed or that
+    /// brought nothing new while saying more follow.
     public var prefetchDistance: Int
 
     private let fetch: FetchPage
@@ -94,8 +109,17 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     private let makeRows: @Sendable ([Item]) -> _SectionRows
     private var loads = LoadGenerations()
     private var moreTask: Task<Void, Never>?
-    /// How many items the last next page held; `nil` until one finished since the last ask.
-    private var lastPageItemCount: Int?
+    /// The identities the next pages held after the last page that added a row (or the
+    /// first page): a page that adds no row and holds none but these repeats what the
+    /// server said before.
+    private var recentPageIDs: Set<ItemID> = []
+    /// The last next page that said more follow but held only rows of ``recentPageIDs``
+    /// (or none); `nil` again once a page is asked for. While it is set, rows showing
+    /// load no page, and ``loadUntil(_:)`` stops after it.
+    private var stalledPage: Int?
+    /// Where a stalled page is reported: the diagnostics of the controller that binds
+    /// the source (``ListController/diagnostics``), standard error while none does.
+    var diagnostics: DiagnosticHandler = .standardError
     /// The identities of ``items`` (rows are told apart by ``ItemID``: type and id).
     private var ids: Set<ItemID> = []
     /// After a refresh whose first page held only new items: the first of the rows
@@ -139,7 +163,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         let generation = loads.current
         pageInFlight = page
         nextPageError = nil
-        lastPageItemCount = nil
+        stalledPage = nil
         publish(state: snapshot.quietState)
         let fetch = fetch
         let task = Task { [weak self] in
@@ -157,11 +181,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// so the list shows the progress.
     ///
     /// A failed page stops it (the list ends with the retry row; call it again to
-    /// go on); so do a refresh, ``cancel()`` and cancelling the returned task. A
-    /// page that comes back empty although it says more follow stops it too, so a
-    /// server that keeps answering so is not asked forever; call it again to go on
-    /// from the next page. (A page of items already shown does not stop it: after a
-    /// refresh, the pages fetched again bring such pages until they reach new items.) A page already
+    /// go on); so do a refresh, ``cancel()`` and cancelling the returned task. So
+    /// does a page that says more follow but moves the list on no further (empty,
+    /// or the same rows again: a server that repeats itself, see
+    /// ``PaginatedDataSource``): call it again to go on from the next page. A page already
     /// loading is waited for, not asked for twice: called while the first page loads
     /// (or a refresh runs), it goes on once that page is in. Called before anything
     /// was loaded (or after the first load failed or was cancelled), it loads the
@@ -185,7 +208,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 } else {
                     return  // no page left
                 }
-                if self.nextPageError != nil || self.lastPageItemCount == 0 { return }
+                if self.nextPageError != nil || self.stalledPage != nil { return }
             }
         }
     }
@@ -258,9 +281,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     }
 
     /// Loads the next page when `path` is one of the last ``prefetchDistance`` rows
-    /// (not after a failed page: the retry row asks again).
+    /// (not after a failed page: the retry row asks again; nor after a page that moved
+    /// the list on no further: a server that repeats itself, see ``PaginatedDataSource``).
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {
-        guard nextPageError == nil, path.section == model.sections.count - 1,
+        guard nextPageError == nil, stalledPage == nil, path.section == model.sections.count - 1,
               path.item >= model.sections[path.section].items.count - prefetchDistance else { return }
         loadNextPage()
     }
@@ -270,6 +294,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         moreTask?.cancel()
         moreTask = nil
         pageInFlight = nil
+        stalledPage = nil
         isFetchingFirstPage = true
         if refreshing {
             publish(state: snapshot.quietState, activity: .refreshing)
@@ -322,6 +347,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 gapEnds = []
             }
             items = edits.merge(merged, previous: previous)
+            recentPageIDs = []
             let shown = ids
             ids = Set(items.map { ItemID($0) })
             // The rows that newly show: not the ones a local edit hides.
@@ -363,8 +389,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                     items.append(item)
                 }
             }
-            lastPageItemCount = loaded.items.count
             hasMore = loaded.hasMore
+            noteProgress(of: page, loaded.items, added: !pageIDs.isEmpty)
             if !hasMore { gapEnds = [] }
             nextPage = page + 1
             publishContent()
@@ -373,6 +399,26 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         case .failure(let error):
             nextPageError = error
             publish(state: .failed(error))
+        }
+    }
+
+    /// Notes whether next page `page` (its items `held`) moved the list on: it added a
+    /// row, or it ends the list, or it re-sent rows shown before but not held by the
+    /// pages since the last new row (the server's list shifted down: items arrived on
+    /// top, or a refresh has the pages after the first fetched again; the first page
+    /// after a new row may repeat that row's page: items as many as a page arrived).
+    /// Otherwise the server repeats itself: paging stops there (`stalledPage`), reported.
+    private func noteProgress(of page: Int, _ held: [Item], added: Bool) {
+        let heldIDs = Set(held.lazy.map { ItemID($0) })
+        if added || !hasMore {
+            recentPageIDs = []
+        } else if heldIDs.isSubset(of: recentPageIDs) {
+            stalledPage = page
+            let what = held.isEmpty ? "no items" :
+                "only rows that the pages after the last one that added rows brought (\(held.count) items: \(held.prefix(3).map { ItemID($0).description }.joined(separator: ", "))\(held.count > 3 ? ", …" : ""))"
+            diagnostics(Diagnostic(.pagingStalled, "\(Self.self): page \(page) says more follow (hasMore) but holds \(what); loadAll() and loadUntil(_:) stop, and rows coming on screen load no page until loadNextPage(), loadAll() or loadUntil(_:) asks for page \(page + 1) or a load or refresh starts over"))
+        } else {
+            recentPageIDs.formUnion(heldIDs)
         }
     }
 
