@@ -205,9 +205,14 @@ internal func _asciiHashes<E: Differentiable>(
     guard E.DifferenceIdentifier.self == String.self else { return nil }
     let hashes = UnsafeMutablePointer<Int>.allocate(capacity: elements.count)
     for k in 0..<elements.count {
-        let id = unsafeBitCast(elements[k].differenceIdentifier, to: String.self)
-        // The folded bytes, as `asciiHash` folds them, or nil if a byte is not ASCII.
-        let folded: UInt64?? = id.utf8.withContiguousStorageIfAvailable { bytes in
+        var id = unsafeBitCast(elements[k].differenceIdentifier, to: String.self)
+        guard id.isContiguousUTF8 else {
+            hashes.deallocate()
+            return nil
+        }
+        // The folded bytes, as `asciiHash` folds them, or nil if a byte is not ASCII
+        // (`withUTF8` does not copy a contiguous string).
+        let folded: UInt64? = id.withUTF8 { bytes in
             let n = bytes.count
             var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
             guard let base = bytes.baseAddress, n > 0 else { return h }
@@ -235,7 +240,7 @@ internal func _asciiHashes<E: Differentiable>(
             }
             return high & 0x8080_8080_8080_8080 == 0 ? h : nil
         }
-        guard let folded, let folded else {
+        guard let folded else {
             hashes.deallocate()
             return nil
         }
