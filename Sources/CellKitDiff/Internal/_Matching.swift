@@ -249,25 +249,6 @@ internal func _asciiHashes<E: Differentiable>(
     return hashes
 }
 
-/// Zeroes `count` table words in blocks of 2 KB.
-///
-/// glibc's `memset` fills a block larger than 2 KB with `rep stosb`, which
-/// callgrind counts as one instruction per byte (a 1 MB table: 1M instructions, 7%
-/// of a 100k-row diff), so the instruction counts of the benchmarks would be
-/// dominated by the zeroing; in blocks of 2 KB it takes its vector loop instead.
-/// The real cost hardly differs: on the reference machine (AMD EPYC) 1 MB
-/// takes 6.7–6.9 µs in blocks against 5.7 µs in one call, 128 KB 0.72 against
-/// 0.71 µs.
-@inlinable @inline(never)
-internal func _zeroTable(_ table: UnsafeMutablePointer<UInt32>, count: Int) {
-    var start = 0
-    while start < count {
-        let length = Swift.min(512, count &- start)
-        (table + start).initialize(repeating: 0, count: length)
-        start &+= length
-    }
-}
-
 /// The identifier hash of a diff and, for `String` identifiers that are all ASCII
 /// (both sides), every identifier's hash (see `_asciiHashes`).
 @inlinable
@@ -429,7 +410,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     }
                 }
             }
-            _zeroTable(table, count: capacity)
+            table.initialize(repeating: 0, count: capacity)
             // Inserts `word` (tag | old index + 1) from `slot` on.
             @inline(__always)
             func insert(_ word: UInt32, from slot: Int) {
@@ -557,7 +538,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             let newCapacity = capacity &<< 1
                             let newMask = newCapacity &- 1
                             let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
-                            _zeroTable(grown, count: newCapacity)
+                            grown.initialize(repeating: 0, count: newCapacity)
                             for s in 0..<capacity where table[s] != 0 {
                                 let value = Int(table[s] & entryMask)
                                 var u = (value <= nOld ? oldHash(value &- 1)
