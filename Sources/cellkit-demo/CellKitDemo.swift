@@ -30,13 +30,14 @@ struct CellKitDemo: ParsableCommand {
 
         Exit status: 0 on success; 1 when loading failed (not a repository, a missing or \
         unreadable path, --fail-rate), with the error on standard error; 2 when standard output \
-        could not be written (a full disk, >/dev/full); 64 for bad options; 130 after Ctrl-C, \
-        128+N after signal N.
+        could not be written (a full disk, >/dev/full, >&-); 64 for bad options (also --interactive \
+        without a terminal); 130 after Ctrl-C, 128+N after signal N. CellKit's diagnostics for \
+        developers go to standard error only with --verbose.
 
         Modes:
           cellkit-demo [feed] [--seed N] [--fail-rate P]   the sample feed (the default)
           cellkit-demo git [PATH] [--page-size N]          a repository's history
-        Every mode takes --interactive (fail without a terminal), --plain, --width N and --pages N. \
+        Every mode takes --interactive (fail without a terminal), --plain, --width N, --pages N and --verbose. \
         See 'cellkit-demo help feed' and 'cellkit-demo help git'.
         """,
         subcommands: [FeedCommand.self, GitCommand.self],

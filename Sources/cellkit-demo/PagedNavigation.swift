@@ -26,15 +26,23 @@ final class PagedNavigation {
         self.init({ source }, controller: controller)
     }
 
-    /// Navigation over the source `source()` returns (a screen that replaces its source).
-    init<Item>(_ source: @escaping @MainActor () -> PaginatedDataSource<Item>, controller: ListController) {
-        pages = Pages(
-            loadAll: { source().loadAll() },
+    /// Navigation over the source `source()` returns (a screen that replaces its source);
+    /// End loads every page with `loadAll` (default: the source's ``PaginatedDataSource/loadAll()``).
+    convenience init<Item>(
+        _ source: @escaping @MainActor () -> PaginatedDataSource<Item>, controller: ListController,
+        loadAll: (@MainActor () -> Task<Void, Never>)? = nil
+    ) {
+        self.init(pages: Pages(
+            loadAll: loadAll ?? { source().loadAll() },
             loadUntil: { count in source().loadUntil { $0.count > count } },
             count: { source().items.count },
             hasMore: { source().hasMore },
             failed: { source().nextPageError != nil }
-        )
+        ), controller: controller)
+    }
+
+    init(pages: Pages, controller: ListController) {
+        self.pages = pages
         self.controller = controller
     }
 

@@ -51,8 +51,11 @@ struct GitHistoryTests {
         #expect(result.status == 0, "\(result.errorOutput)")
         for n in [1, 20, 40] { #expect(result.output.contains("Linear commit \(n)\n") || result.output.contains("Linear commit \(n) ")) }
         #expect(result.output.contains("Add the first file"))
-        let logs = try String(contentsOfFile: git.calls, encoding: .utf8).split(separator: "\n").filter { $0.contains(" log ") }
+        let calls = try String(contentsOfFile: git.calls, encoding: .utf8).split(separator: "\n")
+        let logs = calls.filter { $0.contains(" log ") }
         #expect(logs.count == 1, "\(logs)")
+        // The pages bring their diffstats: no `git show` per row.
+        #expect(!calls.contains { $0.contains(" show ") }, "\(calls)")
         // The same rows as with one page holding everything.
         let onePage = try demo(["git", fixture.repository, "--page-size", "1000"])
         #expect(onePage.output == result.output)
@@ -99,6 +102,34 @@ struct GitHistoryTests {
         // A new page 0 (a refresh) reads the history afresh.
         let first = try await history.page(0)
         #expect(first.items.map(\.hash) == Array(expected[0..<4]))
+        history.stop()
+    }
+
+    @Test("while growing (End, searching the rest), pages double: a long history in a few pages, each commit once")
+    func growingPages() async throws {
+        // Before: End read 500 pages of 100 for 50,000 commits, each costing the list a pass
+        // over all its rows (51 s in a release build); now 100, 200, 400, … (1.5 s).
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)
+        let expected = try Spawn.run(["git", "-C", fixture.repository, "log", "--format=%H"]).output.split(separator: "\n").map(String.init)
+        let history = GitHistory(repository: GitRepository(path: fixture.repository), pageSize: 2, diffstats: false)
+        var pages: [[String]] = [try await history.page(0).items.map(\.hash)]
+        history.growing = true
+        var page = 1
+        while true {
+            let loaded = try await history.page(page)
+            pages.append(loaded.items.map(\.hash))
+            page += 1
+            if !loaded.hasMore { break }
+        }
+        history.growing = false
+        #expect(pages.map(\.count) == [2, 4, 8, 16, 16])
+        #expect(pages.flatMap { $0 } == expected)
+        // Pages asked again (a retry, the pages after a refresh) are the same pages.
+        #expect(try await history.page(2).items.map(\.hash) == pages[2])
+        #expect(try await history.page(0).items.map(\.hash) == pages[0])
+        #expect(try await history.page(3).items.map(\.hash) == pages[3])
         history.stop()
     }
 

@@ -1958,7 +1958,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:122
+// README.md:136
 @MainActor private func docExample129() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 

@@ -31,6 +31,23 @@ final class GitHistory: @unchecked Sendable {
     private var generation = 0
     /// How many commits of the history the stream has passed (read on `queue` only).
     private var position = 0
+    /// Where each page read so far starts (read on `queue` only): pages may differ in size.
+    private var starts = [0]
+    /// The size of the last page read (on `queue` only).
+    private var lastSize: Int
+    /// Whether pages grow (under `lock`).
+    private var grows = false
+
+    /// The largest page while pages grow.
+    static let largestPage = 25_600
+
+    /// While true (End, searching the rest of the history), each page read is twice the
+    /// last, up to ``largestPage``: the list takes in a long history in a few large pages
+    /// instead of hundreds (each page costs the list a pass over all its rows).
+    var growing: Bool {
+        get { lock.withLock { grows } }
+        set { lock.withLock { grows = newValue } }
+    }
     /// How many `git log` processes were started (under `lock`).
     private var started = 0
 
@@ -41,11 +58,12 @@ final class GitHistory: @unchecked Sendable {
         self.repository = repository
         self.pageSize = pageSize
         self.diffstats = diffstats
+        lastSize = pageSize
     }
 
     deinit { stream?.terminate() }
 
-    /// Commits `page * pageSize ..< (page + 1) * pageSize` of the history, and whether more follow.
+    /// The commits of page `page` (`pageSize` of them, more while ``growing``), and whether more follow.
     ///
     /// - Throws: ``GitError/noCommits(path:)`` for an empty repository, ``GitError/failed(command:status:detail:)``
     ///   with git's message, or `CancellationError` when ``stop()`` or a new page 0 came first.
@@ -74,13 +92,24 @@ final class GitHistory: @unchecked Sendable {
     }
 
     private func read(_ page: Int, generation: Int) throws -> Page<CommitInfo> {
-        let start = page * pageSize
+        // A page never read (only after a refresh kept later rows) starts where pages of
+        // the usual size after the last known one would.
+        let start = page < starts.count ? starts[page] : starts[starts.count - 1] + (page - starts.count + 1) * pageSize
+        // A page read before keeps its size (a retry, a page after a refresh): pages stay numbered alike.
+        let size = page + 1 < starts.count ? max(1, starts[page + 1] - start)
+            : growing && page > 0 ? min(Self.largestPage, max(pageSize, lastSize * 2)) : pageSize
         if position > start || lock.withLock({ stream == nil }) {
             // Behind the stream, or none runs: a new git log from the first commit of the page.
             try restart(at: start, generation: generation)
         }
         if position < start { _ = try take(start - position, generation: generation) }
-        let (commits, ended) = try take(pageSize, generation: generation)
+        let (commits, ended) = try take(size, generation: generation)
+        lastSize = size
+        if page + 1 < starts.count {
+            starts[page + 1] = position
+        } else if page + 1 == starts.count {
+            starts.append(position)
+        }
         return Page(commits, hasMore: !ended)
     }
 

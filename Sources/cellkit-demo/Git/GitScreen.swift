@@ -53,8 +53,9 @@ final class GitScreen: DemoScreen {
         diffstats = ResourceLoader(key: "diffstat", cacheLimit: 1_000) { row in
             await repository.diffstat(row.info.hash) ?? GitHistory.unavailable
         }
-        navigation = PagedNavigation({ [unowned self] in pages }, controller: controller)
-        controller.addResourceLoader(diffstats)
+        navigation = PagedNavigation({ [unowned self] in pages }, controller: controller, loadAll: { [unowned self] in loadAll() })
+        // Pages read with their diffstats (piped) need none per row.
+        if !withDiffstats { controller.addResourceLoader(diffstats) }
         controller.placeholders.noResults = NoResultsPlaceholder(message: "No commits yet in ‘\(path)’")
         register(CommitCell.self, for: Commit.self, height: 2)
         register(MergeCell.self, for: Merge.self, height: 2)
@@ -181,12 +182,27 @@ final class GitScreen: DemoScreen {
     /// "1 commit", "3,046 commits".
     static func commits(_ count: Int) -> String { "\(count) commit\(count == 1 ? "" : "s")" }
 
+    /// Loads every page left, in pages that grow (End).
+    private func loadAll() -> Task<Void, Never> {
+        let history = history
+        history.growing = true
+        let task = pages.loadAll()
+        Task {
+            await task.value
+            history.growing = false
+        }
+        return task
+    }
+
     /// Loads the pages not loaded yet, so the filter searches the whole history (Enter on the "search the rest" row).
     private func searchRest() {
         guard !searchingRest, !source.filter.isEmpty else { return }
         searchingRest = true
         let query = source.filter
+        let history = history
+        history.growing = true
         Task { [weak self] in
+            defer { history.growing = false }
             while let self, self.searchingRest, self.source.filter == query, let page = self.source.loadNextPage() {
                 self.showStatus("Searching the history for “\(query)”… \(Self.commits(self.loadedCount)) read")
                 await page.value
