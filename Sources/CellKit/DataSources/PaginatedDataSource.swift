@@ -122,11 +122,12 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     var diagnostics: DiagnosticHandler = .standardError
     /// The identities of ``items`` (rows are told apart by ``ItemID``: type and id).
     private var ids: Set<ItemID> = []
-    /// After a refresh whose first page held only new items: the first of the rows
-    /// loaded before it; the items of the pages fetched again go in front of it.
-    /// Newest gap first (a second such refresh before the first gap is filled opens
-    /// another above it); empty: pages go at the end.
-    private var gapEnds: [ItemID] = []
+    /// The rows a refresh kept below its first page (loaded before it) that no page
+    /// fetched since returned: the pages after the first are fetched again, and each
+    /// puts the rows it returns in the server's place and version (see `finishMore`).
+    /// Next pages go in front of the first of them; a row the user moved with `edit`
+    /// leaves the set (it stays where it was put until a fetch returns it).
+    private var unconfirmed: Set<ItemID> = []
     private var edits = LocalEdits()
 
     /// Creates a source fetching pages with `fetch`.
@@ -253,15 +254,14 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
         let before = items.map { ItemID($0) }
-        let gap = gapIndex
         defer {
             let after = items.map { ItemID($0) }
             edits.record(before: before, after: after)
             ids = Set(after)
-            if let gap, gapIndex == nil {
-                // The row the gap ended at was removed: the gap ends at the row now in its place.
-                gapEnds.removeFirst()
-                if gap < items.count { gapEnds.insert(after[gap], at: 0) }
+            if !unconfirmed.isEmpty {
+                // Removed rows leave the set; so do moved ones: they stay where they were put.
+                unconfirmed.formIntersection(ids)
+                unconfirmed.subtract(Self.movedRows(from: before, to: after))
             }
             publishContent()
         }
@@ -320,33 +320,33 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             nextPageError = nil
             let previous = items
             // Repeats within the page stay: distinct rows, reported by the controller's diff.
-            let fresh = page.items
-            let freshIDs = Set(fresh.lazy.map { ItemID($0) })
-            var merged: [Item]
+            let fresh = edits.admitted(page.items)
+            var merged = fresh
+            unconfirmed = []
             if refreshing && nextPage > 0 && page.hasMore {
-                // The new first page replaces the loaded rows up to the last one it
-                // still holds (rows before that which it lacks were deleted); the rows
-                // after it stay (the next page skips the ones it repeats). This holds
-                // with one page loaded too: the rows a new item pushed off the first
-                // page stay until the next page brings them.
-                let overlap = items.lastIndex { freshIDs.contains(ItemID($0)) }
-                let rest = items[(overlap.map { $0 + 1 } ?? 0)...]
-                merged = fresh + rest
-                if overlap == nil, let first = rest.first {
-                    // Only new items: more may lie between them and the rows loaded
-                    // before. Fetch the pages after the first again, into the gap.
-                    gapEnds.insert(ItemID(first), at: 0)
-                    nextPage = 1
-                    hasMore = true
+                // The new first page replaces the loaded rows up to the furthest one it
+                // still holds in their old order (rows before that which it lacks are
+                // gone from there: deleted on the server, or moved down, where a later
+                // page brings them back; a row that moved up from further down does not
+                // count). The rows after it stay, unconfirmed: the pages after the first
+                // are fetched again and put them in the server's place.
+                let freshIDs = Set(page.items.lazy.map { ItemID($0) })
+                var oldIndex: [ItemID: Int] = [:]
+                for (index, item) in items.enumerated() where freshIDs.contains(ItemID(item)) {
+                    let id = ItemID(item)
+                    if oldIndex[id] == nil { oldIndex[id] = index }
                 }
+                let reach = Self.orderedReach(fresh.compactMap { oldIndex[ItemID($0)] })
+                let rest = items[(reach + 1)...].filter { !freshIDs.contains(ItemID($0)) }
+                merged += rest
+                for item in rest where !edits.isInserted(ItemID(item)) { unconfirmed.insert(ItemID(item)) }
+                hasMore = true
             } else {
                 // A first load, or a first page with nothing after it: it is the whole list.
-                merged = fresh
                 hasMore = page.hasMore
-                nextPage = 1
-                gapEnds = []
             }
-            items = edits.merge(merged, previous: previous)
+            nextPage = 1
+            items = edits.restoringInserts(merged, previous: previous)
             recentPageIDs = []
             let shown = ids
             ids = Set(items.map { ItemID($0) })
@@ -366,32 +366,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         moreTask = nil
         switch result {
         case .success(let loaded):
-            var gap = gapIndex
-            // The identities this page brought: a repeat within the page is a row of its own.
-            var pageIDs = Set<ItemID>()
-            for item in loaded.items {
-                let id = ItemID(item)
-                guard edits.admits(id) else { continue }
-                guard ids.insert(id).inserted || pageIDs.contains(id) else {
-                    // A row loaded before the refresh: the gap is closed, later items
-                    // go into the next older gap, or at the end.
-                    if let end = gap, let index = items.firstIndex(where: { ItemID($0) == id }), index >= end {
-                        gapEnds.removeFirst()
-                        gap = gapIndex
-                    }
-                    continue
-                }
-                pageIDs.insert(id)
-                if let end = gap {
-                    items.insert(item, at: end)
-                    gap = end + 1
-                } else {
-                    items.append(item)
-                }
-            }
+            let added = place(loaded.items, endsList: !loaded.hasMore)
             hasMore = loaded.hasMore
-            noteProgress(of: page, loaded.items, added: !pageIDs.isEmpty)
-            if !hasMore { gapEnds = [] }
+            noteProgress(of: page, loaded.items, added: added)
             nextPage = page + 1
             publishContent()
         case .failure(let error) where error is CancellationError:
@@ -422,10 +399,113 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         }
     }
 
-    /// Where the newest gap after a refresh ends (see `gapEnds`); `nil` when there is none.
-    private var gapIndex: Int? {
-        guard let gapEnd = gapEnds.first else { return nil }
-        return items.firstIndex { ItemID($0) == gapEnd }
+    /// Puts the items of a next page in place; returns whether it added or moved a row.
+    ///
+    /// A row shown and fetched since the last refresh (or first load) stays as it is
+    /// (a page that repeats it: the server's list shifted). New rows, rows a refresh kept
+    /// below its first page (`unconfirmed`) and rows inserted locally that the page
+    /// returns go where the page puts them, in the page's version: after the rows placed
+    /// so far, in front of the first unconfirmed row (at the end when there is none).
+    /// Unconfirmed rows that the page passes (before, in the list, the furthest of the
+    /// unconfirmed rows it returns that kept their order) and, at the end of the list
+    /// (`endsList`), every unconfirmed row left go: the server no longer has them there.
+    private func place(_ page: [Item], endsList: Bool) -> Bool {
+        // The page's rows that take a place, in order; a repeat within the page is a row of its own.
+        var placed: [Item] = []
+        var placedIDs = Set<ItemID>()
+        // Rows shown now that move to the page's place (unconfirmed or inserted locally).
+        var moving = Set<ItemID>()
+        for item in page {
+            let id = ItemID(item)
+            let wasInserted = edits.isInserted(id)
+            guard edits.admits(id) else { continue }
+            if placedIDs.contains(id) || !ids.contains(id) || unconfirmed.contains(id) || wasInserted {
+                if ids.contains(id) && !placedIDs.contains(id) { moving.insert(id) }
+                placed.append(item)
+                placedIDs.insert(id)
+            }
+        }
+        if unconfirmed.isEmpty && moving.isEmpty {
+            // Nothing to move or drop: new rows go at the end.
+            items += placed
+            ids.formUnion(placedIDs)
+            return !placed.isEmpty
+        }
+        // One pass over the rows: where the unconfirmed rows start, where the moving ones are.
+        var start = items.count
+        var position: [ItemID: Int] = [:]
+        for (index, item) in items.enumerated() {
+            let id = ItemID(item)
+            if unconfirmed.contains(id) {
+                if start == items.count { start = index }
+                if moving.contains(id), position[id] == nil { position[id] = index }
+            }
+        }
+        let reach = Self.orderedReach(placed.compactMap { position[ItemID($0)] })
+        var kept: [Item] = []
+        kept.reserveCapacity(items.count + placed.count)
+        var dropped = 0
+        for (index, item) in items.enumerated() {
+            if index == start { kept += placed }
+            let id = ItemID(item)
+            if moving.contains(id) { continue }
+            if unconfirmed.contains(id) && (endsList || index < reach) {
+                unconfirmed.remove(id)
+                ids.remove(id)
+                dropped += 1
+                continue
+            }
+            kept.append(item)
+        }
+        if start == items.count { kept += placed }
+        unconfirmed.subtract(moving)
+        ids.formUnion(placedIDs)
+        items = kept
+        return !placed.isEmpty || dropped > 0
+    }
+
+    /// The furthest of `positions` (old positions of rows, in their new order) that a
+    /// longest run of rows keeping their order reaches; `-1` when there are none. Rows
+    /// that moved up from further down are not part of that run: `[7, 0, 1, 2, 3]` reaches 3.
+    static func orderedReach(_ positions: [Int]) -> Int {
+        // Patience sorting: tails[k] is the smallest last position of an increasing run of k + 1.
+        var tails: [Int] = []
+        for position in positions {
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if tails[middle] < position { low = middle + 1 } else { high = middle }
+            }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        return tails.last ?? -1
+    }
+
+    /// The rows of `after` that are not part of a longest run of rows keeping their order
+    /// from `before` (the rows an edit moved).
+    static func movedRows(from before: [ItemID], to after: [ItemID]) -> Set<ItemID> {
+        var oldIndex: [ItemID: Int] = [:]
+        for (index, id) in before.enumerated() where oldIndex[id] == nil { oldIndex[id] = index }
+        let common = after.compactMap { id in oldIndex[id].map { (id: id, old: $0) } }
+        guard zip(common, common.dropFirst()).contains(where: { $0.old >= $1.old }) else { return [] }
+        // Longest increasing run of old positions, with links to rebuild it.
+        var tails: [Int] = []            // indices into common
+        var previous = [Int](repeating: -1, count: common.count)
+        for (index, entry) in common.enumerated() {
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if common[tails[middle]].old < entry.old { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[index] = tails[low - 1] }
+            if low == tails.count { tails.append(index) } else { tails[low] = index }
+        }
+        var inRun = Set<Int>()
+        var link = tails.last ?? -1
+        while link >= 0 { inRun.insert(link); link = previous[link] }
+        var moved = Set<ItemID>()
+        for (index, entry) in common.enumerated() where !inRun.contains(index) { moved.insert(entry.id) }
+        return moved
     }
 
     /// What runs now, for the snapshots published between loads (edits).
