@@ -22,24 +22,38 @@ public struct Page<Item: Sendable>: Sendable {
 /// `Cat` with equal ids are two rows, for skipping repeats, for local edits and for
 /// refreshes alike.
 ///
-/// ``refresh()`` fetches the first page again and puts it in place of the rows
-/// it covers: rows up to the last one it still holds are replaced (so rows it
-/// lacks there were deleted), rows after that stay, without repeats, also when
-/// only the first page was loaded. New items at the top are inserted and the rest
-/// stays where it was; the rows they push off the first page stay too, and the
-/// next page skips them. A first page that says no page follows
-/// (``Page/hasMore`` is `false`) is the whole list: it replaces every row. Items
-/// already shown are skipped when a page is appended. Repeats within one page (the
-/// first page, a refreshed one, or a later one) are not skipped: as everywhere in
-/// CellKit, they are distinct rows, the first keeps the identity, and the
-/// controller's diagnostic names the id. When the new first page holds only new
-/// items (more arrived than one page), the rows loaded before stay below them and
-/// the pages after the first are fetched again, their items going in between,
-/// until one reaches the rows loaded before: paged to the end, every item shows
-/// exactly once. (Pages are numbered, so items that arrive on the server between
-/// two page loads shift the later pages: such an item shows where the page that
-/// brings it puts it, until the next refresh.) ``lastRefreshNewItemCount`` says how
-/// many rows a refresh added.
+/// ``refresh()`` fetches the first page again and shows the server's list from the
+/// top: the new first page takes the place of the loaded rows up to the furthest one it
+/// still holds in their old order. Rows up to there that it lacks are gone from there
+/// (deleted on the server, or moved further down, where a later page brings them back);
+/// an item that moved up from further down (a thread bumped to the top) does not count.
+/// The rows after that stay, in their order: also when only the first page was loaded
+/// (the rows new items push off the first page stay) and when the first page holds only
+/// new items. A first page that says no page follows (``Page/hasMore`` is `false`) is
+/// the whole list: it replaces every row. ``lastRefreshNewItemCount`` says how many rows
+/// a refresh added.
+///
+/// The rows a refresh keeps below its first page are unconfirmed until a page returns
+/// them: the pages after the first are fetched again (``nextPage`` is 1 after a refresh),
+/// and each puts what it returns where the server has it, in the server's version: new
+/// items, unconfirmed rows and items inserted locally go after the rows placed so far, in
+/// front of the unconfirmed rest. Unconfirmed rows a page passes (it returns unconfirmed
+/// rows that came after them) and those left when the last page is in are no longer on
+/// the server there: they go. So after a refresh, paged to the end, the list is the
+/// server's: every item it holds exactly once, in its order and version, less the items
+/// removed locally, with the items inserted locally that it does not hold yet where
+/// they were put (see ``edit(_:)``).
+///
+/// Pages are numbered, so a server's list that changes between two page loads shifts
+/// the later pages. A page leaves the rows already shown and fetched since the last
+/// refresh as they are (same ``ItemID``: type and id), and adds the items it brings
+/// after them: an item that arrived on top of the server's list between two page loads
+/// shows where the page that brings it puts it, until the next refresh puts it in its
+/// place. An item that moved up past a page boundary between two page loads (items above
+/// it deleted on the server) is missed likewise until the next refresh. Repeats within
+/// one page (the first page, a refreshed one, or a later one) are not skipped: as
+/// everywhere in CellKit, they are distinct rows, the first keeps the identity, and the
+/// controller's diagnostic names the id.
 ///
 /// A server that repeats itself is not asked forever. A next page that says more
 /// follow (``Page/hasMore``) but comes back empty, or holds only rows that the pages
@@ -150,7 +164,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     @discardableResult
     public func load() -> Task<Void, Never> { startFirstPage(refreshing: !items.isEmpty) }
 
-    /// Loads the first page again, keeping the content, and puts it in front of the rest.
+    /// Loads the first page again, keeping the content: it takes the place of the rows it
+    /// covers, the rows after it stay until the pages fetched again after it return them
+    /// (see ``PaginatedDataSource``).
     @discardableResult
     public func refresh() -> Task<Void, Never> { startFirstPage(refreshing: true) }
 
@@ -226,11 +242,19 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// - a removed item never comes back, neither from a later page nor from a
     ///   refresh (its row identity, ``ItemID``, is skipped from then on, unless it
     ///   is inserted again; removing a `Dog` 1 does not hide a `Cat` 1);
-    /// - an inserted item stays where it was put until a fetch returns it;
-    /// - updated and moved items stay as edited while pages load (a page never
-    ///   replaces a row already loaded); a refresh shows the server's version and
-    ///   order of the items its first page holds: the server is the truth for what
-    ///   it returns.
+    /// - an inserted item stays where it was put until a fetch returns it; then the
+    ///   server's copy takes its place: where the refreshed first page or the next page
+    ///   puts it (as an item the server just sent), in the server's version;
+    /// - updated and moved items stay as edited while pages load (a page leaves the rows
+    ///   already fetched as they are); a refresh shows the server's version and order of
+    ///   the items it returns: the server is the truth for what it sends. That holds for
+    ///   the pages fetched again after a refresh too: an item updated below the refreshed
+    ///   first page shows the server's version once the page that returns it is in. An
+    ///   item moved after a refresh stays where it was put until the next refresh.
+    ///
+    /// A closure that throws keeps the changes it made before throwing: they are
+    /// published, later loads respect them, and the error is rethrown. To change all or
+    /// nothing, change a copy and assign it at the end of the closure.
     ///
     /// ```swift
     /// struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
