@@ -147,6 +147,27 @@ struct PagingServerOrderTests {
         try screen.expectConsistent()
     }
 
+    @Test func theEndComingOnScreenAfterARefreshLoadsThePagesFetchedAgainAndOneMore() async throws {
+        // Three pages loaded and refreshed: pages 1 and 2 fetched again put their rows above
+        // the end; the end on screen loads them and page 3, without another scroll.
+        let server = ChangingServer(Array(0..<40), pageSize: 5)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 1) { await server.page($0) }
+        let screen = PostScreen(viewportHeight: 220, prefetchDistance: 0)   // five rows
+        screen.controller.bind(to: source)
+        await source.load().value
+        await source.loadNextPage()?.value
+        await source.loadNextPage()?.value
+        await source.refresh().value
+        await screen.controller.settle()
+        #expect(source.nextPage == 1)
+        screen.listView.scroll(to: 44 * 10)                         // rows 10–14: the end
+        for _ in 0..<10_000 where source.nextPage < 4 || source.isFetching { await Task.yield() }   // bounded
+        await screen.controller.settle()
+        #expect(source.items.map(\.id) == Array(0..<20))
+        #expect(source.nextPage == 4)
+        try screen.expectConsistent()
+    }
+
     @Test func refreshesPagesServerChangesAndLocalEditsEndInTheServersList() async throws {
         // Seeded: between fetches the server gets new items on top, bumps an item to the top,
         // sinks one, deletes one; the user deletes rows, inserts drafts the server never gets

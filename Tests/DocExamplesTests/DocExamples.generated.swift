@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:259
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:262
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -1484,7 +1484,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:110
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:113
 @MainActor private func docExample97() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
@@ -1510,7 +1510,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:188
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:191
 @MainActor private func docExample98() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 

@@ -142,6 +142,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Next pages go in front of the first of them; a row the user moved with `edit`
     /// leaves the set (it stays where it was put until a fetch returns it).
     private var unconfirmed: Set<ItemID> = []
+    /// The pages the end coming on screen loads while rows are unconfirmed (see
+    /// ``willDisplayItem(at:in:)``); `nil` when none run.
+    private var catchUp: Task<Void, Never>?
     private var edits = LocalEdits()
 
     /// Creates a source fetching pages with `fetch`.
@@ -307,10 +310,29 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Loads the next page when `path` is one of the last ``prefetchDistance`` rows
     /// (not after a failed page: the retry row asks again; nor after a page that moved
     /// the list on no further: a server that repeats itself, see ``PaginatedDataSource``).
+    ///
+    /// After a refresh, while rows it kept below its first page wait for the pages fetched
+    /// again, those pages put rows above the end rather than at it: the end coming on
+    /// screen then loads them one after another, and one page past them, so that the end
+    /// moves on without the user scrolling again.
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {
         guard nextPageError == nil, stalledPage == nil, path.section == model.sections.count - 1,
               path.item >= model.sections[path.section].items.count - prefetchDistance else { return }
-        loadNextPage()
+        guard !unconfirmed.isEmpty else {
+            loadNextPage()
+            return
+        }
+        guard catchUp == nil else { return }
+        var caughtUp = false
+        let pages = loadUntil { [weak self] _ in
+            guard let self, !caughtUp else { return true }
+            caughtUp = self.unconfirmed.isEmpty   // then one page more: the first past them
+            return false
+        }
+        catchUp = Task { [weak self] in
+            await pages.value
+            self?.catchUp = nil
+        }
     }
 
     private func startFirstPage(refreshing: Bool) -> Task<Void, Never> {
