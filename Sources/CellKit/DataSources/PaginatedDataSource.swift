@@ -138,7 +138,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     private var ids: Set<ItemID> = []
     /// The rows a refresh kept below its first page (loaded before it) that no page
     /// fetched since returned: the pages after the first are fetched again, and each
-    /// puts the rows it returns in the server's place and version (see `finishMore`).
+    /// puts the rows it returns in the server's place and version (see `place(_:endsList:)`).
     /// Next pages go in front of the first of them; a row the user moved with `edit`
     /// leaves the set (it stays where it was put until a fetch returns it).
     private var unconfirmed: Set<ItemID> = []
