@@ -145,6 +145,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// The pages the end coming on screen loads while rows are unconfirmed (see
     /// ``willDisplayItem(at:in:)``); `nil` when none run.
     private var catchUp: Task<Void, Never>?
+    /// No unconfirmed row lies before this index (0 after a refresh or an edit): where
+    /// the search for the first one starts, so that a page fetched again does not go
+    /// through the rows placed before it.
+    private var unconfirmedHint = 0
     private var edits = LocalEdits()
 
     /// Creates a source fetching pages with `fetch`.
@@ -285,6 +289,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             let after = items.map { ItemID($0) }
             edits.record(before: before, after: after)
             ids = Set(after)
+            unconfirmedHint = 0
             if !unconfirmed.isEmpty {
                 // Removed rows leave the set; so do moved ones: they stay where they were put.
                 unconfirmed.formIntersection(ids)
@@ -369,6 +374,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             let fresh = edits.admitted(page.items)
             var merged = fresh
             unconfirmed = []
+            unconfirmedHint = 0
             if refreshing && nextPage > 0 && page.hasMore {
                 // The new first page replaces the loaded rows up to the furthest one it
                 // still holds in their old order (rows before that which it lacks are
@@ -377,15 +383,17 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 // count). The rows after it stay, unconfirmed: the pages after the first
                 // are fetched again and put them in the server's place.
                 let freshIDs = Set(page.items.lazy.map { ItemID($0) })
+                let oldIDs = items.map { ItemID($0) }
                 var oldIndex: [ItemID: Int] = [:]
-                for (index, item) in items.enumerated() where freshIDs.contains(ItemID(item)) {
-                    let id = ItemID(item)
-                    if oldIndex[id] == nil { oldIndex[id] = index }
+                for (index, id) in oldIDs.enumerated() where freshIDs.contains(id) && oldIndex[id] == nil {
+                    oldIndex[id] = index
                 }
                 let reach = Self.orderedReach(fresh.compactMap { oldIndex[ItemID($0)] })
-                let rest = items[(reach + 1)...].filter { !freshIDs.contains(ItemID($0)) }
-                merged += rest
-                for item in rest where !edits.isInserted(ItemID(item)) { unconfirmed.insert(ItemID(item)) }
+                unconfirmed.reserveCapacity(items.count - reach)
+                for index in (reach + 1)..<items.count where !freshIDs.contains(oldIDs[index]) {
+                    merged.append(items[index])
+                    if !edits.isInserted(oldIDs[index]) { unconfirmed.insert(oldIDs[index]) }
+                }
                 hasMore = true
             } else {
                 // A first load, or a first page with nothing after it: it is the whole list.
@@ -477,15 +485,42 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             ids.formUnion(placedIDs)
             return !placed.isEmpty
         }
-        // One pass over the rows: where the unconfirmed rows start, where the moving ones are.
-        var start = items.count
+        let start = firstUnconfirmedIndex()
+        if !endsList && moving.isSubset(of: unconfirmed) {
+            // The usual page fetched again: the rows it moves lie from the first unconfirmed
+            // row on, mostly right there. Only the rows up to the last of them change.
+            var position: [ItemID: Int] = [:]
+            var end = start
+            while position.count < moving.count && end < items.count {
+                let id = ItemID(items[end])
+                if moving.contains(id), position[id] == nil { position[id] = end }
+                end += 1
+            }
+            let reach = Self.orderedReach(placed.compactMap { position[ItemID($0)] })
+            var segment = placed
+            var dropped = 0
+            for index in start..<end {
+                let id = ItemID(items[index])
+                if moving.contains(id) { continue }
+                if unconfirmed.contains(id) && index < reach {
+                    unconfirmed.remove(id)
+                    ids.remove(id)
+                    dropped += 1
+                    continue
+                }
+                segment.append(items[index])
+            }
+            items.replaceSubrange(start..<end, with: segment)
+            unconfirmed.subtract(moving)
+            ids.formUnion(placedIDs)
+            unconfirmedHint = start + placed.count
+            return !placed.isEmpty || dropped > 0
+        }
+        // The end of the list, or items inserted locally that may be anywhere: every row.
         var position: [ItemID: Int] = [:]
         for (index, item) in items.enumerated() {
             let id = ItemID(item)
-            if unconfirmed.contains(id) {
-                if start == items.count { start = index }
-                if moving.contains(id), position[id] == nil { position[id] = index }
-            }
+            if moving.contains(id), unconfirmed.contains(id), position[id] == nil { position[id] = index }
         }
         let reach = Self.orderedReach(placed.compactMap { position[ItemID($0)] })
         var kept: [Item] = []
@@ -507,7 +542,17 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         unconfirmed.subtract(moving)
         ids.formUnion(placedIDs)
         items = kept
+        unconfirmedHint = 0
         return !placed.isEmpty || dropped > 0
+    }
+
+    /// The index of the first unconfirmed row (``items``'s count when there is none),
+    /// searched from `unconfirmedHint`, before which there is none.
+    private func firstUnconfirmedIndex() -> Int {
+        var index = min(unconfirmedHint, items.count)
+        while index < items.count && !unconfirmed.contains(ItemID(items[index])) { index += 1 }
+        unconfirmedHint = index
+        return index
     }
 
     /// The furthest of `positions` (old positions of rows, in their new order) that a
