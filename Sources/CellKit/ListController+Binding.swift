@@ -43,6 +43,7 @@ extension ListController {
         (dataSource as? any DiagnosticReporting)?.diagnostics = diagnostics
         if onRetry == nil {
             onRetry = { [weak self] in self?.dataSource?.load() }
+            retryIsBindings = true
         }
         snapshots.discardPending()
         submit(dataSource.snapshot)
@@ -56,6 +57,8 @@ extension ListController {
         guard let source = dataSource else { return }
         release(source)
         dataSource = nil
+        // Its retry goes with it: the error row offers no retry that does nothing.
+        if retryIsBindings { onRetry = nil }
     }
 
     /// Stops hearing `source`: its snapshots, and what it reports (back to standard error).
@@ -149,7 +152,7 @@ extension ListController {
 extension ListController: SnapshotQueueOwner {
     func target(for snapshot: ListSnapshot) -> TableModel {
         Self.displayedModel(
-            snapshot.model, state: snapshot.state, placeholders: placeholders,
+            snapshot.model, state: snapshot.state, placeholders: shownPlaceholders,
             activity: snapshot.activity, nextPageError: snapshot.nextPageError)
     }
 

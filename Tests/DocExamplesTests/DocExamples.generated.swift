@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:234
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:259
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -387,7 +387,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/RemoteDataSource.swift:72
+// Sources/CellKit/DataSources/RemoteDataSource.swift:84
 @MainActor private func docExample34() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
 
@@ -431,7 +431,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:85
+// Sources/CellKit/DataSources/SimpleDataSource.swift:104
 @MainActor private func docExample37() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
@@ -444,7 +444,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:43
+// Sources/CellKit/Diagnostics.swift:46
 @MainActor private func docExample38() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
@@ -603,7 +603,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:104
+// Sources/CellKit/ListController.swift:122
 @MainActor private func docExample51() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -613,7 +613,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:229
+// Sources/CellKit/ListController.swift:301
 @MainActor private func docExample52() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -698,7 +698,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:13
+// Sources/CellKit/Resources/ResourceLoader.swift:19
 @MainActor private func docExample59() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1167,7 +1167,7 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:36
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:43
 @MainActor private func docExample80() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
@@ -1198,7 +1198,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:89
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:101
 @MainActor private func docExample81() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1220,7 +1220,7 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:119
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:131
 @MainActor private func docExample82() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1242,7 +1242,7 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:157
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:169
 @MainActor private func docExample83() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1259,7 +1259,7 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:175
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:187
 @MainActor private func docExample84() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1470,7 +1470,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:133
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:144
 @MainActor private func docExample96() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1519,7 +1519,7 @@ import Testing
     assert(controller.provideResource(users[15], key: "avatar", value: "avatar-16.png").isEmpty)
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:62
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:69
 @MainActor private func docExample99() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1541,7 +1541,7 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:91
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:98
 @MainActor private func docExample100() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1554,7 +1554,7 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
-// Sources/CellKit/Documentation.docc/RowIdentity.md:47
+// Sources/CellKit/Documentation.docc/RowIdentity.md:55
 @MainActor private func docExample101() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
@@ -1700,6 +1700,7 @@ import Testing
         let controller = ListController()
         controller.placeholders.loading.message = "Brewing…"
         controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+        controller.onRetry = { /* load again */ }    // without one, the error row offers no retry
         controller.attach(to: listView)
         assert(listView.visibleTexts == ["Brewing…"])
         controller.apply(TableModel(), state: .failed(Offline()))
@@ -1708,7 +1709,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:214
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:215
 @MainActor private func docExample110() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 

@@ -21,6 +21,10 @@
 public final class SimpleDataSource: ListDataSource {
     public private(set) var snapshot: ListSnapshot
     public var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+    /// Where a nested edit is reported (the binding controller's diagnostics).
+    var diagnostics: DiagnosticHandler = .standardError
+    /// Whether the closure of an ``edit(_:)`` runs.
+    private var isEditing = false
 
     /// Creates a source showing `model`.
     public init(model: TableModel) {
@@ -59,7 +63,12 @@ public final class SimpleDataSource: ListDataSource {
     public var model: TableModel { snapshot.model }
 
     /// Replaces the content with `model` and publishes it.
+    ///
+    /// Called from inside the closure of ``edit(_:)`` it is not applied (the edit's
+    /// result replaces the content when the closure returns): a
+    /// ``Diagnostic/Kind/nestedEdit`` diagnostic says so.
     public func set(model: TableModel) {
+        guard !isEditing else { return diagnostics(.nestedEdit(Self.self, "set(model:)")) }
         snapshot = ListSnapshot(model, state: .settled(model))
         onSnapshot?(snapshot)
     }
@@ -82,6 +91,16 @@ public final class SimpleDataSource: ListDataSource {
     /// the mutations report). The same shape as ``PaginatedDataSource/edit(_:)``;
     /// nothing loads here, so there is nothing to respect later.
     ///
+    /// The closure works on a copy: while it runs, ``model`` and ``snapshot`` still
+    /// show the content from before the edit, and the edit is published when it
+    /// returns (also when it throws: the changes made before the throw are kept). An
+    /// `edit(_:)` or `set` called from inside the closure (a helper of the screen that
+    /// edits) is not applied: its closure runs on a copy of the content from before
+    /// the outer edit, its result is returned, and a ``Diagnostic/Kind/nestedEdit``
+    /// diagnostic naming the source type goes to the binding controller's
+    /// ``ListController/diagnostics`` (standard error while none binds it). Make the
+    /// change on the model handed to the outer closure, or edit again after it returns.
+    ///
     /// ```swift
     /// struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
     ///
@@ -96,7 +115,15 @@ public final class SimpleDataSource: ListDataSource {
     @discardableResult
     public func edit<Result>(_ change: (inout TableModel) throws -> Result) rethrows -> Result {
         var model = snapshot.model
-        defer { set(model: model) }
+        guard !isEditing else {
+            diagnostics(.nestedEdit(Self.self, "edit(_:)"))
+            return try change(&model)
+        }
+        isEditing = true
+        defer {
+            isEditing = false
+            set(model: model)
+        }
         return try change(&model)
     }
 
