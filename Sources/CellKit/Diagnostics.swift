@@ -20,9 +20,6 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// A paged source's next page said more follow but brought no row that the
         /// pages since the last new row had not brought; automatic paging stopped there.
         case pagingStalled
-        /// A data source's `edit(_:)` (or `set`) was called from inside the closure of
-        /// its own `edit(_:)`; that inner change was not applied.
-        case nestedEdit
         /// Something else.
         case other
     }
@@ -66,9 +63,8 @@ public struct DiagnosticHandler: Sendable {
     public static let ignore = DiagnosticHandler { _ in }
 }
 
-/// A data source that notices problems of its own (a paged source's stalled page, an
-/// edit nested in its own edit): a controller that binds it hands it its
-/// ``ListController/diagnostics``.
+/// A data source that notices problems of its own (a paged source's stalled page): a
+/// controller that binds it hands it its ``ListController/diagnostics``.
 @MainActor
 protocol DiagnosticReporting: AnyObject {
     /// Where the source reports; the binding controller's handler while bound.
@@ -76,17 +72,6 @@ protocol DiagnosticReporting: AnyObject {
 }
 
 extension PaginatedDataSource: DiagnosticReporting {}
-extension RemoteDataSource: DiagnosticReporting {}
-extension SimpleDataSource: DiagnosticReporting {}
-extension SectionedDataSource: DiagnosticReporting {}
-
-extension Diagnostic {
-    /// The diagnostic of `call` (`edit(_:)`, `set`) made on `source` from inside the
-    /// closure of the same source's `edit(_:)`.
-    static func nestedEdit(_ source: Any.Type, _ call: String) -> Diagnostic {
-        Diagnostic(.nestedEdit, "\(source): \(call) was called inside the closure of its own edit(_:) and was not applied (a closure it was given ran on a copy of the content from before the outer edit); change the content handed to the outer closure instead, or edit again after it returns")
-    }
-}
 
 extension MultiDataSource: DiagnosticReporting {
     var diagnostics: DiagnosticHandler {

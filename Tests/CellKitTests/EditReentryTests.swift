@@ -1,4 +1,4 @@
-import CellKit
+@testable import CellKit
 import CellKitTesting
 import Testing
 
@@ -7,18 +7,10 @@ import Testing
 /// from an edit). Before the fix, reading `items` inside the closure of a paged or
 /// remote source, and any nested edit on them, trapped with an exclusivity violation
 /// (release builds too); a nested edit on a simple or sectioned source was lost
-/// without a word.
+/// without a word. Now a nested edit applies after the outer one.
 @MainActor
 @Suite("Data sources: edit re-entered from its own closure")
 struct EditReentryTests {
-    private func bound(_ source: any ListDataSource) -> (ListController, DiagnosticLog) {
-        let log = DiagnosticLog()
-        let controller = ListController(diagnostics: log.handler)
-        controller.attach(to: HeadlessListView())
-        controller.bind(to: source)
-        return (controller, log)
-    }
-
     @Test func readingAPagedSourceInsideItsEditSeesTheItemsFromBeforeTheEdit() async {
         let source = PaginatedDataSource<Post>(prefetchDistance: 0) { _ in Page(posts(0..<2), hasMore: false) }
         await source.load().value
@@ -58,63 +50,95 @@ struct EditReentryTests {
         #expect(sectionedSeen == 4 && sectioned.items.count == 3)
     }
 
-    @Test func aNestedEditIsNotAppliedAndSaysSoNamingTheSourceType() async {
-        let paged = PaginatedDataSource<Post>(prefetchDistance: 0) { _ in Page(posts(0..<2), hasMore: false) }
-        let remote = RemoteDataSource { posts(0..<2) }
-        let simple = SimpleDataSource(posts(0..<2))
-        let sectioned = SectionedDataSource(posts(0..<2), sectionBy: { _ in 0 })
-        let (pagedController, pagedLog) = bound(paged)
-        let (remoteController, remoteLog) = bound(remote)
-        let (simpleController, simpleLog) = bound(simple)
-        let (sectionedController, sectionedLog) = bound(sectioned)
+    @Test func aNestedEditIsAppliedAfterTheOuterOneInEverySource() async {
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 0) { _ in Page(posts(0..<4), hasMore: false) }
+        let remote = RemoteDataSource { posts(0..<4) }
+        let simple = SimpleDataSource(posts(0..<4))
+        let sectioned = SectionedDataSource(posts(0..<4), sectionBy: { _ in 0 })
+        let controllers = ([paged, remote, simple, sectioned] as [any ListDataSource]).map { source -> ListController in
+            let controller = ListController(diagnostics: .ignore)
+            controller.attach(to: HeadlessListView())
+            controller.bind(to: source)
+            return controller
+        }
         await paged.load().value
         await remote.load().value
 
-        // The inner closure runs (on the content from before the outer edit) and its
-        // result comes back; its change is not applied; the outer one is.
-        let pagedInner = paged.edit { items -> [Int] in
+        // The outer edit appends 5 and removes 1; a helper called from it appends 6,
+        // marks post 2 read and removes post 3, working on the content from before the
+        // outer edit (what reading the source shows), and its result comes back.
+        func outer(_ items: inout [Post], nested: () -> [Int]) -> [Int] {
             items.append(Post(5))
-            return paged.edit { inner -> [Int] in inner.append(Post(6)); return inner.map(\.id) }
+            items.removeAll { $0.id == 1 }
+            return nested()
         }
-        #expect(pagedInner == [0, 1, 6])
-        #expect(paged.items.map(\.id) == [0, 1, 5])
-
-        let remoteInner = remote.edit { items -> [Int] in
-            items.append(Post(5))
-            return remote.edit { inner -> [Int] in inner.append(Post(6)); return inner.map(\.id) }
+        func helper(_ items: inout [Post]) -> [Int] {
+            items.append(Post(6))
+            items[2].text = "read"
+            items.removeAll { $0.id == 3 }
+            return items.map(\.id)
         }
-        #expect(remoteInner == [0, 1, 6])
-        #expect(remote.items.map(\.id) == [0, 1, 5])
+        let pagedSeen = paged.edit { items in outer(&items) { paged.edit(helper) } }
+        let remoteSeen = remote.edit { items in outer(&items) { remote.edit(helper) } }
+        let sectionedSeen = sectioned.edit { items in outer(&items) { sectioned.edit(helper) } }
+        let simpleSeen = simple.edit { model -> [Int] in
+            _ = model.append(posts([5]))
+            _ = model.remove(at: ItemPath(item: 1, section: 0))
+            return simple.edit { inner -> [Int] in
+                _ = inner.append(posts([6]))
+                _ = inner.replace(at: ItemPath(item: 2, section: 0), with: ListItem(Post(2, "read")))
+                _ = inner.remove(at: ItemPath(item: 3, section: 0))
+                return inner.sections[0].items.compactMap { $0.model(as: Post.self)?.id }
+            }
+        }
+        for seen in [pagedSeen, remoteSeen, sectionedSeen, simpleSeen] { #expect(seen == [0, 1, 2, 6]) }
 
-        let simpleInner = simple.edit { model -> Int in
+        let expected = [Post(0), Post(2, "read"), Post(5), Post(6)]
+        #expect(paged.items == expected)
+        #expect(remote.items == expected)
+        #expect(sectioned.items == expected)
+        #expect(simple.model.sections[0].items.compactMap { $0.model(as: Post.self) } == expected)
+
+        // One publication each, shown as the sources hold them.
+        for controller in controllers {
+            await controller.settle()
+            #expect(controller.model.sections.flatMap { Array($0.items) }.compactMap { $0.model(as: Post.self) } == expected)
+        }
+
+        // A later refresh respects the nested removal too.
+        await paged.refresh().value
+        await remote.refresh().value
+        #expect(!paged.items.contains { $0.id == 3 } && !remote.items.contains { $0.id == 3 })
+    }
+
+    @Test func aSetInsideAnEditReplacesTheContentAfterIt() {
+        let simple = SimpleDataSource(posts(0..<2))
+        simple.edit { model in
             _ = model.append(posts([5]))
             simple.set(posts([7]))
-            return simple.edit { inner -> Int in _ = inner.append(posts([6])); return inner.itemCount }
         }
-        #expect(simpleInner == 3)
-        #expect(simple.model.sections[0].items.compactMap { $0.model(as: Post.self)?.id } == [0, 1, 5])
+        #expect(simple.model.sections[0].items.compactMap { $0.model(as: Post.self)?.id } == [7])
 
-        let sectionedInner = sectioned.edit { items -> Int in
+        let sectioned = SectionedDataSource(posts(0..<2), sectionBy: { $0.id % 2 })
+        sectioned.edit { items in
             items.append(Post(5))
-            sectioned.set(posts([7]))
-            return sectioned.edit { inner -> Int in inner.append(Post(6)); return inner.count }
+            sectioned.set(posts([7, 8]))
+            sectioned.edit { $0.insert(Post(9), at: 0) }       // on the items from before the outer edit
         }
-        #expect(sectionedInner == 3)
-        #expect(sectioned.items.map(\.id) == [0, 1, 5])
+        #expect(sectioned.items.map(\.id) == [9, 7, 8], "after the outer edit, the set, then the nested edit")
+    }
 
-        for (log, type, count) in [(pagedLog, "PaginatedDataSource<Post>", 1), (remoteLog, "RemoteDataSource<Post>", 1),
-                                   (simpleLog, "SimpleDataSource", 2), (sectionedLog, "SectionedDataSource<Post, Int>", 2)] {
-            let nested = log.all.filter { $0.kind == .nestedEdit }
-            #expect(nested.count == count, "\(type): \(log.all)")
-            #expect(nested.allSatisfy { $0.message.hasPrefix(type + ":") }, "\(nested)")
+    @Test func replayPutsInsertedAndMovedRowsWhereTheNestedEditPutThem() {
+        func replay(_ before: [Int], _ after: [Int], onto: [Int]) -> [Int] {
+            EditReplay.replay(before, after, onto: onto, id: { $0 }, isContentEqual: { $0 == $1 })
         }
-        #expect(simpleLog.all.first { $0.kind == .nestedEdit }?.message.contains("set(model:)") == true)
-
-        // What shows is what the sources hold.
-        for controller in [pagedController, remoteController, simpleController, sectionedController] {
-            await controller.settle()
-            #expect(controller.model.itemCount == 3)
-        }
+        #expect(replay([1, 2, 3], [0, 1, 2, 3], onto: [1, 2, 3, 4]) == [0, 1, 2, 3, 4], "inserted at the top")
+        #expect(replay([1, 2, 3], [1, 2, 3, 9], onto: [1, 2, 3, 4]) == [1, 2, 3, 4, 9], "appended: after the outer's rows")
+        #expect(replay([1, 2, 3], [1, 9, 2, 3], onto: [0, 1, 2, 3]) == [0, 1, 9, 2, 3], "after the row before it")
+        #expect(replay([1, 2, 3], [3, 1, 2], onto: [1, 2, 3, 4]) == [3, 1, 2, 4], "moved to the top")
+        #expect(replay([1, 2, 3], [2, 3, 1], onto: [1, 2, 3]) == [2, 3, 1], "moved to the end")
+        #expect(replay([1, 2, 3], [1, 3, 2], onto: [2, 3]) == [3, 2], "a row the outer removed stays removed")
+        #expect(replay([1, 2, 3], [1, 2], onto: [3, 2, 1]) == [2, 1], "removed")
     }
 
     @Test func anEditFromASnapshotObserverAfterTheEditIsNotNested() {

@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:259
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:261
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -431,7 +431,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:104
+// Sources/CellKit/DataSources/SimpleDataSource.swift:109
 @MainActor private func docExample37() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
@@ -444,7 +444,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:46
+// Sources/CellKit/Diagnostics.swift:43
 @MainActor private func docExample38() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
@@ -1470,8 +1470,32 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:144
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:146
 @MainActor private func docExample96() async throws {
+    struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
+
+    @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
+        source.edit { model in
+            let path = model.indexPath(of: ItemID(type: Mail.self, id: id))
+            if let path { _ = model.replace(at: path, with: ListItem(Mail(id: id, isRead: true))) }
+        }
+    }
+
+    @MainActor func archive(_ id: Int, in source: SimpleDataSource) {
+        source.edit { model in
+            markRead(id + 1, in: source)     // a nested edit: applied after this one
+            if let path = model.indexPath(of: ItemID(type: Mail.self, id: id)) { _ = model.remove(at: path) }
+        }
+    }
+
+    let inbox = SimpleDataSource([Mail(id: 1), Mail(id: 2), Mail(id: 3)])
+    archive(1, in: inbox)
+    let mails = inbox.model.sections[0].items.compactMap { $0.model(as: Mail.self) }
+    assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
+}
+
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:173
+@MainActor private func docExample97() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1483,7 +1507,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1493,7 +1517,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1520,7 +1544,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:69
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1542,7 +1566,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:98
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1555,7 +1579,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:55
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1572,7 +1596,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample103() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1588,7 +1612,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample104() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1610,7 +1634,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:112
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample105() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1625,7 +1649,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample106() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1642,7 +1666,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:170
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample107() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1657,7 +1681,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:189
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1677,7 +1701,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1692,7 +1716,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample110() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1710,7 +1734,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:215
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1724,7 +1748,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:32
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1739,14 +1763,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1763,14 +1787,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:7
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1779,7 +1803,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample117() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1788,7 +1812,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1796,7 +1820,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:139
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -1805,7 +1829,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:147
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1813,7 +1837,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:33
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1825,7 +1849,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1836,7 +1860,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1848,7 +1872,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1865,7 +1889,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1889,13 +1913,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1922,7 +1946,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:103
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -1942,7 +1966,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1960,7 +1984,7 @@ import Testing
 }
 
 // README.md:122
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample130() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -1973,7 +1997,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 129 examples compile and run") @MainActor func run() async throws {
+    @Test("all 130 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2103,5 +2127,6 @@ struct DocExamples {
         try await docExample127()
         try await docExample128()
         try await docExample129()
+        try await docExample130()
     }
 }

@@ -130,6 +130,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     private var edits = LocalEdits()
     /// Whether the closure of an ``edit(_:)`` runs.
     private var isEditing = false
+    /// The edits made inside it, applied after it.
+    private var nested = NestedEdits<[Item]>()
 
     /// Creates a source fetching pages with `fetch`.
     @inlinable
@@ -251,10 +253,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// The closure works on a copy: while it runs, ``items`` and ``snapshot`` still
     /// show the content from before the edit, which is published when the closure
     /// returns (also when it throws: the changes made before the throw are kept). An
-    /// `edit(_:)` called from inside the closure is not applied (its closure runs on a
-    /// copy of the items from before the outer edit) and reported as a
-    /// ``Diagnostic/Kind/nestedEdit`` diagnostic naming the source type, as in every
-    /// source (see ``SimpleDataSource/edit(_:)``).
+    /// `edit(_:)` called from inside the closure runs at once on a copy of the items
+    /// from before the outer edit and is applied after it (what it changed replayed on
+    /// the outer edit's items, by identity), as in every source (see
+    /// ``SimpleDataSource/edit(_:)``); later loads respect both.
     ///
     /// ```swift
     /// struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
@@ -279,7 +281,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
         var edited = items
         guard !isEditing else {
-            diagnostics(.nestedEdit(Self.self, "edit(_:)"))
+            defer { nested.edited(edited) }
             return try change(&edited)
         }
         let before = items.map { ItemID($0) }
@@ -287,7 +289,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         isEditing = true
         defer {
             isEditing = false
-            items = edited
+            items = nested.apply(before: items, onto: edited, replay: EditReplay.replay)
             let after = items.map { ItemID($0) }
             edits.record(before: before, after: after)
             ids = Set(after)

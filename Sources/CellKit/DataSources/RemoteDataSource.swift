@@ -43,10 +43,10 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     private var loads = LoadGenerations()
     private var hasLoaded = false
     private var edits = LocalEdits()
-    /// Where a nested edit is reported (the binding controller's diagnostics).
-    var diagnostics: DiagnosticHandler = .standardError
     /// Whether the closure of an ``edit(_:)`` runs.
     private var isEditing = false
+    /// The edits made inside it, applied after it.
+    private var nested = NestedEdits<[Item]>()
 
     /// Creates a source that shows the fetched items in one section, or as `makeModel` arranges them.
     public init(makeModel: @escaping @MainActor ([Item]) -> TableModel = { TableModel($0) }, fetch: @escaping Fetch) {
@@ -76,10 +76,10 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     /// The closure works on a copy: while it runs, ``items`` and ``snapshot`` still
     /// show the content from before the edit, which is published when the closure
     /// returns (also when it throws: the changes made before the throw are kept). An
-    /// `edit(_:)` called from inside the closure is not applied (its closure runs on a
-    /// copy of the items from before the outer edit) and reported as a
-    /// ``Diagnostic/Kind/nestedEdit`` diagnostic naming the source type, as in every
-    /// source (see ``SimpleDataSource/edit(_:)``).
+    /// `edit(_:)` called from inside the closure runs at once on a copy of the items
+    /// from before the outer edit and is applied after it (what it changed replayed on
+    /// the outer edit's items, by identity), as in every source (see
+    /// ``SimpleDataSource/edit(_:)``); later fetches respect both.
     ///
     /// ```swift
     /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
@@ -99,14 +99,14 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
         var edited = items
         guard !isEditing else {
-            diagnostics(.nestedEdit(Self.self, "edit(_:)"))
+            defer { nested.edited(edited) }
             return try change(&edited)
         }
         let before = items.map { ItemID($0) }
         isEditing = true
         defer {
             isEditing = false
-            items = edited
+            items = nested.apply(before: items, onto: edited, replay: EditReplay.replay)
             edits.record(before: before, after: items.map { ItemID($0) })
             let model = makeModel(items)
             let state: ContentState = isFetching && model.isEmpty ? .loading : .settled(model)

@@ -27,10 +27,10 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
     /// The rows of a section's items: typed rows, built by code specialised for
     /// `Item` where the source was created (see ``TableSection``).
     private let makeRows: @Sendable ([Item]) -> _SectionRows
-    /// Where a nested edit is reported (the binding controller's diagnostics).
-    var diagnostics: DiagnosticHandler = .standardError
     /// Whether the closure of an ``edit(_:)`` runs.
     private var isEditing = false
+    /// The edits and sets made inside it, applied after it.
+    private var nested = NestedEdits<[Item]>()
 
     /// Creates a source grouping `items` by `key`, sections in increasing key order,
     /// titled by `title`, rows in `areInIncreasingOrder` (or in the order given).
@@ -62,9 +62,9 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
 
     /// Replaces the items, regroups them and publishes the result.
     ///
-    /// Called from inside the closure of ``edit(_:)`` it is not applied (see there).
+    /// Called from inside the closure of ``edit(_:)``, it applies after that edit (see there).
     public func set(_ items: [Item]) {
-        guard !isEditing else { return diagnostics(.nestedEdit(Self.self, "set(_:)")) }
+        guard !isEditing else { return nested.replaced(with: items) }
         self.items = items
         var groups: [Key: [Item]] = [:]
         for item in items { groups[key(item), default: []].append(item) }
@@ -82,21 +82,21 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
     /// regroups them and publishes the result; returns what `change` returns.
     ///
     /// As with ``SimpleDataSource/edit(_:)``, the closure works on a copy: inside it
-    /// ``items`` and ``model`` show the content from before the edit, and an `edit(_:)`
-    /// or ``set(_:)`` called from inside it is not applied (its closure runs on a copy
-    /// of the items from before the outer edit) and reported as a
-    /// ``Diagnostic/Kind/nestedEdit`` diagnostic naming the source type.
+    /// ``items`` and ``model`` show the content from before the edit; an `edit(_:)`
+    /// called from inside it runs at once on a copy of the items from before the outer
+    /// edit and is applied after it (what it changed replayed on the outer edit's
+    /// items, by identity), and a ``set(_:)`` from inside it replaces the items after it.
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
         var items = items
         guard !isEditing else {
-            diagnostics(.nestedEdit(Self.self, "edit(_:)"))
+            defer { nested.edited(items) }
             return try change(&items)
         }
         isEditing = true
         defer {
             isEditing = false
-            set(items)
+            set(nested.apply(before: self.items, onto: items, replay: EditReplay.replay))
         }
         return try change(&items)
     }

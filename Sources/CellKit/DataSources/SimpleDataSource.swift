@@ -21,10 +21,10 @@
 public final class SimpleDataSource: ListDataSource {
     public private(set) var snapshot: ListSnapshot
     public var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
-    /// Where a nested edit is reported (the binding controller's diagnostics).
-    var diagnostics: DiagnosticHandler = .standardError
     /// Whether the closure of an ``edit(_:)`` runs.
     private var isEditing = false
+    /// The edits and sets made inside it, applied after it.
+    private var nested = NestedEdits<TableModel>()
 
     /// Creates a source showing `model`.
     public init(model: TableModel) {
@@ -64,11 +64,10 @@ public final class SimpleDataSource: ListDataSource {
 
     /// Replaces the content with `model` and publishes it.
     ///
-    /// Called from inside the closure of ``edit(_:)`` it is not applied (the edit's
-    /// result replaces the content when the closure returns): a
-    /// ``Diagnostic/Kind/nestedEdit`` diagnostic says so.
+    /// Called from inside the closure of ``edit(_:)``, it applies after that edit (its
+    /// content replaces the edit's result), as if called right after it.
     public func set(model: TableModel) {
-        guard !isEditing else { return diagnostics(.nestedEdit(Self.self, "set(model:)")) }
+        guard !isEditing else { return nested.replaced(with: model) }
         snapshot = ListSnapshot(model, state: .settled(model))
         onSnapshot?(snapshot)
     }
@@ -93,13 +92,19 @@ public final class SimpleDataSource: ListDataSource {
     ///
     /// The closure works on a copy: while it runs, ``model`` and ``snapshot`` still
     /// show the content from before the edit, and the edit is published when it
-    /// returns (also when it throws: the changes made before the throw are kept). An
-    /// `edit(_:)` or `set` called from inside the closure (a helper of the screen that
-    /// edits) is not applied: its closure runs on a copy of the content from before
-    /// the outer edit, its result is returned, and a ``Diagnostic/Kind/nestedEdit``
-    /// diagnostic naming the source type goes to the binding controller's
-    /// ``ListController/diagnostics`` (standard error while none binds it). Make the
-    /// change on the model handed to the outer closure, or edit again after it returns.
+    /// returns (also when it throws: the changes made before the throw are kept).
+    ///
+    /// An `edit(_:)` called from inside the closure (a helper of the screen that edits
+    /// the source) is applied after the outer edit, in one publication with it: its
+    /// closure runs at once, on a copy of the content from before the outer edit (what
+    /// reading the source shows), its result is returned, and what it changed is then
+    /// replayed on the outer edit's result, rows and sections matched by identity: the
+    /// rows it removed go, the rows it changed take its version, the rows it inserted or
+    /// moved go where it put them (at the top when nothing was before them, at the end
+    /// when only new rows followed them, else after the row before them). A row the
+    /// outer edit removed stays removed; where both changed a row, the nested edit's
+    /// version shows. A ``set(model:)`` from inside the closure replaces the content
+    /// after the outer edit.
     ///
     /// ```swift
     /// struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
@@ -116,13 +121,13 @@ public final class SimpleDataSource: ListDataSource {
     public func edit<Result>(_ change: (inout TableModel) throws -> Result) rethrows -> Result {
         var model = snapshot.model
         guard !isEditing else {
-            diagnostics(.nestedEdit(Self.self, "edit(_:)"))
+            defer { nested.edited(model) }
             return try change(&model)
         }
         isEditing = true
         defer {
             isEditing = false
-            set(model: model)
+            set(model: nested.apply(before: snapshot.model, onto: model, replay: EditReplay.replay))
         }
         return try change(&model)
     }
