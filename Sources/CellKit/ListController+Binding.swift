@@ -42,7 +42,9 @@ extension ListController {
         dataSource.onSnapshot = { [weak self] snapshot in self?.submit(snapshot) }
         (dataSource as? any DiagnosticReporting)?.diagnostics = diagnostics
         if onRetry == nil {
+            redisplaysPlaceholders = false
             onRetry = { [weak self] in self?.dataSource?.load() }
+            redisplaysPlaceholders = true
             retryIsBindings = true
         }
         snapshots.discardPending()
@@ -58,7 +60,11 @@ extension ListController {
         release(source)
         dataSource = nil
         // Its retry goes with it: the error row offers no retry that does nothing.
-        if retryIsBindings { onRetry = nil }
+        if retryIsBindings {
+            redisplaysPlaceholders = false
+            onRetry = nil
+            redisplaysPlaceholders = true
+        }
     }
 
     /// Stops hearing `source`: its snapshots, and what it reports (back to standard error).

@@ -93,6 +93,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
     /// Whether ``onRetry`` is the one ``bind(to:)`` set (cleared when the source goes).
     var retryIsBindings = false
+    /// Off while binding and unbinding change ``onRetry``: what they show next redoes the rows.
+    var redisplaysPlaceholders = true
     /// Called when a load fails while content is showing (the content stays), a failed
     /// next page included. Not called for a failure with nothing to show: the error
     /// row shows that one (and a ``Diagnostic/Kind/loadFailed`` diagnostic reports it).
@@ -192,7 +194,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Shows the placeholder rows again after ``placeholders`` or ``onRetry`` changed,
     /// when a placeholder row may show (no content, or the load-more row).
     private func placeholdersDidChange() {
-        guard model.isEmpty || displayed.sections.last?.id == Self.loadMoreSection else { return }
+        guard redisplaysPlaceholders, model.isEmpty || displayed.sections.last?.id == Self.loadMoreSection else { return }
         let target = Self.displayedModel(model, state: state, placeholders: shownPlaceholders, activity: activity, nextPageError: nextPageError)
         let placeholderRows = { (model: TableModel) in model.sections.last.map { Array($0.items) } ?? [] }
         let (now, next) = (placeholderRows(displayed), placeholderRows(target))
