@@ -150,6 +150,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// through the rows placed before it.
     private var unconfirmedHint = 0
     private var edits = LocalEdits()
+    /// Whether the closure of an ``edit(_:)`` runs.
+    private var isEditing = false
+    /// The edits made inside it, applied after it.
+    private var nested = NestedEdits<[Item]>()
 
     /// Creates a source fetching pages with `fetch`.
     @inlinable
@@ -193,7 +197,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         let task = Task { [weak self] in
             let result: Result<Page<Item>, any Error>
             do { result = .success(try await fetch(page)) } catch { result = .failure(error) }
-            self?.finishMore(page, generation, result)
+            // A cancelled page is not appended, even when the fetch returned it anyway.
+            self?.finishMore(page, generation, Task.isCancelled ? .failure(CancellationError()) : result)
         }
         moreTask = task
         return task
@@ -205,7 +210,12 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// so the list shows the progress.
     ///
     /// A failed page stops it (the list ends with the retry row; call it again to
-    /// go on); so do a refresh, ``cancel()`` and cancelling the returned task. So
+    /// go on); so do a refresh, ``cancel()`` and cancelling the returned task.
+    /// Cancelling the returned task cancels the page it is waiting for (the fetch's
+    /// task is cancelled, and the page is not appended even if the fetch returns it),
+    /// and the first load it started itself; a first load or refresh started
+    /// elsewhere goes on. The list stays as it was, with no error, and paging goes on
+    /// when asked again. So
     /// does a page that says more follow but moves the list on no further (empty,
     /// or the same rows again: a server that repeats itself, see
     /// ``PaginatedDataSource``): call it again to go on from the next page. A page already
@@ -215,26 +225,35 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// first page first, as ``load()`` does; a failed first page stops it.
     @discardableResult
     public func loadUntil(_ isEnough: @escaping @MainActor (_ items: [Item]) -> Bool) -> Task<Void, Never> {
-        if nextPage == 0, !isFetchingFirstPage, !isEnough(items) { load() }
+        let firstLoad = nextPage == 0 && !isFetchingFirstPage && !isEnough(items) ? load() : nil
         let generation = loads.current
         return Task { [weak self] in
             while !Task.isCancelled {
                 guard let self, self.loads.isCurrent(generation), !isEnough(self.items) else { return }
                 if self.isFetchingFirstPage, let first = self.loads.task {
-                    await first.value
+                    // The first load it started is cancelled with it; one started elsewhere goes on.
+                    await Self.wait(for: first, cancelling: first == firstLoad)
+                    if Task.isCancelled { return }
                     if case .failed = self.snapshot.state { return }
                     continue
                 }
                 if let running = self.moreTask {
-                    await running.value
+                    // A page loading is this task's page from now on: cancelling the task cancels it.
+                    await Self.wait(for: running, cancelling: true)
                 } else if let started = self.loadNextPage() {
-                    await started.value
+                    await Self.wait(for: started, cancelling: true)
                 } else {
                     return  // no page left
                 }
                 if self.nextPageError != nil || self.stalledPage != nil { return }
             }
         }
+    }
+
+    /// Waits for `task`; when the waiting task is cancelled, cancels `task` too if `cancelling`.
+    private static func wait(for task: Task<Void, Never>, cancelling: Bool) async {
+        guard cancelling else { return await task.value }
+        await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
     }
 
     /// Loads every page that is left (see ``loadUntil(_:)``).
@@ -263,6 +282,14 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// published, later loads respect them, and the error is rethrown. To change all or
     /// nothing, change a copy and assign it at the end of the closure.
     ///
+    /// The closure works on a copy: while it runs, ``items`` and ``snapshot`` still
+    /// show the content from before the edit, which is published when the closure
+    /// returns (also when it throws: the changes made before the throw are kept). An
+    /// `edit(_:)` called from inside the closure runs at once on a copy of the items
+    /// from before the outer edit and is applied after it (what it changed replayed on
+    /// the outer edit's items, by identity), as in every source (see
+    /// ``SimpleDataSource/edit(_:)``); later loads respect both.
+    ///
     /// ```swift
     /// struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
     ///
@@ -284,8 +311,16 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// ```
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
+        var edited = items
+        guard !isEditing else {
+            defer { nested.edited(edited) }
+            return try change(&edited)
+        }
         let before = items.map { ItemID($0) }
+        isEditing = true
         defer {
+            isEditing = false
+            items = nested.apply(before: items, onto: edited, replay: EditReplay.replay)
             let after = items.map { ItemID($0) }
             edits.record(before: before, after: after)
             ids = Set(after)
@@ -297,7 +332,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             }
             publishContent()
         }
-        return try change(&items)
+        return try change(&edited)
     }
 
     /// Stops every fetch; the content stays. A cancelled first load shows the error row with a retry.
@@ -356,7 +391,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         let task = Task { [weak self] in
             let result: Result<Page<Item>, any Error>
             do { result = .success(try await fetch(0)) } catch { result = .failure(error) }
-            self?.finishFirstPage(generation, refreshing: refreshing, result)
+            // A cancelled load shows nothing it fetched, even when the fetch returned anyway.
+            self?.finishFirstPage(generation, refreshing: refreshing, Task.isCancelled ? .failure(CancellationError()) : result)
         }
         loads.task = task
         return task
