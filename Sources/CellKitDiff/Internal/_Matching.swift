@@ -671,7 +671,8 @@ internal func _longestIncreasingSubsequence(
 /// a list of values (negative entries are skipped), as links: its length, the
 /// position of its last member (-1 if it is empty) and, for each member, the
 /// position of the member before it (`previous[k]`, -1 for the first; the
-/// entries of other positions mean nothing). Owns `previous`: call
+/// entries of other positions mean nothing; `previous[-1]` is -1 as well, so
+/// that a walk back along consecutive members stops at row 0). Owns `previous`: call
 /// ``deallocate()`` when done.
 @usableFromInline
 internal struct _LongestIncreasingSubsequence {
@@ -692,7 +693,10 @@ internal struct _LongestIncreasingSubsequence {
         // tailValues[k]: that value (kept beside it so the search reads one array).
         // `previous` outlives them: allocated first, so that the memory they free is
         // the heap's top, which the caller's next allocations reuse.
-        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        // (`previous[-1]` is -1 too: a walk back along a run of consecutive members
+        // stops there without a test of its own; see `deallocate()`.)
+        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n &+ 1) + 1
+        previous[-1] = -1
         let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
         let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
         defer {
@@ -773,7 +777,7 @@ internal struct _LongestIncreasingSubsequence {
     }
 
     @inlinable
-    func deallocate() { previous.deallocate() }
+    func deallocate() { (previous - 1).deallocate() }
 }
 
 /// Groups duplicate records into one diagnostic per identifier and side.
