@@ -1761,11 +1761,12 @@ import Testing
     assert(listView.createdCellCount <= 4)
 }
 
-// Sources/CellKitTerminal/DisplayWidth.swift:7
+// Sources/CellKitTerminal/DisplayWidth.swift:9
 @MainActor private func docExample114() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
+    assert(DisplayWidth.of("👍🏽") == 4)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
@@ -1823,8 +1824,17 @@ import Testing
     }
 }
 
-// Sources/CellKitTerminal/TerminalListView.swift:12
+// Sources/CellKitTerminal/TerminalCapabilities.swift:23
 @MainActor private func docExample121() async throws {
+    let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
+    assert(!emacs.canTakeOverScreen)
+    let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
+    assert(plain.canTakeOverScreen && !plain.usesColor)
+    assert(TerminalCapabilities(environment: ["TERM": "vt100"]).usesColor == false)
+}
+
+// Sources/CellKitTerminal/TerminalListView.swift:12
+@MainActor private func docExample122() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1835,7 +1845,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1847,7 +1857,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1864,7 +1874,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1888,13 +1898,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1921,7 +1931,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:103
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -1941,7 +1951,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1958,8 +1968,8 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:122
-@MainActor private func docExample129() async throws {
+// README.md:129
+@MainActor private func docExample130() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -1972,7 +1982,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 129 examples compile and run") @MainActor func run() async throws {
+    @Test("all 130 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2102,5 +2112,6 @@ struct DocExamples {
         try await docExample127()
         try await docExample128()
         try await docExample129()
+        try await docExample130()
     }
 }
