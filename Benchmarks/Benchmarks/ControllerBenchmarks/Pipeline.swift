@@ -147,6 +147,13 @@ func pipelineBenchmarks() {
         await measureBind(benchmark, await PipelineFixture(sweepingRows: 10_000, each: 25), settleMilliseconds: 22)
     }
 
+    // b) The second control: 10k rows whose diff keeps the main actor idle 20 ms (IdlingItem
+    // sleeps on the diff's thread, about as long as the 1M-row diff takes), reading nothing:
+    // the same main-actor work as at 10k rows after as long a pause as at 1M rows.
+    Benchmark("Pb) bind: 100 changes at 10k rows, fixed heights, main actor idle 20 ms during the diff", configuration: quick) { benchmark async in
+        await measureBind(benchmark, await PipelineFixture(idlingRows: 10_000, each: 25), settleMilliseconds: 22)
+    }
+
     // c) Memory per row of a 1M-row snapshot, against the model array itself.
     // One iteration, no warm-up: in a fresh process, large arrays are fresh mmapped pages
     // (after a free, glibc raises its mmap threshold and reuses resident heap).

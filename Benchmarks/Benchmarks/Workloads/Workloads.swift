@@ -2,6 +2,9 @@
 // they can also run from a plain executable.
 @_spi(Benchmarks) import CellKit
 import CellKitTesting
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The element of every benchmark: an id and a content counter (DESIGN.md's `Item`).
 public struct BenchItem: Identifiable, Equatable, Sendable {
@@ -141,6 +144,34 @@ public final class CacheSweeper: Sendable {
 /// The sweeper of ``SweepingItem`` (its buffer is made resident when first used).
 public let cacheSweeper = CacheSweeper()
 
+/// A row like ``BenchItem``, for the second control of the main-actor cases: the first
+/// comparison of the marked row after ``armed`` is set sleeps ``idleMicroseconds`` on
+/// the diff's thread, so that a small diff keeps the main actor idle as long as a
+/// 1M-row diff does, without reading any memory. Nothing else changes.
+public struct IdlingItem: Identifiable, Sendable, Equatable {
+    public let id: Int
+    public var content: Int
+    public init(id: Int, content: Int) { self.id = id; self.content = content }
+
+    /// The content bit of the row that sleeps.
+    public static let idleMark = 1 << 40
+    /// About as long as the diff of 100 changes in 1M rows (the `Pb) bare diff` case).
+    public static let idleMicroseconds: UInt32 = 20_000
+    /// Set on the main actor before the measured diff; the diff's first comparison of the
+    /// marked row clears it (the hops between them order the accesses).
+    nonisolated(unsafe) public static var armed = false
+
+    public static func == (lhs: IdlingItem, rhs: IdlingItem) -> Bool {
+        if lhs.content & idleMark != 0, armed {
+            armed = false
+            #if canImport(Glibc)
+            usleep(idleMicroseconds)
+            #endif
+        }
+        return lhs.id == rhs.id && lhs.content == rhs.content
+    }
+}
+
 /// A controller driving a headless list view, every row type at a fixed height.
 @MainActor
 public func makeFixedHeightScreen() -> (ListController, HeadlessListView) {
@@ -155,6 +186,8 @@ public func makeFixedHeightScreen() -> (ListController, HeadlessListView) {
     controller.rowHeights.set(FeedNote.self, .fixed(44))
     controller.register(TextCell.self, for: SweepingItem.self) { cell, item in cell.text = "\(item.id)" }
     controller.rowHeights.set(SweepingItem.self, .fixed(44))
+    controller.register(TextCell.self, for: IdlingItem.self) { cell, item in cell.text = "\(item.id)" }
+    controller.rowHeights.set(IdlingItem.self, .fixed(44))
     let listView = HeadlessListView(viewportHeight: 800, rowHeight: 44)
     listView.isLoggingEnabled = false
     controller.attach(to: listView)
@@ -198,6 +231,19 @@ public final class PipelineFixture {
         }
         _ = cacheSweeper.sweep()  // resident before anything is measured
         self.init(old: TableModel(sweeping(old)), next: TableModel(sweeping(new)))
+    }
+
+    /// ``init(rows:each:)`` with ``IdlingItem`` rows: one row kept unchanged keeps the
+    /// diff's thread asleep (the main actor idle) for ``IdlingItem/idleMicroseconds``.
+    public convenience init(idlingRows rows: Int, each: Int) {
+        let old = benchIDs(rows).map { BenchItem(id: $0, content: 0) }
+        let new = changed(old, each: each)
+        let kept = Set(old.map(\.id)).intersection(new.filter { $0.content == 0 }.map(\.id)).min()!
+        func idling(_ items: [BenchItem]) -> [IdlingItem] {
+            items.map { IdlingItem(id: $0.id, content: $0.id == kept ? IdlingItem.idleMark : $0.content) }
+        }
+        self.init(old: TableModel(idling(old)), next: TableModel(idling(new)))
+        IdlingItem.armed = true  // after the first load: only the measured diff sleeps
     }
 
     public func apply() { controller.apply(next) }
