@@ -37,7 +37,7 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notATerminal(let stream):
             return "interactive mode needs a terminal, but standard \(stream) is not a tty (run it in a terminal, or drop the interactive option to print the rows plainly)"
         case .unsupportedTerminal(let term):
-            let named = term.map { "TERM=\($0) names a terminal that takes no escape sequences" } ?? "TERM is not set"
+            let named = term.map { "TERM=\($0) says this one does not" } ?? "TERM is not set"
             return "interactive mode needs a terminal that takes escape sequences, but \(named) (set TERM to your terminal's type, such as xterm-256color, or drop the interactive option to print the rows plainly)"
         case .systemCall(let call, let code):
             return "\(call) failed: \(String(cString: strerror(code)))"
