@@ -26,7 +26,8 @@ import CellKit
 /// Every way out restores the terminal: `q` exits 0; Ctrl-C exits 130;
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT exit 128 + the signal; every other
 /// signal whose default action ends the process restores the terminal and then
-/// ends it. Ctrl-Z and SIGTSTP restore the terminal and stop; SIGCONT (`fg`)
+/// ends it. Ctrl-Z and SIGTSTP restore the terminal and stop the process group (see
+/// ``Terminal/suspend()``); SIGCONT (`fg`)
 /// takes the terminal again and redraws. The loading row's spinner runs a timer
 /// only while it is on screen: an idle app does not wake up.
 ///

@@ -1812,7 +1812,7 @@ import Testing
     assert(line.fitted(to: 6).plainText == "Ada @…")
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:33
+// Sources/CellKitTerminal/TerminalApp.swift:34
 @MainActor private func docExample120() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
