@@ -50,13 +50,14 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     let oldCount = old.count
     let newCount = new.count
 
-    // 1. Identical runs at both ends: one comparison each, no hashing.
-    var lo = 0
-    var oldHi = oldCount
-    var newHi = newCount
-    if options.trimsIdenticalEnds {
-        old.withUnsafeBufferPointer { o in
+    // 1. Identical runs at both ends: one comparison each, no hashing. (The bounds
+    // are constants from here on: the closures below capture them by value.)
+    let (lo, oldHi, newHi): (Int, Int, Int) = options.trimsIdenticalEnds
+        ? old.withUnsafeBufferPointer { o in
             new.withUnsafeBufferPointer { n in
+                var lo = 0
+                var oldHi = oldCount
+                var newHi = newCount
                 let shorter = Swift.min(oldCount, newCount)
                 while lo < shorter && o[lo].differenceIdentifier == n[lo].differenceIdentifier
                     && o[lo].isContentEqual(to: n[lo]) {
@@ -68,16 +69,17 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                     oldHi &-= 1
                     newHi &-= 1
                 }
+                return (lo, oldHi, newHi)
             }
         }
-    }
+        : (0, oldCount, newCount)
     let nOld = oldHi &- lo
     let nNew = newHi &- lo
     if nOld == 0 && nNew == 0 {
         return StagedChangeset(stages: [], finalData: new)
     }
 
-    // 2. Match identifiers in the window; 3. keep a longest increasing subsequence in place.
+    // 2. Match identifiers in the window; 3. one longest increasing subsequence stays.
     var matching: _Matching
     var duplicates: [DuplicateIdentifier] = []
     (matching, duplicates) = old.withUnsafeBufferPointer { o in
@@ -93,9 +95,14 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
             return (m, d)
         }
     }
-    // The items that stay are marked in `newToOld` itself (as `-2 - old index`):
-    // from here on, -1 is an insert, a non-negative entry a move.
-    let kept = matching.newToOld.withUnsafeMutableBufferPointer { _markLongestIncreasingSubsequenceInPlace($0) }
+    // The items that stay: one longest increasing subsequence of `newToOld`, as
+    // links from each member to the one before it (walked back from the last
+    // member when the inserts and moves are written, below, and freed then, before
+    // the first stage's rows are allocated).
+    var newToOld: [Int32] = []
+    swap(&newToOld, &matching.newToOld)  // written below: unshared
+    let stays = newToOld.withUnsafeBufferPointer { _LongestIncreasingSubsequence($0) }
+    let kept = stays.length
 
     // 4. Changes. Every count but the updates' is known now, so each list is
     // written once into storage of its exact size.
@@ -105,24 +112,64 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     let moveCount = matched &- kept
     let threshold = options.reloadThreshold
     if let threshold, deleteCount &+ insertCount &+ moveCount > threshold {
+        stays.deallocate()
         return StagedChangeset(stages: [], duplicates: duplicates, isReload: true, finalData: new)
     }
     let hasSecond = insertCount > 0 || moveCount > 0
+    // Inserts and moves in one walk back over new, from the last item that stays
+    // to the first along the subsequence's links: the rows between two items that
+    // stay are the inserts (-1) and moves (their old row, non-negative) among them.
+    // Both lists are written from their ends.
+    var moves: [Move<ItemPath>] = []
+    let inserts: [ItemPath] = _exactArray(count: insertCount) { insertBuffer in
+        moves = _exactArray(count: moveCount) { moveBuffer in
+            newToOld.withUnsafeBufferPointer { n2o in
+                var moved = moveCount
+                var inserted = insertCount
+                var stay = stays.last
+                var j = nNew &- 1
+                while true {
+                    while j > stay {
+                        let i = Int(n2o[j])
+                        if i >= 0 {
+                            moved &-= 1
+                            moveBuffer.initializeElement(at: moved, to: Move(
+                                from: ItemPath(item: lo &+ i, section: 0),
+                                to: ItemPath(item: lo &+ j, section: 0)
+                            ))
+                        } else {
+                            inserted &-= 1
+                            insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
+                        }
+                        j &-= 1
+                    }
+                    if stay < 0 { break }
+                    // A run of rows that stay (each linked to the row before it).
+                    var before = Int(stays.previous[stay])
+                    while before == stay &- 1 && before >= 0 {
+                        stay = before
+                        before = Int(stays.previous[stay])
+                    }
+                    j = stay &- 1
+                    stay = before
+                }
+                precondition(moved == 0 && inserted == 0, "CellKitDiff: inserts and moves miscounted")
+                return moveCount
+            }
+        }
+        return insertCount
+    }
+    stays.deallocate()
     // A move's source is its old row's position after stage 1: the row minus the
-    // deletes before it. With deletes and moves both present, the pass over old
-    // sets one bit per deleted row, and the moves count the bits before their row
-    // (a popcount and a per-word running total), so that no position is stored
-    // for every row.
-    let bitWords = deleteCount > 0 && moveCount > 0 ? (nOld &+ 63) &>> 6 : 0
-    let deletedBits = UnsafeMutablePointer<UInt64>.allocate(capacity: bitWords)
-    defer { deletedBits.deallocate() }
-    deletedBits.initialize(repeating: 0, count: bitWords)
+    // deletes before it. The pass over old writes that position over the old row
+    // in `newToOld` (no longer read for the subsequence), and the moves' sources
+    // (their old rows, so far) are set from it after that pass.
     var deletes: [ItemPath] = []
     var updateCount = 0
     // The updated old window indices, in order, written by the pass over old.
     let updated = UnsafeMutablePointer<Int32>.allocate(capacity: matched)
     defer { updated.deallocate() }
-    // One pass over the old window: deletes (and their bits), updates and,
+    // One pass over the old window: deletes, updates, move sources (see above) and,
     // when `start` is given, stage 1's data (old order without the deleted, updated
     // items in their new version), written there.
     func passOverOld(_ start: UnsafeMutablePointer<E>?) {
@@ -130,6 +177,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
             old.withUnsafeBufferPointer { o in
                 new.withUnsafeBufferPointer { n in
                     matching.oldToNew.withUnsafeBufferPointer { o2n in
+                      newToOld.withUnsafeMutableBufferPointer { n2o in
                         var out = start
                         if let first = out, lo > 0 {
                             first.initialize(from: o.baseAddress!, count: lo)
@@ -142,9 +190,9 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                             if j < 0 {
                                 deleteBuffer.initializeElement(at: deleted, to: ItemPath(item: lo &+ i, section: 0))
                                 deleted &+= 1
-                                if bitWords > 0 { deletedBits[i &>> 6] |= 1 &<< UInt64(i & 63) }
                                 continue
                             }
+                            n2o[j] = Int32(truncatingIfNeeded: i &- deleted)
                             // Each element is read once: the copies compared are the
                             // ones stored (for reference-holding elements, one retain
                             // each instead of one for the comparison and one for the store).
@@ -169,6 +217,7 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                         }
                         updateCount = updatedCount
                         return deleted
+                      }
                     }
                 }
             }
@@ -186,51 +235,22 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
     } else {
         passOverOld(nil)
     }
+    if deleteCount > 0 && moveCount > 0 {
+        newToOld.withUnsafeBufferPointer { n2o in
+            moves.withUnsafeMutableBufferPointer { moveBuffer in
+                for k in 0..<moveCount {
+                    let j = moveBuffer[k].to.item &- lo
+                    moveBuffer[k].from = ItemPath(item: lo &+ Int(n2o[j]), section: 0)
+                }
+            }
+        }
+    }
     let updates: [ItemPath] = _exactArray(count: updateCount) { buffer in
         for k in 0..<updateCount {
             buffer.initializeElement(at: k, to: ItemPath(item: lo &+ Int(updated[k]), section: 0))
         }
         return updateCount
     }
-    // The deletes before each word of `deletedBits`.
-    let deletesBefore = UnsafeMutablePointer<Int32>.allocate(capacity: bitWords)
-    defer { deletesBefore.deallocate() }
-    var running: Int32 = 0
-    for w in 0..<bitWords {
-        deletesBefore[w] = running
-        running &+= Int32(truncatingIfNeeded: deletedBits[w].nonzeroBitCount)
-    }
-    var moves: [Move<ItemPath>] = []
-    var inserted = 0
-    let inserts: [ItemPath] = _exactArray(count: insertCount) { insertBuffer in
-        moves = _exactArray(count: moveCount) { moveBuffer in
-            matching.newToOld.withUnsafeBufferPointer { n2o in
-                var moved = 0
-                for j in 0..<nNew {
-                    let i = Int(n2o[j])
-                    if i >= 0 {
-                        var position = lo &+ i
-                        if bitWords > 0 {
-                            let w = i &>> 6
-                            let before = deletedBits[w] & ((1 &<< UInt64(i & 63)) &- 1)
-                            position &-= Int(deletesBefore[w]) &+ before.nonzeroBitCount
-                        }
-                        moveBuffer.initializeElement(at: moved, to: Move(
-                            from: ItemPath(item: position, section: 0),
-                            to: ItemPath(item: lo &+ j, section: 0)
-                        ))
-                        moved &+= 1
-                    } else if i == -1 {
-                        insertBuffer.initializeElement(at: inserted, to: ItemPath(item: lo &+ j, section: 0))
-                        inserted &+= 1
-                    }
-                }
-                return moved
-            }
-        }
-        return inserted
-    }
-
     if let threshold, deleteCount &+ updateCount &+ insertCount &+ moveCount > threshold {
         return StagedChangeset(stages: [], duplicates: duplicates, isReload: true, finalData: new)
     }

@@ -70,6 +70,84 @@ struct IdentifierHashTests {
         }
     }
 
+    /// Long ids sharing a prefix of `prefix` bytes, so that two ids differ only
+    /// near their end (or only in length), stored apart (built from parts).
+    static func longText(_ n: Int, prefix: Int) -> String {
+        String(repeating: "p", count: prefix) + "-\(n)" + String(repeating: "x", count: abs(n) % 11)
+    }
+
+    @Test("ASCII String ids with long shared prefixes (compared by their bytes) give the integer ids' diff",
+          arguments: [0, 5, 8, 15, 16, 24])
+    func sharedPrefixes(prefix: Int) {
+        for seed: UInt64 in 0..<1_000 {
+            let (old, new) = randomFlatPair(seed: seed)
+            let options = DiffOptions(trimsIdenticalEnds: seed % 2 == 0)
+            let reference = Self.shape(StagedChangeset(from: old, to: new, options: options))
+            let strings = Self.shape(StagedChangeset(
+                from: old.map { TextItem(id: Self.longText($0.id, prefix: prefix), content: $0.content) },
+                to: new.map { TextItem(id: Self.longText($0.id, prefix: prefix), content: $0.content) }, options: options
+            ))
+            #expect(reference == strings, "seed \(seed), prefix \(prefix)")
+        }
+    }
+
+    @Test("the hashes taken with the ASCII check are the identifier hash's, at every length")
+    func asciiHashes() {
+        let hashOf = _IdentifierHash<String>(asciiStrings: true)
+        for length in 0...40 {
+            let ids = [String(repeating: "q", count: length), String(repeating: "r", count: length / 2) + String(length)]
+            let items = ids.map { TextItem(id: $0, content: 0) }
+            guard let hashes = items.withUnsafeBufferPointer({ _asciiHashes($0, hashOf) }) else {
+                Issue.record("length \(length): not taken as ASCII")
+                continue
+            }
+            #expect(hashes[0] == hashOf(ids[0]), "length \(length)")
+            #expect(hashes[1] == hashOf(ids[1]), "length \(length)")
+            hashes.deallocate()
+        }
+    }
+
+    @Test("the byte comparison of ASCII strings agrees with == at every length and position")
+    func asciiEquality() {
+        for length in 0...40 {
+            // Built from parts, so that the equal strings of more than 15 bytes are two storages.
+            let plain = String(repeating: "a", count: length / 2) + String(repeating: "b", count: length - length / 2)
+            let copy = String(repeating: "a", count: length / 2) + String(repeating: "b", count: length - length / 2)
+            #expect(_asciiEqual(plain, copy), "length \(length)")
+            #expect(_asciiEqual(plain, plain), "length \(length)")
+            #expect(!_asciiEqual(plain, plain + "c"), "length \(length)")
+            #expect(!_asciiEqual(plain + "c", plain), "length \(length)")
+            for position in 0..<length {
+                var bytes = Array(plain.utf8)
+                bytes[position] = UInt8(ascii: "z")
+                let other = String(decoding: bytes, as: UTF8.self)
+                #expect(!_asciiEqual(plain, other), "length \(length), position \(position)")
+                #expect(!_asciiEqual(other, plain), "length \(length), position \(position)")
+            }
+        }
+    }
+
+    @Test("String ids mixing ASCII and non-ASCII (a few canonically equivalent pairs) match as ==",
+          arguments: [UInt64(0), 1])
+    func nonASCIIMixtures(range: UInt64) {
+        // Odd ids become text whose non-ASCII spelling differs in bytes but is == ("é" as one
+        // scalar on one side, "e" + combining acute on the other): the whole diff must take
+        // the hashValue path and still match them.
+        func spelled(_ n: Int, composed: Bool) -> String {
+            n % 2 == 0 ? Self.text(n) : Self.text(n) + (composed ? "\u{E9}" : "e\u{301}")
+        }
+        for seed in range * 1_000..<(range + 1) * 1_000 {
+            let (old, new) = randomFlatPair(seed: seed)
+            let options = DiffOptions(trimsIdenticalEnds: seed % 2 == 0)
+            let reference = Self.shape(StagedChangeset(from: old, to: new, options: options))
+            let strings = Self.shape(StagedChangeset(
+                from: old.map { TextItem(id: spelled($0.id, composed: true), content: $0.content) },
+                to: new.map { TextItem(id: spelled($0.id, composed: false), content: $0.content) }, options: options
+            ))
+            #expect(reference == strings, "seed \(seed)")
+        }
+    }
+
     @Test("a non-ASCII id equal to an ASCII one (the Kelvin sign is K) is matched, on either side")
     func kelvinSign() {
         let kelvin = "\u{212A}"

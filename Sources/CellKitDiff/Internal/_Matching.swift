@@ -60,7 +60,8 @@ internal struct _Identified<ID: Hashable>: Differentiable {
 /// SipHash once per element, and for `String` identifiers when every identifier
 /// of the diff is ASCII (``asciiStrings``), whose UTF-8 bytes are mixed a word at a
 /// time. Only the probe sequence depends on the hash; every match is still
-/// decided by `==`, so the result is the same for every input.
+/// decided by `==` (by equal UTF-8 bytes for all-ASCII `String`s, which is the
+/// same), so the result is the same for every input.
 ///
 /// The `String` fast path needs every identifier on both sides to be ASCII: only
 /// then is `==` (canonical equivalence) the same as equal bytes. A non-ASCII
@@ -142,34 +143,126 @@ internal struct _IdentifierHash<ID: Hashable> {
     }
 }
 
+/// Whether two strings are equal, for strings known to be ASCII: compares their
+/// UTF-8 bytes a word at a time. Only for ASCII is that the same as `==`, which
+/// compares by canonical equivalence (no ASCII string is canonically equivalent
+/// to any other string of ASCII characters); a string whose UTF-8 is not stored
+/// contiguously is compared with `==`.
+@inlinable
+internal func _asciiEqual(_ a: String, _ b: String) -> Bool {
+    let equal: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
+        b.utf8.withContiguousStorageIfAvailable { y in
+            let n = x.count
+            guard n == y.count else { return false }
+            guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
+            let l = UnsafeRawPointer(p)
+            let r = UnsafeRawPointer(q)
+            if n >= 8 {
+                // Words from the front, then the last word (overlapping the one before it).
+                var offset = 0
+                while offset &+ 8 < n {
+                    if l.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        != r.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                    offset &+= 8
+                }
+                return l.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+                    == r.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            }
+            if n >= 4 {
+                return l.loadUnaligned(as: UInt32.self) == r.loadUnaligned(as: UInt32.self)
+                    && l.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+                        == r.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            }
+            for k in 0..<n where l.load(fromByteOffset: k, as: UInt8.self) != r.load(fromByteOffset: k, as: UInt8.self) {
+                return false
+            }
+            return true
+        }
+    }
+    if let equal, let equal { return equal }
+    return a == b
+}
+
 /// Whether every identifier of `elements` is an ASCII `String` stored as contiguous
 /// UTF-8 (false for any other identifier type).
 @inlinable
 internal func _allASCIIStrings<E: Differentiable>(_ elements: UnsafeBufferPointer<E>) -> Bool {
-    guard E.DifferenceIdentifier.self == String.self else { return false }
-    for element in elements {
-        let id = unsafeBitCast(element.differenceIdentifier, to: String.self)
-        let ascii: Bool? = id.utf8.withContiguousStorageIfAvailable { bytes in
-            // A word at a time (the last word overlapping the one before it).
+    guard let hashes = _asciiHashes(elements, _IdentifierHash<E.DifferenceIdentifier>(asciiStrings: true)) else {
+        return false
+    }
+    hashes.deallocate()
+    return true
+}
+
+/// The hash of every identifier of `elements` (`hashOf(id)`, as `hashOf` hashes an
+/// ASCII string), if every one is an ASCII `String` stored as contiguous UTF-8, else
+/// nil (always nil for other identifier types). Each string is checked and hashed in
+/// one pass over its bytes, a word at a time. The caller deallocates the result.
+@inlinable
+internal func _asciiHashes<E: Differentiable>(
+    _ elements: UnsafeBufferPointer<E>, _ hashOf: _IdentifierHash<E.DifferenceIdentifier>
+) -> UnsafeMutablePointer<Int>? {
+    guard E.DifferenceIdentifier.self == String.self else { return nil }
+    let hashes = UnsafeMutablePointer<Int>.allocate(capacity: elements.count)
+    for k in 0..<elements.count {
+        var id = unsafeBitCast(elements[k].differenceIdentifier, to: String.self)
+        guard id.isContiguousUTF8 else {
+            hashes.deallocate()
+            return nil
+        }
+        // The folded bytes, as `asciiHash` folds them, or nil if a byte is not ASCII
+        // (`withUTF8` does not copy a contiguous string).
+        let folded: UInt64? = id.withUTF8 { bytes in
             let n = bytes.count
-            guard let base = bytes.baseAddress, n > 0 else { return true }
+            var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+            guard let base = bytes.baseAddress, n > 0 else { return h }
             let raw = UnsafeRawPointer(base)
             if n < 8 {
+                var w: UInt64 = 0
                 var high: UInt8 = 0
-                for k in 0..<n { high |= raw.load(fromByteOffset: k, as: UInt8.self) }
-                return high < 0x80
+                for k in 0..<n {
+                    let byte = raw.load(fromByteOffset: k, as: UInt8.self)
+                    high |= byte
+                    w = w &<< 8 | UInt64(byte)
+                }
+                return high < 0x80 ? (h ^ w) &* 0xD6E8_FEB8_6659_FD93 : nil
             }
-            var high: UInt64 = raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            // A word at a time (the last word overlapping the one before it).
+            var high: UInt64 = 0
             var offset = 0
-            while offset &+ 8 < n {
-                high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            while true {
+                let w = raw.loadUnaligned(fromByteOffset: Swift.min(offset, n &- 8), as: UInt64.self)
+                high |= w
+                h = (h ^ w) &* 0xD6E8_FEB8_6659_FD93
+                h ^= h &>> 29
                 offset &+= 8
+                if offset >= n { break }
             }
-            return high & 0x8080_8080_8080_8080 == 0
+            return high & 0x8080_8080_8080_8080 == 0 ? h : nil
         }
-        if ascii != true { return false }
+        guard let folded else {
+            hashes.deallocate()
+            return nil
+        }
+        hashes[k] = hashOf.mix(folded)
     }
-    return true
+    return hashes
+}
+
+/// The identifier hash of a diff and, for `String` identifiers that are all ASCII
+/// (both sides), every identifier's hash (see `_asciiHashes`).
+@inlinable
+internal func _identifierHashes<E: Differentiable>(
+    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>
+) -> (_IdentifierHash<E.DifferenceIdentifier>, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int>?) {
+    if E.DifferenceIdentifier.self == String.self {
+        let ascii = _IdentifierHash<E.DifferenceIdentifier>(asciiStrings: true)
+        if let o = _asciiHashes(old, ascii) {
+            if let n = _asciiHashes(new, ascii) { return (ascii, o, n) }
+            o.deallocate()
+        }
+    }
+    return (_IdentifierHash(), nil, nil)
 }
 
 /// Matches the elements of two snapshots by identifier through a flat
@@ -218,10 +311,46 @@ internal func _matchIdentifiers<E: Differentiable>(
         return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits) & ~entryMask
     }
     let tagMask = ~entryMask
-    let hashOf = _IdentifierHash<E.DifferenceIdentifier>(
-        asciiStrings: E.DifferenceIdentifier.self == String.self && _allASCIIStrings(old) && _allASCIIStrings(new)
-    )
+    // `String` identifiers that are all ASCII (both sides): hashed once each, up front,
+    // in the same pass over their bytes as the check; their hashes then also decide
+    // most comparisons (equal bytes are compared only when the hashes are equal).
+    let (hashOf, oldHashes, newHashes) = _identifierHashes(old, new)
+    defer {
+        oldHashes?.deallocate()
+        newHashes?.deallocate()
+    }
     var matchedCount = 0
+
+    // Whether two identifiers are equal: `==`, except for `String` identifiers when
+    // every identifier of the diff is ASCII and contiguous, which are equal exactly
+    // when their UTF-8 bytes are (see `_asciiEqual`).
+    @inline(__always)
+    func same(_ a: E.DifferenceIdentifier, _ b: E.DifferenceIdentifier) -> Bool {
+        if E.DifferenceIdentifier.self == String.self && hashOf.asciiStrings {
+            return _asciiEqual(unsafeBitCast(a, to: String.self), unsafeBitCast(b, to: String.self))
+        }
+        return a == b
+    }
+    // Whether old element `i` and new element `j` (whose identifier is `id`) have
+    // equal identifiers: for ASCII `String`s, equal hashes first.
+    @inline(__always)
+    func sameAt(_ i: Int, _ j: Int, _ id: E.DifferenceIdentifier) -> Bool {
+        if E.DifferenceIdentifier.self == String.self, let oldHashes, let newHashes {
+            return oldHashes[i] == newHashes[j]
+                && _asciiEqual(unsafeBitCast(old[i].differenceIdentifier, to: String.self), unsafeBitCast(id, to: String.self))
+        }
+        return old[i].differenceIdentifier == id
+    }
+    @inline(__always)
+    func oldHash(_ i: Int) -> Int {
+        if E.DifferenceIdentifier.self == String.self, let oldHashes { return oldHashes[i] }
+        return hashOf(old[i].differenceIdentifier)
+    }
+    @inline(__always)
+    func newHash(_ j: Int, _ id: E.DifferenceIdentifier) -> Int {
+        if E.DifferenceIdentifier.self == String.self, let newHashes { return newHashes[j] }
+        return hashOf(id)
+    }
 
     @inline(__always)
     func identifier(ofEntry entry: UInt32) -> E.DifferenceIdentifier {
@@ -265,7 +394,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 var starts = [Int](repeating: 0, count: 257)
                 starts.withUnsafeMutableBufferPointer { starts in
                     for i in 0..<nOld {
-                        let hash = hashOf(old[i].differenceIdentifier)
+                        let hash = oldHash(i)
                         let slot = hash & mask
                         keys[i] = UInt64(truncatingIfNeeded: slot) &<< 32 | UInt64(tag(of: hash))
                         o2n[i] = -1
@@ -296,7 +425,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     if entry & tagMask == t {
                         let first = Int(entry & entryMask) &- 1
                         let i = Int(word & entryMask) &- 1
-                        if old[first].differenceIdentifier == old[i].differenceIdentifier {
+                        if same(old[first].differenceIdentifier, old[i].differenceIdentifier) {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
                             return
@@ -313,7 +442,7 @@ internal func _matchIdentifiers<E: Differentiable>(
             } else {
                 for i in 0..<nOld {
                     o2n[i] = -1
-                    let hash = hashOf(old[i].differenceIdentifier)
+                    let hash = oldHash(i)
                     insert(tag(of: hash) | UInt32(truncatingIfNeeded: i &+ 1), from: hash & mask)
                 }
             }
@@ -326,39 +455,27 @@ internal func _matchIdentifiers<E: Differentiable>(
             // the elements after the moved one usually continue from `resume`).
             var cursor = 0
             var resume = 0
-            var pairs = 0
+            // New elements left unmatched (seen only in the new snapshot, or later
+            // occurrences there): every other one is matched.
+            var unmatched = 0
             @inline(__always)
-            func claims(_ i: Int, _ id: E.DifferenceIdentifier) -> Bool {
-                i < nOld && o2n[i] == -1 && old[i].differenceIdentifier == id
+            func claims(_ i: Int, _ j: Int, _ id: E.DifferenceIdentifier) -> Bool {
+                i < nOld && o2n[i] == -1 && sameAt(i, j, id)
             }
-            // Whether the last match was the old element before the one matched before
-            // it: in a reversed run, that one is tried first.
-            var descending = false
             var j = 0
             while j < nNew {
                 let id = new[j].differenceIdentifier
-                if descending {
-                    if cursor >= 2 && claims(cursor &- 2, id) {
-                        o2n[cursor &- 2] = Int32(truncatingIfNeeded: j)
-                        n2o[j] = Int32(truncatingIfNeeded: cursor &- 2)
-                        pairs &+= 1
-                        cursor &-= 1
-                        resume = cursor
-                        j &+= 1
-                        continue
-                    }
-                    descending = false
-                }
-                if claims(cursor, id) {
+                if claims(cursor, j, id) {
                     // A run that kept its order: matched in a loop of its own while the
                     // next old element carries the next new identifier.
                     // `j` and `cursor` advance together: one bound for both ends.
-                    // Addressed from the run's start, so that the loop keeps few values live.
+                    // Addressed from the run's start, so that the loop keeps few values
+                    // live (both sides have elements here, so every base address exists).
                     let length = Swift.min(nNew &- j, nOld &- cursor)
-                    let oldRun = old.baseAddress! + cursor
-                    let newRun = new.baseAddress! + j
-                    let o2nRun = o2n.baseAddress! + cursor
-                    let n2oRun = n2o.baseAddress! + j
+                    let oldRun = old.baseAddress.unsafelyUnwrapped + cursor
+                    let newRun = new.baseAddress.unsafelyUnwrapped + j
+                    let o2nRun = o2n.baseAddress.unsafelyUnwrapped + cursor
+                    let n2oRun = n2o.baseAddress.unsafelyUnwrapped + j
                     var newIndex = Int32(truncatingIfNeeded: j)
                     var oldIndex = Int32(truncatingIfNeeded: cursor)
                     var t = 0
@@ -369,48 +486,63 @@ internal func _matchIdentifiers<E: Differentiable>(
                         oldIndex &+= 1
                         t &+= 1
                     } while t < length && o2nRun[t] == -1
-                        && oldRun[t].differenceIdentifier == newRun[t].differenceIdentifier
+                        && (E.DifferenceIdentifier.self == String.self && oldHashes != nil
+                            ? sameAt(cursor &+ t, j &+ t, newRun[t].differenceIdentifier)
+                            : same(oldRun[t].differenceIdentifier, newRun[t].differenceIdentifier))
                     cursor &+= t
                     j &+= t
-                    pairs &+= t
                     resume = cursor
                     continue
                 }
                 var candidate = -1
-                if claims(cursor &+ 1, id) {
+                if claims(cursor &+ 1, j, id) {
                     candidate = cursor &+ 1  // one old element skipped (deleted or moved)
-                } else if resume != cursor && claims(resume, id) {
+                } else if resume != cursor && claims(resume, j, id) {
                     candidate = resume
-                } else if resume != cursor && claims(resume &+ 1, id) {
+                } else if resume != cursor && claims(resume &+ 1, j, id) {
                     candidate = resume &+ 1
-                } else if cursor >= 2 && claims(cursor &- 2, id) {
-                    candidate = cursor &- 2  // the old element before the last match (a descending run)
-                    descending = true
+                } else if cursor >= 2 && claims(cursor &- 2, j, id) {
+                    // The old element before the last match: a run that was reversed,
+                    // matched in a loop of its own while the old element before the
+                    // last match carries the next new identifier.
+                    var i = cursor &- 2
+                    repeat {
+                        o2n[i] = Int32(truncatingIfNeeded: j)
+                        n2o[j] = Int32(truncatingIfNeeded: i)
+                        i &-= 1
+                        j &+= 1
+                    } while j < nNew && i >= 0 && o2n[i] == -1
+                        && sameAt(i, j, new[j].differenceIdentifier)
+                    cursor = i &+ 2
+                    resume = cursor
+                    continue
                 }
                 if candidate >= 0 {
                     o2n[candidate] = Int32(truncatingIfNeeded: j)
                     n2o[j] = Int32(truncatingIfNeeded: candidate)
-                    pairs &+= 1
                     cursor = candidate &+ 1
                     resume = cursor
                     j &+= 1
                     continue
                 }
                 n2o[j] = -1  // until the table matches it
-                let hash = hashOf(id)
+                let hash = newHash(j, id)
                 let t = tag(of: hash)
                 var slot = hash & mask
                 while true {
                     let entry = table[slot]
                     if entry == 0 {
                         // Seen only in the new snapshot so far: remember it for duplicates.
+                        unmatched &+= 1
                         if (entries &+ 1) &* 4 > capacity &* 3 {
                             let newCapacity = capacity &<< 1
                             let newMask = newCapacity &- 1
                             let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
                             grown.initialize(repeating: 0, count: newCapacity)
                             for s in 0..<capacity where table[s] != 0 {
-                                var u = hashOf(identifier(ofEntry: table[s])) & newMask
+                                let value = Int(table[s] & entryMask)
+                                var u = (value <= nOld ? oldHash(value &- 1)
+                                    : newHash(value &- nOld &- 1, new[value &- nOld &- 1].differenceIdentifier)) & newMask
                                 while grown[u] != 0 { u = (u &+ 1) & newMask }
                                 grown[u] = table[s]
                             }
@@ -419,13 +551,17 @@ internal func _matchIdentifiers<E: Differentiable>(
                             capacity = newCapacity
                             mask = newMask
                             slot = hash & mask
-                            continue
                         }
+                        while table[slot] != 0 { slot = (slot &+ 1) & mask }
                         table[slot] = t | UInt32(truncatingIfNeeded: nOld &+ 1 &+ j)
                         entries &+= 1
                         break
                     }
-                    if entry & tagMask == t && identifier(ofEntry: entry) == id {
+                    if entry & tagMask == t && (E.DifferenceIdentifier.self == String.self && oldHashes != nil
+                        ? (Int(entry & entryMask) <= nOld ? sameAt(Int(entry & entryMask) &- 1, j, id)
+                            : newHashes.unsafelyUnwrapped[Int(entry & entryMask) &- nOld &- 1] == hash
+                                && same(identifier(ofEntry: entry), id))
+                        : same(identifier(ofEntry: entry), id)) {
                         let value = Int(entry & entryMask)
                         if value <= nOld {
                             let i = value &- 1
@@ -433,13 +569,14 @@ internal func _matchIdentifiers<E: Differentiable>(
                             if matched < 0 {
                                 o2n[i] = Int32(truncatingIfNeeded: j)
                                 n2o[j] = Int32(truncatingIfNeeded: i)
-                                pairs &+= 1
                                 resume = cursor
                                 cursor = i &+ 1
                             } else {
+                                unmatched &+= 1
                                 duplicates.append(_DuplicateRecord(isNew: true, first: matched, later: j))
                             }
                         } else {
+                            unmatched &+= 1
                             duplicates.append(_DuplicateRecord(isNew: true, first: value &- nOld &- 1, later: j))
                         }
                         break
@@ -448,7 +585,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 }
                 j &+= 1
             }
-            matchedCount = pairs
+            matchedCount = nNew &- unmatched
             return nOld
         }
         return nNew
@@ -484,111 +621,136 @@ internal func _markLongestIncreasingSubsequenceInPlace(_ values: UnsafeMutableBu
 /// `marks` or, when `marks` is nil, in `values` itself (as `-2 - value`, which
 /// needs `values` to be writable memory), and returns its length.
 ///
-/// Patience sorting with predecessor links; a value greater than the current
-/// longest tail is appended without a search, which makes mostly-sorted input
-/// (the usual diff) nearly linear; nor is a new smallest value (a descending
-/// run) searched for.
-///
 /// - Complexity: O(*n* log *n*), *n* = `values.count`.
 @inlinable
 internal func _longestIncreasingSubsequence(
     _ values: UnsafeBufferPointer<Int32>, marks: UnsafeMutableBufferPointer<Bool>?
 ) -> Int {
-    let n = values.count
-    if n == 0 { return 0 }
-    // tails[k]: index of the smallest value ending an increasing run of length k + 1;
-    // tailValues[k]: that value (kept beside it so the search reads one array).
-    let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-    let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-    let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-    defer {
-        tails.deallocate()
-        tailValues.deallocate()
-        previous.deallocate()
-    }
-    var length = 0
-    var lastTail: Int32 = -1  // tails[length - 1], or -1
-    var lastValue: Int32 = -1  // tailValues[length - 1], or -1 (below every value kept)
-    for x in 0..<n {
-        let v = values[x]
-        let xi = Int32(truncatingIfNeeded: x)
-        if lastValue < v {  // (so v is not negative)
-            // Extends the longest run: no search.
-            tails[length] = xi
-            tailValues[length] = v
-            previous[x] = lastTail
-            length &+= 1
-            lastTail = xi
-            lastValue = v
-            continue
-        }
-        if v < 0 { continue }  // skipped
-        var lo: Int
-        if length >= 2 && tailValues[length &- 2] < v {
-            lo = length &- 1  // replaces the last tail (common after a far move)
-        } else if v <= tailValues[0] {
-            lo = 0  // a new smallest value (a descending run)
-        } else {
-            // Smallest position whose tail is ≥ v. The tails grow roughly linearly
-            // (most of them are unmoved items in order), so start where linear
-            // interpolation puts v, gallop outwards to bracket it, then bisect the
-            // bracket: a far move costs a few nearby reads instead of log₂ n
-            // scattered ones.
-            let first = Int(tailValues[0])
-            let span = Int(tailValues[length &- 1]) &- first
-            var guess = span > 0 ? (Int(v) &- first) &* (length &- 1) / span : 0
-            guess = Swift.min(Swift.max(guess, 0), length &- 1)
-            var low: Int   // tailValues[low] < v, or low == -1
-            var high: Int  // tailValues[high] ≥ v
-            if tailValues[guess] < v {
-                low = guess
-                var step = 1
-                high = guess &+ 1
-                while high < length &- 1 && tailValues[high] < v {
-                    low = high
-                    step &<<= 1
-                    high = Swift.min(high &+ step, length &- 1)
-                }
-            } else {
-                high = guess
-                var step = 1
-                low = guess &- 1
-                while low >= 0 && tailValues[low] >= v {
-                    high = low
-                    step &<<= 1
-                    low = Swift.max(low &- step, -1)
-                }
-            }
-            // Invariant: tailValues[low] < v ≤ tailValues[high] (low may be -1).
-            while high &- low > 1 {
-                let mid = (low &+ high) &>> 1
-                if tailValues[mid] < v { low = mid } else { high = mid }
-            }
-            lo = high
-        }
-        tails[lo] = xi
-        tailValues[lo] = v
-        previous[x] = lo == 0 ? -1 : tails[lo &- 1]
-        if lo == length &- 1 {
-            lastTail = xi
-            lastValue = v
-        }
-    }
-    if length == 0 { return 0 }
-    var k = Int(tails[length &- 1])
+    let links = _LongestIncreasingSubsequence(values)
+    defer { links.deallocate() }
+    var k = links.last
     if let marks {
         while k >= 0 {
             marks[k] = true
-            k = Int(previous[k])
+            k = Int(links.previous[k])
         }
-    } else {
+    } else if k >= 0 {
         let members = UnsafeMutablePointer(mutating: values.baseAddress!)
         while k >= 0 {
             members[k] = -2 &- members[k]
-            k = Int(previous[k])
+            k = Int(links.previous[k])
         }
     }
-    return length
+    return links.length
+}
+
+/// One longest strictly increasing subsequence of the non-negative entries of
+/// a list of values (negative entries are skipped), as links: its length, the
+/// position of its last member (-1 if it is empty) and, for each member, the
+/// position of the member before it (`previous[k]`, -1 for the first; the
+/// entries of other positions mean nothing). Owns `previous`: call
+/// ``deallocate()`` when done.
+@usableFromInline
+internal struct _LongestIncreasingSubsequence {
+    @usableFromInline let length: Int
+    @usableFromInline let last: Int
+    @usableFromInline let previous: UnsafeMutablePointer<Int32>
+
+    /// Patience sorting with predecessor links; a value greater than the current
+    /// longest tail is appended without a search, which makes mostly-sorted input
+    /// (the usual diff) nearly linear; nor is a new smallest value (a descending
+    /// run) searched for.
+    ///
+    /// - Complexity: O(*n* log *n*), *n* = `values.count`.
+    @inlinable
+    init(_ values: UnsafeBufferPointer<Int32>) {
+        let n = values.count
+        // tails[k]: index of the smallest value ending an increasing run of length k + 1;
+        // tailValues[k]: that value (kept beside it so the search reads one array).
+        // `previous` outlives them: allocated first, so that the memory they free is
+        // the heap's top, which the caller's next allocations reuse.
+        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        defer {
+            tails.deallocate()
+            tailValues.deallocate()
+        }
+        var length = 0
+        var lastTail: Int32 = -1  // tails[length - 1], or -1
+        var lastValue: Int32 = -1  // tailValues[length - 1], or -1 (below every value kept)
+        for x in 0..<n {
+            let v = values[x]
+            let xi = Int32(truncatingIfNeeded: x)
+            if lastValue < v {  // (so v is not negative)
+                // Extends the longest run: no search.
+                tails[length] = xi
+                tailValues[length] = v
+                previous[x] = lastTail
+                length &+= 1
+                lastTail = xi
+                lastValue = v
+                continue
+            }
+            if v < 0 { continue }  // skipped
+            var lo: Int
+            if length >= 2 && tailValues[length &- 2] < v {
+                lo = length &- 1  // replaces the last tail (common after a far move)
+            } else if v <= tailValues[0] {
+                lo = 0  // a new smallest value (a descending run)
+            } else {
+                // Smallest position whose tail is ≥ v. The tails grow roughly linearly
+                // (most of them are unmoved items in order), so start where linear
+                // interpolation puts v, gallop outwards to bracket it, then bisect the
+                // bracket: a far move costs a few nearby reads instead of log₂ n
+                // scattered ones.
+                let first = Int(tailValues[0])
+                let span = Int(tailValues[length &- 1]) &- first
+                var guess = span > 0 ? (Int(v) &- first) &* (length &- 1) / span : 0
+                guess = Swift.min(Swift.max(guess, 0), length &- 1)
+                var low: Int   // tailValues[low] < v, or low == -1
+                var high: Int  // tailValues[high] ≥ v
+                if tailValues[guess] < v {
+                    low = guess
+                    var step = 1
+                    high = guess &+ 1
+                    while high < length &- 1 && tailValues[high] < v {
+                        low = high
+                        step &<<= 1
+                        high = Swift.min(high &+ step, length &- 1)
+                    }
+                } else {
+                    high = guess
+                    var step = 1
+                    low = guess &- 1
+                    while low >= 0 && tailValues[low] >= v {
+                        high = low
+                        step &<<= 1
+                        low = Swift.max(low &- step, -1)
+                    }
+                }
+                // Invariant: tailValues[low] < v ≤ tailValues[high] (low may be -1).
+                while high &- low > 1 {
+                    let mid = (low &+ high) &>> 1
+                    if tailValues[mid] < v { low = mid } else { high = mid }
+                }
+                lo = high
+            }
+            tails[lo] = xi
+            tailValues[lo] = v
+            previous[x] = lo == 0 ? -1 : tails[lo &- 1]
+            if lo == length &- 1 {
+                lastTail = xi
+                lastValue = v
+            }
+        }
+        self.length = length
+        self.last = Int(lastTail)
+        self.previous = previous
+    }
+
+    @inlinable
+    func deallocate() { previous.deallocate() }
 }
 
 /// Groups duplicate records into one diagnostic per identifier and side.
