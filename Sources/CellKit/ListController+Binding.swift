@@ -42,7 +42,10 @@ extension ListController {
         dataSource.onSnapshot = { [weak self] snapshot in self?.submit(snapshot) }
         (dataSource as? any DiagnosticReporting)?.diagnostics = diagnostics
         if onRetry == nil {
+            redisplaysPlaceholders = false
             onRetry = { [weak self] in self?.dataSource?.load() }
+            redisplaysPlaceholders = true
+            retryIsBindings = true
         }
         snapshots.discardPending()
         submit(dataSource.snapshot)
@@ -56,6 +59,12 @@ extension ListController {
         guard let source = dataSource else { return }
         release(source)
         dataSource = nil
+        // Its retry goes with it: the error row offers no retry that does nothing.
+        if retryIsBindings {
+            redisplaysPlaceholders = false
+            onRetry = nil
+            redisplaysPlaceholders = true
+        }
     }
 
     /// Stops hearing `source`: its snapshots, and what it reports (back to standard error).
@@ -149,7 +158,7 @@ extension ListController {
 extension ListController: SnapshotQueueOwner {
     func target(for snapshot: ListSnapshot) -> TableModel {
         Self.displayedModel(
-            snapshot.model, state: snapshot.state, placeholders: placeholders,
+            snapshot.model, state: snapshot.state, placeholders: shownPlaceholders,
             activity: snapshot.activity, nextPageError: snapshot.nextPageError)
     }
 

@@ -79,13 +79,33 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public private(set) weak var listView: (any ListView)?
 
     /// Called when the error row is selected and it allows a retry.
-    public var onRetry: (@MainActor () -> Void)?
+    ///
+    /// ``bind(to:)`` sets it, when it is `nil`, to load the bound data source again;
+    /// letting the source go (``apply(_:state:)``) sets that one back to `nil`. With no
+    /// retry to call (nothing bound and none set), the error row offers none: no
+    /// ``Placeholders/retryHint``, ``ErrorPlaceholder/canRetry`` `false`, and the row
+    /// does not take the selection. Setting it while the error row shows updates the row.
+    public var onRetry: (@MainActor () -> Void)? {
+        didSet {
+            retryIsBindings = false
+            placeholdersDidChange()
+        }
+    }
+    /// Whether ``onRetry`` is the one ``bind(to:)`` set (cleared when the source goes).
+    var retryIsBindings = false
+    /// Off while binding and unbinding change ``onRetry``: what they show next redoes the rows.
+    var redisplaysPlaceholders = true
     /// Called when a load fails while content is showing (the content stays), a failed
     /// next page included. Not called for a failure with nothing to show: the error
     /// row shows that one (and a ``Diagnostic/Kind/loadFailed`` diagnostic reports it).
     public var onError: (@MainActor (any Error) -> Void)?
     /// The placeholder rows' models; change their messages here.
-    public var placeholders = Placeholders()
+    ///
+    /// A change shows at once: a placeholder row on screen (loading, no results,
+    /// error, load-more) is replaced by the changed one.
+    public var placeholders = Placeholders() {
+        didSet { placeholdersDidChange() }
+    }
     /// Above this many changes, the list reloads instead of animating; `nil`: never.
     public var reloadThreshold: Int?
     /// Where duplicate ids, invalid batches and other slips are reported.
@@ -121,8 +141,11 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         public var showsRows = true
         /// Whether the error row offers a retry.
         public var errorCanRetry = true
-        /// The error row's second line when it offers a retry ("Select to retry").
-        public var retryHint: String
+        /// The error row's second line when it offers a retry ("Select to retry"), and the
+        /// failed load-more row's (``loadMore``'s ``LoadMorePlaceholder/retryHint`` follows it).
+        public var retryHint: String {
+            didSet { loadMore.retryHint = retryHint }
+        }
         /// The title of the retry button of an error background ("Retry").
         public var retryTitle: String
         /// The error text when the error has no user-facing description ("Couldn't load the content.").
@@ -148,6 +171,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
                 message: LocalizedStrings.string(.loadingMore, localization: localization),
                 failureMessage: LocalizedStrings.string(.loadMoreFailed, localization: localization)
             )
+            loadMore.retryHint = retryHint
         }
     }
 
@@ -156,23 +180,66 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         self.rows = RowBinding(registry: registry, diagnostics: diagnostics)
         self.resources = ResourceFanOut(rows: rows)
         self.diagnostics = diagnostics
-        self.displayed = Self.displayedModel(model, state: state, placeholders: placeholders)
+        self.displayed = Self.displayedModel(model, state: state, placeholders: shownPlaceholders)
+    }
+
+    /// ``placeholders`` as shown: the error row offers a retry only when there is one
+    /// to call (``onRetry``, set or installed by ``bind(to:)``).
+    var shownPlaceholders: Placeholders {
+        var shown = placeholders
+        shown.errorCanRetry = shown.errorCanRetry && onRetry != nil
+        return shown
+    }
+
+    /// Shows the placeholder rows again after ``placeholders`` or ``onRetry`` changed,
+    /// when a placeholder row may show (no content, or the load-more row).
+    private func placeholdersDidChange() {
+        guard redisplaysPlaceholders, model.isEmpty || displayed.sections.last?.id == Self.loadMoreSection else { return }
+        let target = Self.displayedModel(model, state: state, placeholders: shownPlaceholders, activity: activity, nextPageError: nextPageError)
+        let placeholderRows = { (model: TableModel) in model.sections.last.map { Array($0.items) } ?? [] }
+        let (now, next) = (placeholderRows(displayed), placeholderRows(target))
+        guard target.sections.map(\.id) != displayed.sections.map(\.id) || now.count != next.count
+            || !zip(now, next).allSatisfy({ $0.id == $1.id && $0.isContentEqual(to: $1) }) else { return }
+        show(target)
     }
 
     /// Becomes `listView`'s data source and delegate and reloads it.
     ///
     /// A list view holds its data source weakly, as `UITableView` does: keep the
     /// controller (a view controller's property, say) for as long as the list shows.
+    ///
+    /// A controller drives one list view: attaching another one (a table view made
+    /// again when its screen reloads) replaces the one attached before. That one is
+    /// let go: its ``ListView/dataSource`` and ``ListView/delegate`` are set to `nil`
+    /// (unless something else took them over since) and it is reloaded, so it shows
+    /// no rows and selecting on it reaches nothing (a UIKit adapter's table or
+    /// collection view goes empty, its background placeholder too). There is no
+    /// `detach`: attach the list view that shows, or let the controller go.
     public func attach(to listView: any ListView) {
+        if let previous = self.listView, previous !== listView { letGo(previous) }
         self.listView = listView
         listView.dataSource = self
         listView.delegate = self
         listView.reloadData()
     }
 
+    /// Stops driving `previous` (another list view is attached): it shows nothing from now on.
+    private func letGo(_ previous: any ListView) {
+        guard previous.dataSource === self else { return }  // taken over by someone else since
+        previous.dataSource = nil
+        previous.reloadData()  // its rows end display while it still tells us (their loads are cancelled)
+        if previous.delegate === self { previous.delegate = nil }
+    }
+
     // MARK: Registering (conveniences over the registry and the dispatch table)
 
     /// Maps `Model` to `Cell` (Instant Cocoa's `registerCellClass:forModelClass:`).
+    ///
+    /// Register before rows show: a registration reaches the rows configured from then
+    /// on (rows coming on screen, rows updated), not the cells already on screen, and
+    /// nothing is reloaded (unlike ``addPresenter(_:style:onEvent:)``, which reloads).
+    /// To redo the rows on screen after registering, call the list view's
+    /// ``ListView/reloadData()``.
     public func register<Model, Cell: ListCell>(
         _ cell: Cell.Type, for model: Model.Type, style: CellStyle = .default,
         configure: (@MainActor (Cell, Model) -> Void)? = nil
@@ -182,6 +249,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Handles selection of rows showing a `Model`. A second handler for a model type
     /// replaces the first, as a second ``register(_:for:style:configure:)`` does.
+    ///
+    /// A presenter for the model's type (``addPresenter(_:style:onEvent:)``) takes the
+    /// selection: its ``Presenter/selected(_:style:)`` answers it (an event, or none) and
+    /// this handler is not called for those rows. Use one or the other for a type.
     public func onSelect<Model>(_ model: Model.Type, _ handler: @escaping @MainActor (Model, ItemPath) -> Void) {
         dispatch.onSelect(model, handler)
     }
@@ -197,7 +268,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Presents models of `P.Model` with `presenter` in `style` (Coffee's
     /// `addModelPresenterForClass:withStyle:withPresenter:`); its events go to `onEvent`.
-    /// A presenter takes precedence over the registry for its model type.
+    /// A presenter takes precedence over the registry for its model type, and over the
+    /// dispatch table for selection: a tap on its rows goes to its
+    /// ``Presenter/selected(_:style:)`` (an ``onSelect(_:_:)`` handler for the same type is
+    /// not called, even when `selected` returns no event). Adding one reloads the list view.
     public func addPresenter<P: Presenter>(
         _ presenter: P, style: CellStyle = .default,
         onEvent: @escaping @MainActor (P.Event) -> Void = { _ in }
@@ -245,7 +319,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         hasMore = false
         nextPageError = nil
         record(model, state: state, origin: "apply(_:state:)")
-        show(Self.displayedModel(model, state: state, placeholders: placeholders))
+        show(Self.displayedModel(model, state: state, placeholders: shownPlaceholders))
     }
 
     /// Makes `model` and `state` current, reporting a failure (as a diagnostic naming

@@ -115,7 +115,9 @@ public struct LoadMorePlaceholder: Sendable, Identifiable {
     public var id: String { "load-more" }
     /// Whether this is the failed form (selecting it retries).
     public var isFailed: Bool { error != nil }
-    /// The failed row's second line ("Select to retry"; ``ListController/Placeholders/retryHint``).
+    /// The failed row's second line ("Select to retry"). In a controller's
+    /// ``ListController/Placeholders/loadMore`` it is ``ListController/Placeholders/retryHint``
+    /// (in the placeholders' language; setting that one sets this one), which the row shows.
     public var retryHint: String
     /// The text shown: the message, or the failure message and the error's user-facing
     /// description (`LocalizedError.errorDescription`; none for errors without one).

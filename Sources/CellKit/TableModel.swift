@@ -261,6 +261,10 @@ extension TableModel {
     }
 
     /// Inserts an empty section at `index`; returns the inserted section indices.
+    ///
+    /// - Precondition: `index` is in `0...sections.count` (the mutations of a table
+    ///   model trap on an index out of range, as `Array`'s do, naming the mutation and
+    ///   the index).
     @discardableResult
     public mutating func insertSection(id: SectionID, header: String? = nil, footer: String? = nil, at index: Int) -> [Int] {
         precondition((0...sections.count).contains(index), "TableModel.insertSection: index \(index) is out of range 0...\(sections.count)")
@@ -269,6 +273,8 @@ extension TableModel {
     }
 
     /// Removes the section at `index`; returns the deleted section indices.
+    ///
+    /// - Precondition: the section exists (else it traps, naming the index).
     @discardableResult
     public mutating func removeSection(at index: Int) -> [Int] {
         precondition(sections.indices.contains(index), "TableModel.removeSection: section \(index) does not exist (\(sections.count) sections)")
@@ -277,6 +283,8 @@ extension TableModel {
     }
 
     /// Moves the section at `from` to `to`; returns the move.
+    ///
+    /// - Precondition: both sections exist (else it traps, naming them).
     @discardableResult
     public mutating func moveSection(from: Int, to: Int) -> Move<Int> {
         precondition(sections.indices.contains(from) && sections.indices.contains(to), "TableModel.moveSection: \(from)→\(to) is out of range (\(sections.count) sections)")
@@ -318,6 +326,9 @@ extension TableModel {
     }
 
     /// Inserts rows starting at `path`; returns the inserted paths.
+    ///
+    /// - Precondition: the section exists and `path.item` is in `0...count` of it (else
+    ///   it traps, naming the section and row).
     @discardableResult
     public mutating func insert(_ items: [ListItem], at path: ItemPath) -> [ItemPath] {
         insert(rows: .items(items), at: path)
@@ -348,6 +359,9 @@ extension TableModel {
     }
 
     /// Removes the row at `path`; returns the deleted paths.
+    ///
+    /// - Precondition: a row is at `path` (else it traps, naming the section and row, as
+    ///   `Array.remove(at:)` does; check with ``item(at:)`` when unsure).
     @discardableResult
     public mutating func remove(at path: ItemPath) -> [ItemPath] {
         precondition(contains(path), "TableModel.remove: no row at section \(path.section), row \(path.item)")
@@ -356,6 +370,9 @@ extension TableModel {
     }
 
     /// Moves the row at `from` to `to` (possibly across sections); returns the move.
+    ///
+    /// - Precondition: a row is at `from`, and `to` is a valid insertion point once it is
+    ///   removed (else it traps, naming the section and row).
     @discardableResult
     public mutating func move(from: ItemPath, to: ItemPath) -> Move<ItemPath> {
         precondition(contains(from), "TableModel.move: no row at section \(from.section), row \(from.item)")
@@ -368,6 +385,8 @@ extension TableModel {
     }
 
     /// Replaces the row at `path` with `item` (same position); returns the updated paths.
+    ///
+    /// - Precondition: a row is at `path` (else it traps, naming the section and row).
     @discardableResult
     public mutating func replace(at path: ItemPath, with item: ListItem) -> [ItemPath] {
         precondition(contains(path), "TableModel.replace: no row at section \(path.section), row \(path.item)")
@@ -391,7 +410,9 @@ extension TableModel {
     }
 
     /// The section a tap on the index title `title` at `index` scrolls to: the first
-    /// section whose header starts with `title`, else the last one before it.
+    /// section whose header starts with `title`, else the last one before it (in the
+    /// A–Z index, a letter with no section goes to the letter before it that has one:
+    /// the rows near it; the first section for letters before every section).
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int {
         guard !sections.isEmpty else { return 0 }
         var best = 0

@@ -73,7 +73,9 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     private var viewportValue: Double = 0
     private var rowHeightValue: Double = 0
     private var headerHeightValue: Double = 0
-    /// How many rows beyond each edge of the viewport are announced for prefetching.
+    /// How many rows beyond each edge of the viewport are announced for prefetching:
+    /// above and below, whatever the direction of the last scroll (`UITableView`
+    /// prefetches mostly ahead of the scroll).
     public var prefetchDistance: Int
     /// Whether a batch update keeps the first visible row where it was on screen
     /// (``/CellKit/ScrollAnchor``), as chat and feed screens do; otherwise the content

@@ -123,8 +123,28 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
         guard let controller = dataSource as? ListController else { return }
         let placeholder = controller.backgroundPlaceholder
         let view = placeholder.map { backgroundViewProvider($0, controller.onRetry) }
+        setBackground(view)
+    }
+
+    /// The background placeholder view shown, if any.
+    private weak var shownBackground: UIView?
+
+    private func setBackground(_ view: UIView?) {
+        shownBackground = view
         if let table = scrollView as? UITableView { table.backgroundView = view }
         if let collection = scrollView as? UICollectionView { collection.backgroundView = view }
+    }
+
+    /// Reloads through the core (after the batch, when called inside one); with no
+    /// data source (a controller that attached another list view let this one go), the
+    /// background placeholder goes too.
+    public func reloadData() {
+        core.reloadData()
+        if dataSource == nil, let shown = shownBackground, currentBackground === shown { setBackground(nil) }
+    }
+
+    private var currentBackground: UIView? {
+        (scrollView as? UITableView)?.backgroundView ?? (scrollView as? UICollectionView)?.backgroundView
     }
 
     // MARK: ListViewBackend

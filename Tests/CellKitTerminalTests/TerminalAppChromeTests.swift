@@ -74,6 +74,7 @@ struct TerminalAppChromeTests {
     @Test("without colors, the frame has no color codes; the selection and the bars stay in reverse video")
     func noColors() {
         let (app, fixture) = app(columns: 40, title: "Notes")
+        fixture.controller.onRetry = {}  // the error row takes the selection when it retries
         fixture.controller.apply(TableModel(), state: .failed(TestFailure("offline")))
         app.usesColor = false
         let frame = app.composeFrame()

@@ -52,9 +52,10 @@ struct PagingRecoveryTests {
 
     @Test func refreshesAndPagesInAnyOrderEndWithEveryServerItemExactlyOnce() async throws {
         // Seeded: new items arrive on the server (sometimes more than a page), refreshes and
-        // next pages interleave; paged to the end, every server item shows exactly once. (The
-        // order can only be what the pages say: an item that arrived between two page loads
-        // shifts the later pages, and shows where the page that brings it puts it.)
+        // next pages interleave; after a refresh, paged to the end, every server item shows
+        // exactly once, in the server's order. (Before that refresh, an item that arrived
+        // between two page loads shifts the later pages and shows where the page that brings
+        // it puts it; the pages fetched again after the refresh put it in its place.)
         for round in 0..<100 {
             let seed = UInt64.random(in: 0...UInt64.max)
             var rng = SplitMix64(seed: seed)
@@ -75,15 +76,16 @@ struct PagingRecoveryTests {
             await source.refresh().value
             await source.loadAll().value
             let expected = await server.ids
-            #expect(source.items.map(\.id).sorted() == expected.sorted(), "round \(round), seed \(seed)")
-            if source.items.map(\.id).sorted() != expected.sorted() { print("seed", seed); break }
+            #expect(source.items.map(\.id) == expected, "round \(round), seed \(seed)")
+            if source.items.map(\.id) != expected { print("seed", seed); break }
         }
     }
 
     @Test func refreshesPagesAndLocalDeletesInAnyOrderShowEveryItemLeftOnce() async throws {
         // Seeded: as above, with rows deleted locally (the server keeps them) in between.
         // After every step no row shows twice and a refresh counts exactly the rows it
-        // added; paged to the end, every server item not deleted locally shows once.
+        // added; after a refresh, paged to the end, every server item not deleted locally
+        // shows once, in the server's order.
         for round in 0..<100 {
             let seed = UInt64.random(in: 0...UInt64.max)
             var rng = SplitMix64(seed: seed)
@@ -123,8 +125,8 @@ struct PagingRecoveryTests {
             await source.refresh().value
             await source.loadAll().value
             let expected = await server.ids.filter { !deleted.contains($0) }
-            #expect(source.items.map(\.id).sorted() == expected.sorted(), "round \(round), seed \(seed)")
-            if failed || source.items.map(\.id).sorted() != expected.sorted() { print("seed", seed); break }
+            #expect(source.items.map(\.id) == expected, "round \(round), seed \(seed)")
+            if failed || source.items.map(\.id) != expected { print("seed", seed); break }
         }
     }
 

@@ -76,6 +76,7 @@ struct PlaceholderTextTests {
         controller.placeholders.retryHint = "Tap to try again"
         controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
         controller.placeholders.cancelledMessage = "Stopped."
+        controller.onRetry = {}                          // the error row offers a retry only with one to call
         controller.attach(to: listView)
         controller.apply(TableModel(), state: .loading)
         #expect(listView.visibleTexts == ["Brewing…"])
@@ -96,6 +97,7 @@ struct PlaceholderTextTests {
     @Test func placeholderRowsAndBackgroundsCarryAccessibilityLabels() {
         let listView = HeadlessListView()
         let controller = ListController(diagnostics: .ignore)
+        controller.onRetry = {}
         controller.attach(to: listView)
         #expect(listView.visibleAccessibilityLabels == ["Loading…"])
         controller.apply(TableModel(), state: .failed(Unreachable()))

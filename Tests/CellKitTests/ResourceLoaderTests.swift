@@ -132,4 +132,22 @@ struct ResourceLoaderTests {
         #expect(loader.loadingIDs.allSatisfy { id in (27..<40).contains { ItemID(Post($0)) == id } })
         try screen.expectConsistent()
     }
+
+    // Before the fix, an apply that removed rows only prefetched left their loads running
+    // (the loads of removed visible rows were cancelled).
+    @Test func loadsOfPrefetchedRowsThatAnApplyRemovesAreCancelled() async throws {
+        let (screen, loader, gate) = makeScreen(prefetchDistance: 2)
+        screen.listView.scroll(to: 0)                                  // rows 0–9 visible, 10 and 11 prefetched
+        #expect(loader.isLoading(ItemID(Post(10))) && loader.isLoading(ItemID(Post(11))))
+        await gate.waitForCalls(12)
+        let cancelledBefore = loader.cancelledLoads
+        screen.controller.apply(TableModel(posts(0..<10) + posts([11])))  // post 10 goes; post 11 moves up
+        #expect(!loader.isLoading(ItemID(Post(10))), "a removed prefetched row's load is cancelled")
+        #expect(loader.isLoading(ItemID(Post(11))), "a prefetched row that stays keeps loading")
+        #expect(loader.cancelledLoads == cancelledBefore + 1)
+
+        screen.controller.apply(TableModel([Post]()))                   // everything goes
+        #expect(loader.loadingIDs.isEmpty, "still loading: \(loader.loadingIDs)")
+        try screen.expectConsistent()
+    }
 }

@@ -299,7 +299,7 @@ import Testing
     assert(byline != .default)
 }
 
-// Sources/CellKit/DataSources/ListDataSource.swift:11
+// Sources/CellKit/DataSources/ListDataSource.swift:13
 @MainActor private func docExample28() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -337,7 +337,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:63
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:77
 @MainActor private func docExample31() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:234
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:293
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -387,7 +387,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/RemoteDataSource.swift:72
+// Sources/CellKit/DataSources/RemoteDataSource.swift:84
 @MainActor private func docExample34() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
 
@@ -431,7 +431,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:85
+// Sources/CellKit/DataSources/SimpleDataSource.swift:109
 @MainActor private func docExample37() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
@@ -603,7 +603,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:104
+// Sources/CellKit/ListController.swift:124
 @MainActor private func docExample51() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -613,7 +613,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:229
+// Sources/CellKit/ListController.swift:303
 @MainActor private func docExample52() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -698,7 +698,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:13
+// Sources/CellKit/Resources/ResourceLoader.swift:19
 @MainActor private func docExample59() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1167,8 +1167,22 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:36
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:41
 @MainActor private func docExample80() async throws {
+    struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
+    let load = source.load()
+    await withTaskCancellationHandler {
+        await load.value
+    } onCancel: {
+        load.cancel()                                    // the awaiting task was cancelled
+    }
+    assert(source.items.count == 1)
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:62
+@MainActor private func docExample81() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1198,8 +1212,8 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:89
-@MainActor private func docExample81() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:124
+@MainActor private func docExample82() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1220,8 +1234,8 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:119
-@MainActor private func docExample82() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:157
+@MainActor private func docExample83() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1242,8 +1256,8 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:157
-@MainActor private func docExample83() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:195
+@MainActor private func docExample84() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1259,8 +1273,8 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:175
-@MainActor private func docExample84() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:213
+@MainActor private func docExample85() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1277,7 +1291,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:27
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample86() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1288,7 +1302,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:43
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample87() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1305,7 +1319,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:66
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample88() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1331,7 +1345,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:99
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample89() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1342,7 +1356,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:114
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample90() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1358,7 +1372,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample91() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1386,7 +1400,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:66
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample92() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1402,7 +1416,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:92
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1420,7 +1434,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:117
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample94() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1429,7 +1443,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample95() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1455,7 +1469,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1470,8 +1484,58 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:133
-@MainActor private func docExample96() async throws {
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:113
+@MainActor private func docExample97() async throws {
+    struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
+
+    @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
+        var conversations = (0..<15).map { Conversation(id: $0) }
+        func page(_ n: Int) -> Page<Conversation> {
+            let start = min(n * 5, conversations.count), end = min(start + 5, conversations.count)
+            return Page(Array(conversations[start..<end]), hasMore: end < conversations.count)
+        }
+    }
+    let inbox = Inbox()
+    let source = PaginatedDataSource<Conversation> { @MainActor page in inbox.page(page) }
+    await source.load().value
+    await source.loadNextPage()?.value              // conversations 0–9 show
+
+    var bumped = inbox.conversations.remove(at: 7)  // conversation 7 gets a message
+    bumped.unread = 1
+    inbox.conversations.insert(bumped, at: 0)
+    await source.refresh().value
+    assert(source.items.map(\.id) == [7, 0, 1, 2, 3, 4, 5, 6, 8, 9])
+    assert(source.items[0].unread == 1)
+    await source.loadAll().value                    // pages 1 and 2, fetched again
+    assert(source.items == inbox.conversations)
+}
+
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:204
+@MainActor private func docExample98() async throws {
+    struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
+
+    @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
+        source.edit { model in
+            let path = model.indexPath(of: ItemID(type: Mail.self, id: id))
+            if let path { _ = model.replace(at: path, with: ListItem(Mail(id: id, isRead: true))) }
+        }
+    }
+
+    @MainActor func archive(_ id: Int, in source: SimpleDataSource) {
+        source.edit { model in
+            markRead(id + 1, in: source)     // a nested edit: applied after this one
+            if let path = model.indexPath(of: ItemID(type: Mail.self, id: id)) { _ = model.remove(at: path) }
+        }
+    }
+
+    let inbox = SimpleDataSource([Mail(id: 1), Mail(id: 2), Mail(id: 3)])
+    archive(1, in: inbox)
+    let mails = inbox.model.sections[0].items.compactMap { $0.model(as: Mail.self) }
+    assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
+}
+
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:231
+@MainActor private func docExample99() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1483,7 +1547,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample100() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1493,7 +1557,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample101() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1519,8 +1583,8 @@ import Testing
     assert(controller.provideResource(users[15], key: "avatar", value: "avatar-16.png").isEmpty)
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:62
-@MainActor private func docExample99() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:69
+@MainActor private func docExample102() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1541,8 +1605,8 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:91
-@MainActor private func docExample100() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:98
+@MainActor private func docExample103() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1554,8 +1618,8 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
-// Sources/CellKit/Documentation.docc/RowIdentity.md:47
-@MainActor private func docExample101() async throws {
+// Sources/CellKit/Documentation.docc/RowIdentity.md:55
+@MainActor private func docExample104() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1572,7 +1636,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample105() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1588,7 +1652,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample106() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1610,7 +1674,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:112
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample107() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1625,7 +1689,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample108() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1642,7 +1706,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:170
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample109() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1657,7 +1721,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:189
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample110() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1677,7 +1741,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample111() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1692,7 +1756,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample112() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1700,6 +1764,7 @@ import Testing
         let controller = ListController()
         controller.placeholders.loading.message = "Brewing…"
         controller.placeholders.unknownErrorMessage = "The coffee machine is offline."
+        controller.onRetry = { /* load again */ }    // without one, the error row offers no retry
         controller.attach(to: listView)
         assert(listView.visibleTexts == ["Brewing…"])
         controller.apply(TableModel(), state: .failed(Offline()))
@@ -1708,8 +1773,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:214
-@MainActor private func docExample110() async throws {
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:215
+@MainActor private func docExample113() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1723,7 +1788,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:32
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample114() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1738,14 +1803,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample115() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample116() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1762,7 +1827,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample117() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -1770,7 +1835,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample118() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1779,7 +1844,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample119() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1788,7 +1853,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample120() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1796,7 +1861,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:139
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample121() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -1805,7 +1870,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:147
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample122() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1813,7 +1878,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:34
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample123() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1825,7 +1890,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample124() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -1834,7 +1899,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample125() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1845,7 +1910,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample126() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1857,7 +1922,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample127() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1874,7 +1939,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample128() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1898,13 +1963,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample129() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample130() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1931,7 +1996,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:103
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample131() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -1951,7 +2016,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample132() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1969,7 +2034,7 @@ import Testing
 }
 
 // README.md:129
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample133() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -1982,7 +2047,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 130 examples compile and run") @MainActor func run() async throws {
+    @Test("all 133 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2113,5 +2178,8 @@ struct DocExamples {
         try await docExample128()
         try await docExample129()
         try await docExample130()
+        try await docExample131()
+        try await docExample132()
+        try await docExample133()
     }
 }

@@ -41,6 +41,6 @@ public enum BackgroundPlaceholder: Hashable, Sendable {
 extension ListController {
     /// The background placeholder for the current content and state (see ``BackgroundPlaceholder``).
     public var backgroundPlaceholder: BackgroundPlaceholder? {
-        BackgroundPlaceholder.for(state, isEmpty: model.isEmpty, placeholders: placeholders)
+        BackgroundPlaceholder.for(state, isEmpty: model.isEmpty, placeholders: shownPlaceholders)
     }
 }

@@ -231,6 +231,7 @@ public final class ListViewCore {
     }
 
     private func runBatch(_ changeset: Changeset, backend: any ListViewBackend, updateData: () -> Void) -> BatchOutcome {
+        cancelPrefetching(deletedBy: changeset)
         let oldCounts = counts
         if !isReloadPending {
             let reported = reportedCounts()
@@ -532,6 +533,21 @@ public final class ListViewCore {
         let gone = Set(valid)
         prefetched.removeAll { gone.contains($0) }
         if !valid.isEmpty { delegate.listView(listView, cancelPrefetchingItemsAt: valid) }
+    }
+
+    /// Prefetched rows that `changeset` deletes are no longer expected: the delegate
+    /// hears it before the data switches, while its paths still name those rows (a
+    /// resource loader cancels their loads, as for rows scrolled away).
+    /// - Complexity: O(*c* log *c* + *p*): changes, prefetched rows; nothing without prefetched rows.
+    private func cancelPrefetching(deletedBy changeset: Changeset) {
+        guard !prefetched.isEmpty, let listView, let delegate = listView.delegate else { return }
+        // PathMapping reads only the old counts here (as in `measureAnchor`).
+        let mapping = PathMapping(changeset, oldCounts: counts, newCounts: counts)
+        let gone = prefetched.filter { $0.section < counts.count && $0.item < counts[$0.section] && mapping.newPath(of: $0) == nil }
+        guard !gone.isEmpty else { return }
+        let goneSet = Set(gone)
+        prefetched.removeAll { goneSet.contains($0) }
+        delegate.listView(listView, cancelPrefetchingItemsAt: gone)
     }
 
     private func cancelAllPrefetching() {

@@ -6,7 +6,9 @@
 /// bound with ``ListController/bind(to:)``, or a parent ``MultiDataSource``).
 /// Loads are generation-numbered: a result that arrives after a newer load
 /// started is dropped. Methods that start work return the task doing it, so
-/// callers (and tests) can await it; cancelling that task cancels the load.
+/// callers (and tests) can await it; cancelling that task cancels the load. The
+/// task is unstructured: cancelling a task that awaits its `value` does not cancel
+/// the load. A cancelled refresh keeps the content and reports no error.
 ///
 /// ```swift
 /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }

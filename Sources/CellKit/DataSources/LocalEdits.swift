@@ -5,7 +5,8 @@
 /// and id), so removing a `Dog` 1 does not hide a `Cat` 1.
 ///
 /// - A removed row is skipped by every later fetch, until it is inserted again.
-/// - An inserted row stays where it was put until a fetch returns it.
+/// - An inserted row stays where it was put until a fetch returns it; then the
+///   server's copy counts.
 struct LocalEdits {
     /// Rows removed locally: never shown again from a fetch.
     private(set) var removed: Set<ItemID> = []
@@ -34,13 +35,27 @@ struct LocalEdits {
         return !removed.contains(id)
     }
 
+    /// Whether row `id` was inserted locally and no fetch returned it yet.
+    func isInserted(_ id: ItemID) -> Bool { inserted.contains(id) }
+
     /// `fetched` without the removed items; the inserted items it lacks are put
     /// back at their positions in `previous` (a refresh does not undo an insert
     /// the server does not know yet).
     mutating func merge<Item: Identifiable>(_ fetched: [Item], previous: [Item]) -> [Item] where Item.ID: Sendable {
+        restoringInserts(admitted(fetched), previous: previous)
+    }
+
+    /// `fetched` without the removed items; an inserted item it holds is known to the
+    /// server from now on.
+    mutating func admitted<Item: Identifiable>(_ fetched: [Item]) -> [Item] where Item.ID: Sendable {
         guard !removed.isEmpty || !inserted.isEmpty else { return fetched }
-        var merged = fetched.filter { admits(ItemID($0)) }
+        return fetched.filter { admits(ItemID($0)) }
+    }
+
+    /// `merged` with the inserted items it lacks put back at their positions in `previous`.
+    func restoringInserts<Item: Identifiable>(_ merged: [Item], previous: [Item]) -> [Item] where Item.ID: Sendable {
         guard !inserted.isEmpty else { return merged }
+        var merged = merged
         let present = Set(merged.map { ItemID($0) })
         for (index, item) in previous.enumerated() {
             let id = ItemID(item)

@@ -22,24 +22,38 @@ public struct Page<Item: Sendable>: Sendable {
 /// `Cat` with equal ids are two rows, for skipping repeats, for local edits and for
 /// refreshes alike.
 ///
-/// ``refresh()`` fetches the first page again and puts it in place of the rows
-/// it covers: rows up to the last one it still holds are replaced (so rows it
-/// lacks there were deleted), rows after that stay, without repeats, also when
-/// only the first page was loaded. New items at the top are inserted and the rest
-/// stays where it was; the rows they push off the first page stay too, and the
-/// next page skips them. A first page that says no page follows
-/// (``Page/hasMore`` is `false`) is the whole list: it replaces every row. Items
-/// already shown are skipped when a page is appended. Repeats within one page (the
-/// first page, a refreshed one, or a later one) are not skipped: as everywhere in
-/// CellKit, they are distinct rows, the first keeps the identity, and the
-/// controller's diagnostic names the id. When the new first page holds only new
-/// items (more arrived than one page), the rows loaded before stay below them and
-/// the pages after the first are fetched again, their items going in between,
-/// until one reaches the rows loaded before: paged to the end, every item shows
-/// exactly once. (Pages are numbered, so items that arrive on the server between
-/// two page loads shift the later pages: such an item shows where the page that
-/// brings it puts it, until the next refresh.) ``lastRefreshNewItemCount`` says how
-/// many rows a refresh added.
+/// ``refresh()`` fetches the first page again and shows the server's list from the
+/// top: the new first page takes the place of the loaded rows up to the furthest one it
+/// still holds in their old order. Rows up to there that it lacks are gone from there
+/// (deleted on the server, or moved further down, where a later page brings them back);
+/// an item that moved up from further down (a thread bumped to the top) does not count.
+/// The rows after that stay, in their order: also when only the first page was loaded
+/// (the rows new items push off the first page stay) and when the first page holds only
+/// new items. A first page that says no page follows (``Page/hasMore`` is `false`) is
+/// the whole list: it replaces every row. ``lastRefreshNewItemCount`` says how many rows
+/// a refresh added.
+///
+/// The rows a refresh keeps below its first page are unconfirmed until a page returns
+/// them: the pages after the first are fetched again (``nextPage`` is 1 after a refresh),
+/// and each puts what it returns where the server has it, in the server's version: new
+/// items, unconfirmed rows and items inserted locally go after the rows placed so far, in
+/// front of the unconfirmed rest. Unconfirmed rows a page passes (it returns unconfirmed
+/// rows that came after them) and those left when the last page is in are no longer on
+/// the server there: they go. So after a refresh, paged to the end, the list is the
+/// server's: every item it holds exactly once, in its order and version, less the items
+/// removed locally, with the items inserted locally that it does not hold yet where
+/// they were put (see ``edit(_:)``).
+///
+/// Pages are numbered, so a server's list that changes between two page loads shifts
+/// the later pages. A page leaves the rows already shown and fetched since the last
+/// refresh as they are (same ``ItemID``: type and id), and adds the items it brings
+/// after them: an item that arrived on top of the server's list between two page loads
+/// shows where the page that brings it puts it, until the next refresh puts it in its
+/// place. An item that moved up past a page boundary between two page loads (items above
+/// it deleted on the server) is missed likewise until the next refresh. Repeats within
+/// one page (the first page, a refreshed one, or a later one) are not skipped: as
+/// everywhere in CellKit, they are distinct rows, the first keeps the identity, and the
+/// controller's diagnostic names the id.
 ///
 /// A server that repeats itself is not asked forever. A next page that says more
 /// follow (``Page/hasMore``) but comes back empty, or holds only rows that the pages
@@ -122,12 +136,24 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     var diagnostics: DiagnosticHandler = .standardError
     /// The identities of ``items`` (rows are told apart by ``ItemID``: type and id).
     private var ids: Set<ItemID> = []
-    /// After a refresh whose first page held only new items: the first of the rows
-    /// loaded before it; the items of the pages fetched again go in front of it.
-    /// Newest gap first (a second such refresh before the first gap is filled opens
-    /// another above it); empty: pages go at the end.
-    private var gapEnds: [ItemID] = []
+    /// The rows a refresh kept below its first page (loaded before it) that no page
+    /// fetched since returned: the pages after the first are fetched again, and each
+    /// puts the rows it returns in the server's place and version (see `place(_:endsList:)`).
+    /// Next pages go in front of the first of them; a row the user moved with `edit`
+    /// leaves the set (it stays where it was put until a fetch returns it).
+    private var unconfirmed: Set<ItemID> = []
+    /// The pages the end coming on screen loads while rows are unconfirmed (see
+    /// ``willDisplayItem(at:in:)``); `nil` when none run.
+    private var catchUp: Task<Void, Never>?
+    /// No unconfirmed row lies before this index (0 after a refresh or an edit): where
+    /// the search for the first one starts, so that a page fetched again does not go
+    /// through the rows placed before it.
+    private var unconfirmedHint = 0
     private var edits = LocalEdits()
+    /// Whether the closure of an ``edit(_:)`` runs.
+    private var isEditing = false
+    /// The edits made inside it, applied after it.
+    private var nested = NestedEdits<[Item]>()
 
     /// Creates a source fetching pages with `fetch`.
     @inlinable
@@ -149,7 +175,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     @discardableResult
     public func load() -> Task<Void, Never> { startFirstPage(refreshing: !items.isEmpty) }
 
-    /// Loads the first page again, keeping the content, and puts it in front of the rest.
+    /// Loads the first page again, keeping the content: it takes the place of the rows it
+    /// covers, the rows after it stay until the pages fetched again after it return them
+    /// (see ``PaginatedDataSource``).
     @discardableResult
     public func refresh() -> Task<Void, Never> { startFirstPage(refreshing: true) }
 
@@ -169,7 +197,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         let task = Task { [weak self] in
             let result: Result<Page<Item>, any Error>
             do { result = .success(try await fetch(page)) } catch { result = .failure(error) }
-            self?.finishMore(page, generation, result)
+            // A cancelled page is not appended, even when the fetch returned it anyway.
+            self?.finishMore(page, generation, Task.isCancelled ? .failure(CancellationError()) : result)
         }
         moreTask = task
         return task
@@ -181,7 +210,12 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// so the list shows the progress.
     ///
     /// A failed page stops it (the list ends with the retry row; call it again to
-    /// go on); so do a refresh, ``cancel()`` and cancelling the returned task. So
+    /// go on); so do a refresh, ``cancel()`` and cancelling the returned task.
+    /// Cancelling the returned task cancels the page it is waiting for (the fetch's
+    /// task is cancelled, and the page is not appended even if the fetch returns it),
+    /// and the first load it started itself; a first load or refresh started
+    /// elsewhere goes on. The list stays as it was, with no error, and paging goes on
+    /// when asked again. So
     /// does a page that says more follow but moves the list on no further (empty,
     /// or the same rows again: a server that repeats itself, see
     /// ``PaginatedDataSource``): call it again to go on from the next page. A page already
@@ -191,26 +225,35 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// first page first, as ``load()`` does; a failed first page stops it.
     @discardableResult
     public func loadUntil(_ isEnough: @escaping @MainActor (_ items: [Item]) -> Bool) -> Task<Void, Never> {
-        if nextPage == 0, !isFetchingFirstPage, !isEnough(items) { load() }
+        let firstLoad = nextPage == 0 && !isFetchingFirstPage && !isEnough(items) ? load() : nil
         let generation = loads.current
         return Task { [weak self] in
             while !Task.isCancelled {
                 guard let self, self.loads.isCurrent(generation), !isEnough(self.items) else { return }
                 if self.isFetchingFirstPage, let first = self.loads.task {
-                    await first.value
+                    // The first load it started is cancelled with it; one started elsewhere goes on.
+                    await Self.wait(for: first, cancelling: first == firstLoad)
+                    if Task.isCancelled { return }
                     if case .failed = self.snapshot.state { return }
                     continue
                 }
                 if let running = self.moreTask {
-                    await running.value
+                    // A page loading is this task's page from now on: cancelling the task cancels it.
+                    await Self.wait(for: running, cancelling: true)
                 } else if let started = self.loadNextPage() {
-                    await started.value
+                    await Self.wait(for: started, cancelling: true)
                 } else {
                     return  // no page left
                 }
                 if self.nextPageError != nil || self.stalledPage != nil { return }
             }
         }
+    }
+
+    /// Waits for `task`; when the waiting task is cancelled, cancels `task` too if `cancelling`.
+    private static func wait(for task: Task<Void, Never>, cancelling: Bool) async {
+        guard cancelling else { return await task.value }
+        await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
     }
 
     /// Loads every page that is left (see ``loadUntil(_:)``).
@@ -225,11 +268,27 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// - a removed item never comes back, neither from a later page nor from a
     ///   refresh (its row identity, ``ItemID``, is skipped from then on, unless it
     ///   is inserted again; removing a `Dog` 1 does not hide a `Cat` 1);
-    /// - an inserted item stays where it was put until a fetch returns it;
-    /// - updated and moved items stay as edited while pages load (a page never
-    ///   replaces a row already loaded); a refresh shows the server's version and
-    ///   order of the items its first page holds: the server is the truth for what
-    ///   it returns.
+    /// - an inserted item stays where it was put until a fetch returns it; then the
+    ///   server's copy takes its place: where the refreshed first page or the next page
+    ///   puts it (as an item the server just sent), in the server's version;
+    /// - updated and moved items stay as edited while pages load (a page leaves the rows
+    ///   already fetched as they are); a refresh shows the server's version and order of
+    ///   the items it returns: the server is the truth for what it sends. That holds for
+    ///   the pages fetched again after a refresh too: an item updated below the refreshed
+    ///   first page shows the server's version once the page that returns it is in. An
+    ///   item moved after a refresh stays where it was put until the next refresh.
+    ///
+    /// A closure that throws keeps the changes it made before throwing: they are
+    /// published, later loads respect them, and the error is rethrown. To change all or
+    /// nothing, change a copy and assign it at the end of the closure.
+    ///
+    /// The closure works on a copy: while it runs, ``items`` and ``snapshot`` still
+    /// show the content from before the edit, which is published when the closure
+    /// returns (also when it throws: the changes made before the throw are kept). An
+    /// `edit(_:)` called from inside the closure runs at once on a copy of the items
+    /// from before the outer edit and is applied after it (what it changed replayed on
+    /// the outer edit's items, by identity), as in every source (see
+    /// ``SimpleDataSource/edit(_:)``); later loads respect both.
     ///
     /// ```swift
     /// struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
@@ -252,20 +311,28 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// ```
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
+        var edited = items
+        guard !isEditing else {
+            defer { nested.edited(edited) }
+            return try change(&edited)
+        }
         let before = items.map { ItemID($0) }
-        let gap = gapIndex
+        isEditing = true
         defer {
+            isEditing = false
+            items = nested.apply(before: items, onto: edited, replay: EditReplay.replay)
             let after = items.map { ItemID($0) }
             edits.record(before: before, after: after)
             ids = Set(after)
-            if let gap, gapIndex == nil {
-                // The row the gap ended at was removed: the gap ends at the row now in its place.
-                gapEnds.removeFirst()
-                if gap < items.count { gapEnds.insert(after[gap], at: 0) }
+            unconfirmedHint = 0
+            if !unconfirmed.isEmpty {
+                // Removed rows leave the set; so do moved ones: they stay where they were put.
+                unconfirmed.formIntersection(ids)
+                unconfirmed.subtract(Self.movedRows(from: before, to: after))
             }
             publishContent()
         }
-        return try change(&items)
+        return try change(&edited)
     }
 
     /// Stops every fetch; the content stays. A cancelled first load shows the error row with a retry.
@@ -283,10 +350,29 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Loads the next page when `path` is one of the last ``prefetchDistance`` rows
     /// (not after a failed page: the retry row asks again; nor after a page that moved
     /// the list on no further: a server that repeats itself, see ``PaginatedDataSource``).
+    ///
+    /// After a refresh, while rows it kept below its first page wait for the pages fetched
+    /// again, those pages put rows above the end rather than at it: the end coming on
+    /// screen then loads them one after another, and one page past them, so that the end
+    /// moves on without the user scrolling again.
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {
         guard nextPageError == nil, stalledPage == nil, path.section == model.sections.count - 1,
               path.item >= model.sections[path.section].items.count - prefetchDistance else { return }
-        loadNextPage()
+        guard !unconfirmed.isEmpty else {
+            loadNextPage()
+            return
+        }
+        guard catchUp == nil else { return }
+        var caughtUp = false
+        let pages = loadUntil { [weak self] _ in
+            guard let self, !caughtUp else { return true }
+            caughtUp = self.unconfirmed.isEmpty   // then one page more: the first past them
+            return false
+        }
+        catchUp = Task { [weak self] in
+            await pages.value
+            self?.catchUp = nil
+        }
     }
 
     private func startFirstPage(refreshing: Bool) -> Task<Void, Never> {
@@ -305,7 +391,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         let task = Task { [weak self] in
             let result: Result<Page<Item>, any Error>
             do { result = .success(try await fetch(0)) } catch { result = .failure(error) }
-            self?.finishFirstPage(generation, refreshing: refreshing, result)
+            // A cancelled load shows nothing it fetched, even when the fetch returned anyway.
+            self?.finishFirstPage(generation, refreshing: refreshing, Task.isCancelled ? .failure(CancellationError()) : result)
         }
         loads.task = task
         return task
@@ -320,33 +407,36 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             nextPageError = nil
             let previous = items
             // Repeats within the page stay: distinct rows, reported by the controller's diff.
-            let fresh = page.items
-            let freshIDs = Set(fresh.lazy.map { ItemID($0) })
-            var merged: [Item]
+            let fresh = edits.admitted(page.items)
+            var merged = fresh
+            unconfirmed = []
+            unconfirmedHint = 0
             if refreshing && nextPage > 0 && page.hasMore {
-                // The new first page replaces the loaded rows up to the last one it
-                // still holds (rows before that which it lacks were deleted); the rows
-                // after it stay (the next page skips the ones it repeats). This holds
-                // with one page loaded too: the rows a new item pushed off the first
-                // page stay until the next page brings them.
-                let overlap = items.lastIndex { freshIDs.contains(ItemID($0)) }
-                let rest = items[(overlap.map { $0 + 1 } ?? 0)...]
-                merged = fresh + rest
-                if overlap == nil, let first = rest.first {
-                    // Only new items: more may lie between them and the rows loaded
-                    // before. Fetch the pages after the first again, into the gap.
-                    gapEnds.insert(ItemID(first), at: 0)
-                    nextPage = 1
-                    hasMore = true
+                // The new first page replaces the loaded rows up to the furthest one it
+                // still holds in their old order (rows before that which it lacks are
+                // gone from there: deleted on the server, or moved down, where a later
+                // page brings them back; a row that moved up from further down does not
+                // count). The rows after it stay, unconfirmed: the pages after the first
+                // are fetched again and put them in the server's place.
+                let freshIDs = Set(page.items.lazy.map { ItemID($0) })
+                let oldIDs = items.map { ItemID($0) }
+                var oldIndex: [ItemID: Int] = [:]
+                for (index, id) in oldIDs.enumerated() where freshIDs.contains(id) && oldIndex[id] == nil {
+                    oldIndex[id] = index
                 }
+                let reach = Self.orderedReach(fresh.compactMap { oldIndex[ItemID($0)] })
+                unconfirmed.reserveCapacity(items.count - reach)
+                for index in (reach + 1)..<items.count where !freshIDs.contains(oldIDs[index]) {
+                    merged.append(items[index])
+                    if !edits.isInserted(oldIDs[index]) { unconfirmed.insert(oldIDs[index]) }
+                }
+                hasMore = true
             } else {
                 // A first load, or a first page with nothing after it: it is the whole list.
-                merged = fresh
                 hasMore = page.hasMore
-                nextPage = 1
-                gapEnds = []
             }
-            items = edits.merge(merged, previous: previous)
+            nextPage = 1
+            items = edits.restoringInserts(merged, previous: previous)
             recentPageIDs = []
             let shown = ids
             ids = Set(items.map { ItemID($0) })
@@ -366,32 +456,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         moreTask = nil
         switch result {
         case .success(let loaded):
-            var gap = gapIndex
-            // The identities this page brought: a repeat within the page is a row of its own.
-            var pageIDs = Set<ItemID>()
-            for item in loaded.items {
-                let id = ItemID(item)
-                guard edits.admits(id) else { continue }
-                guard ids.insert(id).inserted || pageIDs.contains(id) else {
-                    // A row loaded before the refresh: the gap is closed, later items
-                    // go into the next older gap, or at the end.
-                    if let end = gap, let index = items.firstIndex(where: { ItemID($0) == id }), index >= end {
-                        gapEnds.removeFirst()
-                        gap = gapIndex
-                    }
-                    continue
-                }
-                pageIDs.insert(id)
-                if let end = gap {
-                    items.insert(item, at: end)
-                    gap = end + 1
-                } else {
-                    items.append(item)
-                }
-            }
+            let added = place(loaded.items, endsList: !loaded.hasMore)
             hasMore = loaded.hasMore
-            noteProgress(of: page, loaded.items, added: !pageIDs.isEmpty)
-            if !hasMore { gapEnds = [] }
+            noteProgress(of: page, loaded.items, added: added)
             nextPage = page + 1
             publishContent()
         case .failure(let error) where error is CancellationError:
@@ -422,10 +489,150 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         }
     }
 
-    /// Where the newest gap after a refresh ends (see `gapEnds`); `nil` when there is none.
-    private var gapIndex: Int? {
-        guard let gapEnd = gapEnds.first else { return nil }
-        return items.firstIndex { ItemID($0) == gapEnd }
+    /// Puts the items of a next page in place; returns whether it added or moved a row.
+    ///
+    /// A row shown and fetched since the last refresh (or first load) stays as it is
+    /// (a page that repeats it: the server's list shifted). New rows, rows a refresh kept
+    /// below its first page (`unconfirmed`) and rows inserted locally that the page
+    /// returns go where the page puts them, in the page's version: after the rows placed
+    /// so far, in front of the first unconfirmed row (at the end when there is none).
+    /// Unconfirmed rows that the page passes (before, in the list, the furthest of the
+    /// unconfirmed rows it returns that kept their order) and, at the end of the list
+    /// (`endsList`), every unconfirmed row left go: the server no longer has them there.
+    private func place(_ page: [Item], endsList: Bool) -> Bool {
+        // The page's rows that take a place, in order; a repeat within the page is a row of its own.
+        var placed: [Item] = []
+        var placedIDs = Set<ItemID>()
+        // Rows shown now that move to the page's place (unconfirmed or inserted locally).
+        var moving = Set<ItemID>()
+        for item in page {
+            let id = ItemID(item)
+            let wasInserted = edits.isInserted(id)
+            guard edits.admits(id) else { continue }
+            if placedIDs.contains(id) || !ids.contains(id) || unconfirmed.contains(id) || wasInserted {
+                if ids.contains(id) && !placedIDs.contains(id) { moving.insert(id) }
+                placed.append(item)
+                placedIDs.insert(id)
+            }
+        }
+        if unconfirmed.isEmpty && moving.isEmpty {
+            // Nothing to move or drop: new rows go at the end.
+            items += placed
+            ids.formUnion(placedIDs)
+            return !placed.isEmpty
+        }
+        let start = firstUnconfirmedIndex()
+        if !endsList && moving.isSubset(of: unconfirmed) {
+            // The usual page fetched again: the rows it moves lie from the first unconfirmed
+            // row on, mostly right there. Only the rows up to the last of them change.
+            var position: [ItemID: Int] = [:]
+            var end = start
+            while position.count < moving.count && end < items.count {
+                let id = ItemID(items[end])
+                if moving.contains(id), position[id] == nil { position[id] = end }
+                end += 1
+            }
+            let reach = Self.orderedReach(placed.compactMap { position[ItemID($0)] })
+            var segment = placed
+            var dropped = 0
+            for index in start..<end {
+                let id = ItemID(items[index])
+                if moving.contains(id) { continue }
+                if unconfirmed.contains(id) && index < reach {
+                    unconfirmed.remove(id)
+                    ids.remove(id)
+                    dropped += 1
+                    continue
+                }
+                segment.append(items[index])
+            }
+            items.replaceSubrange(start..<end, with: segment)
+            unconfirmed.subtract(moving)
+            ids.formUnion(placedIDs)
+            unconfirmedHint = start + placed.count
+            return !placed.isEmpty || dropped > 0
+        }
+        // The end of the list, or items inserted locally that may be anywhere: every row.
+        var position: [ItemID: Int] = [:]
+        for (index, item) in items.enumerated() {
+            let id = ItemID(item)
+            if moving.contains(id), unconfirmed.contains(id), position[id] == nil { position[id] = index }
+        }
+        let reach = Self.orderedReach(placed.compactMap { position[ItemID($0)] })
+        var kept: [Item] = []
+        kept.reserveCapacity(items.count + placed.count)
+        var dropped = 0
+        for (index, item) in items.enumerated() {
+            if index == start { kept += placed }
+            let id = ItemID(item)
+            if moving.contains(id) { continue }
+            if unconfirmed.contains(id) && (endsList || index < reach) {
+                unconfirmed.remove(id)
+                ids.remove(id)
+                dropped += 1
+                continue
+            }
+            kept.append(item)
+        }
+        if start == items.count { kept += placed }
+        unconfirmed.subtract(moving)
+        ids.formUnion(placedIDs)
+        items = kept
+        unconfirmedHint = 0
+        return !placed.isEmpty || dropped > 0
+    }
+
+    /// The index of the first unconfirmed row (``items``'s count when there is none),
+    /// searched from `unconfirmedHint`, before which there is none.
+    private func firstUnconfirmedIndex() -> Int {
+        var index = min(unconfirmedHint, items.count)
+        while index < items.count && !unconfirmed.contains(ItemID(items[index])) { index += 1 }
+        unconfirmedHint = index
+        return index
+    }
+
+    /// The furthest of `positions` (old positions of rows, in their new order) that a
+    /// longest run of rows keeping their order reaches; `-1` when there are none. Rows
+    /// that moved up from further down are not part of that run: `[7, 0, 1, 2, 3]` reaches 3.
+    static func orderedReach(_ positions: [Int]) -> Int {
+        // Patience sorting: tails[k] is the smallest last position of an increasing run of k + 1.
+        var tails: [Int] = []
+        for position in positions {
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if tails[middle] < position { low = middle + 1 } else { high = middle }
+            }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        return tails.last ?? -1
+    }
+
+    /// The rows of `after` that are not part of a longest run of rows keeping their order
+    /// from `before` (the rows an edit moved).
+    static func movedRows(from before: [ItemID], to after: [ItemID]) -> Set<ItemID> {
+        var oldIndex: [ItemID: Int] = [:]
+        for (index, id) in before.enumerated() where oldIndex[id] == nil { oldIndex[id] = index }
+        let common = after.compactMap { id in oldIndex[id].map { (id: id, old: $0) } }
+        guard zip(common, common.dropFirst()).contains(where: { $0.old >= $1.old }) else { return [] }
+        // Longest increasing run of old positions, with links to rebuild it.
+        var tails: [Int] = []            // indices into common
+        var previous = [Int](repeating: -1, count: common.count)
+        for (index, entry) in common.enumerated() {
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if common[tails[middle]].old < entry.old { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[index] = tails[low - 1] }
+            if low == tails.count { tails.append(index) } else { tails[low] = index }
+        }
+        var inRun = Set<Int>()
+        var link = tails.last ?? -1
+        while link >= 0 { inRun.insert(link); link = previous[link] }
+        var moved = Set<ItemID>()
+        for (index, entry) in common.enumerated() where !inRun.contains(index) { moved.insert(entry.id) }
+        return moved
     }
 
     /// What runs now, for the snapshots published between loads (edits).

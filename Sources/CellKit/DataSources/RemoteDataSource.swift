@@ -43,6 +43,10 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     private var loads = LoadGenerations()
     private var hasLoaded = false
     private var edits = LocalEdits()
+    /// Whether the closure of an ``edit(_:)`` runs.
+    private var isEditing = false
+    /// The edits made inside it, applied after it.
+    private var nested = NestedEdits<[Item]>()
 
     /// Creates a source that shows the fetched items in one section, or as `makeModel` arranges them.
     public init(makeModel: @escaping @MainActor ([Item]) -> TableModel = { TableModel($0) }, fetch: @escaping Fetch) {
@@ -69,6 +73,14 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     /// inserted item the server does not return yet stays where it was put.
     /// A fetch running during the edit respects it too.
     ///
+    /// The closure works on a copy: while it runs, ``items`` and ``snapshot`` still
+    /// show the content from before the edit, which is published when the closure
+    /// returns (also when it throws: the changes made before the throw are kept). An
+    /// `edit(_:)` called from inside the closure runs at once on a copy of the items
+    /// from before the outer edit and is applied after it (what it changed replayed on
+    /// the outer edit's items, by identity), as in every source (see
+    /// ``SimpleDataSource/edit(_:)``); later fetches respect both.
+    ///
     /// ```swift
     /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
     ///
@@ -85,14 +97,22 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     /// ```
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
+        var edited = items
+        guard !isEditing else {
+            defer { nested.edited(edited) }
+            return try change(&edited)
+        }
         let before = items.map { ItemID($0) }
+        isEditing = true
         defer {
+            isEditing = false
+            items = nested.apply(before: items, onto: edited, replay: EditReplay.replay)
             edits.record(before: before, after: items.map { ItemID($0) })
             let model = makeModel(items)
             let state: ContentState = isFetching && model.isEmpty ? .loading : .settled(model)
             publish(ListSnapshot(model, state: state, activity: isFetching && !model.isEmpty ? .refreshing : .idle))
         }
-        return try change(&items)
+        return try change(&edited)
     }
 
     /// Stops the fetch. The content stays; a cancelled first load shows the error row with a retry.
@@ -116,7 +136,8 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
         let task = Task { [weak self] in
             let result: Result<[Item], any Error>
             do { result = .success(try await fetch()) } catch { result = .failure(error) }
-            self?.finish(generation, result)
+            // A cancelled load shows nothing it fetched, even when the fetch returned anyway.
+            self?.finish(generation, Task.isCancelled ? .failure(CancellationError()) : result)
         }
         loads.task = task
         return task

@@ -27,6 +27,10 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
     /// The rows of a section's items: typed rows, built by code specialised for
     /// `Item` where the source was created (see ``TableSection``).
     private let makeRows: @Sendable ([Item]) -> _SectionRows
+    /// Whether the closure of an ``edit(_:)`` runs.
+    private var isEditing = false
+    /// The edits and sets made inside it, applied after it.
+    private var nested = NestedEdits<[Item]>()
 
     /// Creates a source grouping `items` by `key`, sections in increasing key order,
     /// titled by `title`, rows in `areInIncreasingOrder` (or in the order given).
@@ -57,7 +61,10 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
     public var model: TableModel { snapshot.model }
 
     /// Replaces the items, regroups them and publishes the result.
+    ///
+    /// Called from inside the closure of ``edit(_:)``, it applies after that edit (see there).
     public func set(_ items: [Item]) {
+        guard !isEditing else { return nested.replaced(with: items) }
         self.items = items
         var groups: [Key: [Item]] = [:]
         for item in items { groups[key(item), default: []].append(item) }
@@ -73,10 +80,24 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
 
     /// Edits the items at once (the same shape as ``PaginatedDataSource/edit(_:)``),
     /// regroups them and publishes the result; returns what `change` returns.
+    ///
+    /// As with ``SimpleDataSource/edit(_:)``, the closure works on a copy: inside it
+    /// ``items`` and ``model`` show the content from before the edit; an `edit(_:)`
+    /// called from inside it runs at once on a copy of the items from before the outer
+    /// edit and is applied after it (what it changed replayed on the outer edit's
+    /// items, by identity), and a ``set(_:)`` from inside it replaces the items after it.
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
         var items = items
-        defer { set(items) }
+        guard !isEditing else {
+            defer { nested.edited(items) }
+            return try change(&items)
+        }
+        isEditing = true
+        defer {
+            isEditing = false
+            set(nested.apply(before: self.items, onto: items, replay: EditReplay.replay))
+        }
         return try change(&items)
     }
 
@@ -95,6 +116,13 @@ public struct AlphabeticKey: Comparable, Hashable, Sendable, CustomStringConvert
 
     /// The key of `name`: its first letter after any leading spaces, uppercased, when
     /// that is A–Z or an accented Latin letter (under its base letter), else `#`.
+    ///
+    /// An accented letter is one whose Unicode name is a Latin letter "WITH" marks
+    /// ("É", "ø", also written decomposed: "E" + a combining acute): it goes under its
+    /// base letter. Latin letters of their own go under `#`: "Æ", "Œ", "Ð", "Þ", "ß",
+    /// ligatures such as "ﬁ", and full-width letters ("Ａ"); so do digits and other
+    /// scripts. Pass your own key to ``SectionedDataSource/init(_:sectionBy:title:sortedBy:sectionIndex:)``
+    /// to group them otherwise.
     public init(_ name: String) {
         letter = TableModel.initial(name) ?? "#"
     }
@@ -119,7 +147,8 @@ extension SectionedDataSource where Key == AlphabeticKey {
     ///
     /// The initial is the first letter after any leading spaces; an accented Latin
     /// letter goes under its base letter ("Émile" under E, "Øre" under O, "Ärger"
-    /// under A), and other initials (digits, other scripts, "ß") under `#`. Within a
+    /// under A), and other initials (digits, other scripts, "ß", "Æ", "Œ", ligatures,
+    /// full-width letters: see ``AlphabeticKey/init(_:)``) under `#`. Within a
     /// section, rows are in the order of their names lowercased without leading
     /// spaces, as Swift compares strings: an accented letter comes after every
     /// plain one ("ezra" before "émile"); pass your own `sortedBy:` to

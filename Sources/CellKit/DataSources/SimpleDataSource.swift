@@ -21,6 +21,10 @@
 public final class SimpleDataSource: ListDataSource {
     public private(set) var snapshot: ListSnapshot
     public var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+    /// Whether the closure of an ``edit(_:)`` runs.
+    private var isEditing = false
+    /// The edits and sets made inside it, applied after it.
+    private var nested = NestedEdits<TableModel>()
 
     /// Creates a source showing `model`.
     public init(model: TableModel) {
@@ -59,7 +63,11 @@ public final class SimpleDataSource: ListDataSource {
     public var model: TableModel { snapshot.model }
 
     /// Replaces the content with `model` and publishes it.
+    ///
+    /// Called from inside the closure of ``edit(_:)``, it applies after that edit (its
+    /// content replaces the edit's result), as if called right after it.
     public func set(model: TableModel) {
+        guard !isEditing else { return nested.replaced(with: model) }
         snapshot = ListSnapshot(model, state: .settled(model))
         onSnapshot?(snapshot)
     }
@@ -82,6 +90,22 @@ public final class SimpleDataSource: ListDataSource {
     /// the mutations report). The same shape as ``PaginatedDataSource/edit(_:)``;
     /// nothing loads here, so there is nothing to respect later.
     ///
+    /// The closure works on a copy: while it runs, ``model`` and ``snapshot`` still
+    /// show the content from before the edit, and the edit is published when it
+    /// returns (also when it throws: the changes made before the throw are kept).
+    ///
+    /// An `edit(_:)` called from inside the closure (a helper of the screen that edits
+    /// the source) is applied after the outer edit, in one publication with it: its
+    /// closure runs at once, on a copy of the content from before the outer edit (what
+    /// reading the source shows), its result is returned, and what it changed is then
+    /// replayed on the outer edit's result, rows and sections matched by identity: the
+    /// rows it removed go, the rows it changed take its version, the rows it inserted or
+    /// moved go where it put them (at the top when nothing was before them, at the end
+    /// when only new rows followed them, else after the row before them). A row the
+    /// outer edit removed stays removed; where both changed a row, the nested edit's
+    /// version shows. A ``set(model:)`` from inside the closure replaces the content
+    /// after the outer edit.
+    ///
     /// ```swift
     /// struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
     ///
@@ -96,7 +120,15 @@ public final class SimpleDataSource: ListDataSource {
     @discardableResult
     public func edit<Result>(_ change: (inout TableModel) throws -> Result) rethrows -> Result {
         var model = snapshot.model
-        defer { set(model: model) }
+        guard !isEditing else {
+            defer { nested.edited(model) }
+            return try change(&model)
+        }
+        isEditing = true
+        defer {
+            isEditing = false
+            set(model: nested.apply(before: snapshot.model, onto: model, replay: EditReplay.replay))
+        }
         return try change(&model)
     }
 

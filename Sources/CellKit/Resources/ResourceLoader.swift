@@ -8,7 +8,13 @@
 /// used results go first past ``cacheLimit``); a finished resource reaches the
 /// cells of that row by the same identity, whatever the model's id looks like. A cached resource reaches a row that shows again
 /// at once, without a load. Nothing but the visible cells of that row is
-/// touched, and nothing is reloaded.
+/// touched, and nothing is reloaded. Prefetched rows that an apply removes are
+/// cancelled too, as removed visible rows are.
+///
+/// The cache knows a row by its identity, not its content: when what the resource
+/// depends on changes (a user's new avatar URL, same id), the cached value stays until
+/// ``removeAllCachedValues()``; or make what it depends on part of the row's identity
+/// (``ListItem/init(_:id:)``).
 ///
 /// ```swift
 /// final class AvatarCell: TextCell { var avatar: String? }
@@ -73,7 +79,8 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
     /// The rows whose loads are running.
     public var loadingIDs: Set<ItemID> { Set(running.keys) }
 
-    /// Forgets every cached result.
+    /// Forgets every cached result: the rows load again when they show again (what
+    /// changed while the rows show, provide with ``ListController/provideResource(_:key:value:)``).
     public func removeAllCachedValues() { cache.removeAll() }
 
     // MARK: Rows coming and going

@@ -1,0 +1,152 @@
+/// The edits made on a data source from inside the closure of its own `edit(_:)` (a
+/// helper of the screen that edits the source, called from an edit): each ran at once
+/// on a copy of the content from before the outer edit, and what it changed is applied
+/// after the outer edit, on its result (see ``SimpleDataSource/edit(_:)``).
+struct NestedEdits<Content> {
+    private enum Change {
+        /// An edit that turned the content before the outer edit into this.
+        case edited(Content)
+        /// A `set` that replaced the content with this.
+        case replaced(Content)
+    }
+
+    private var changes: [Change] = []
+
+    /// Notes a nested edit that left `content` (from the content before the outer edit).
+    mutating func edited(_ content: Content) { changes.append(.edited(content)) }
+    /// Notes a `set(_:)` made inside the outer edit.
+    mutating func replaced(with content: Content) { changes.append(.replaced(content)) }
+
+    /// `outer` (the outer edit's result) with the nested changes applied after it, in
+    /// the order they were made: an edit's changes from `before` replayed by `replay`,
+    /// a `set` replacing everything. Empties the list.
+    mutating func apply(before: Content, onto outer: Content, replay: (_ before: Content, _ after: Content, _ onto: Content) -> Content) -> Content {
+        var result = outer
+        for change in changes {
+            switch change {
+            case .edited(let after): result = replay(before, after, result)
+            case .replaced(let content): result = content
+            }
+        }
+        changes.removeAll()
+        return result
+    }
+}
+
+/// Replaying what one edit changed (`before` → `after`) on content that another edit
+/// changed meanwhile (`onto`), rows matched by identity.
+enum EditReplay {
+    /// `onto` with the changes that turned `before` into `after`:
+    /// - rows `after` lacks (removed) are removed;
+    /// - rows whose content changed (not `isContentEqual`) replace their row;
+    /// - rows `after` added, and rows it moved, are put where it put them: at the front
+    ///   when nothing precedes them, at the end when only added rows follow them, else
+    ///   after the row before them.
+    /// A row that `onto` no longer holds stays removed (it is not moved or updated back).
+    static func replay<Row, ID: Hashable>(
+        _ before: [Row], _ after: [Row], onto: [Row], id: (Row) -> ID, isContentEqual: (Row, Row) -> Bool
+    ) -> [Row] {
+        var beforeIndex: [ID: Int] = [:]
+        for (index, row) in before.enumerated() where beforeIndex[id(row)] == nil { beforeIndex[id(row)] = index }
+        let afterIDs = Set(after.lazy.map(id))
+        var result = onto.filter { row in beforeIndex[id(row)] == nil || afterIDs.contains(id(row)) }
+
+        // The kept rows that did not move: the longest run in their old order.
+        var kept: [(after: Int, before: Int)] = []
+        for (index, row) in after.enumerated() {
+            if let old = beforeIndex[id(row)] { kept.append((index, old)) }
+        }
+        let stays = Set(longestIncreasing(kept.map(\.before)).map { kept[$0].after })
+        // Whether a row of `before` follows position `index` of `after`.
+        var keptAfter = [Bool](repeating: false, count: after.count + 1)
+        for index in after.indices.reversed() {
+            keptAfter[index] = keptAfter[index + 1] || beforeIndex[id(after[index])] != nil
+        }
+
+        for (index, row) in after.enumerated() {
+            let rowID = id(row)
+            let position = result.firstIndex { id($0) == rowID }
+            if let old = beforeIndex[rowID] {
+                guard let position else { continue }  // removed meanwhile: stays removed
+                if !isContentEqual(before[old], row) { result[position] = row }
+                if stays.contains(index) { continue }
+                result.remove(at: position)
+            } else if position != nil {
+                continue  // added meanwhile too
+            }
+            let target: Int
+            if index == 0 {
+                target = 0
+            } else if !keptAfter[index + 1] {
+                target = result.count
+            } else {
+                var anchor: Int?
+                var previous = index - 1
+                while anchor == nil, previous >= 0 {
+                    let previousID = id(after[previous])
+                    anchor = result.firstIndex { id($0) == previousID }
+                    previous -= 1
+                }
+                target = anchor.map { $0 + 1 } ?? 0
+            }
+            result.insert(row, at: min(target, result.count))
+        }
+        return result
+    }
+
+    /// `onto` with what turned the items `before` into `after`, rows matched by their
+    /// ``ItemID`` and compared as ``ListItem`` rows are (`==` for `Equatable` models).
+    static func replay<Item: Identifiable & Sendable>(_ before: [Item], _ after: [Item], onto: [Item]) -> [Item] where Item.ID: Sendable {
+        replay(before, after, onto: onto, id: { ItemID($0) }, isContentEqual: { ListItem($0).isContentEqual(to: ListItem($1)) })
+    }
+
+    /// `onto` with what turned the model `before` into `after`: sections matched by
+    /// ``SectionID`` (added, removed and moved as rows are; their titles replaced when
+    /// they changed), and in each section both hold, its rows replayed by identity.
+    static func replay(_ before: TableModel, _ after: TableModel, onto: TableModel) -> TableModel {
+        var result = onto
+        result.sections = replay(before.sections, after.sections, onto: onto.sections, id: \.id, isContentEqual: { _, _ in true })
+        let beforeSections = Dictionary(before.sections.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let afterSections = Dictionary(after.sections.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for index in result.sections.indices {
+            let sectionID = result.sections[index].id
+            guard let old = beforeSections[sectionID], let new = afterSections[sectionID] else { continue }
+            if old.header != new.header { result.sections[index].header = new.header }
+            if old.footer != new.footer { result.sections[index].footer = new.footer }
+            let oldRows = Array(old.items)
+            let newRows = Array(new.items)
+            let unchanged = oldRows.count == newRows.count
+                && zip(oldRows, newRows).allSatisfy { $0.id == $1.id && $0.isContentEqual(to: $1) }
+            guard !unchanged else { continue }
+            let rows = replay(oldRows, newRows, onto: Array(result.sections[index].items), id: \.id,
+                              isContentEqual: { $0.isContentEqual(to: $1) })
+            result.sections[index] = TableSection(id: sectionID, header: result.sections[index].header,
+                                                  footer: result.sections[index].footer, items: rows)
+        }
+        if before.sectionIndexStyle != after.sectionIndexStyle { result.sectionIndexStyle = after.sectionIndexStyle }
+        return result
+    }
+
+    /// The positions in `values` of one longest strictly increasing subsequence.
+    /// - Complexity: O(*n* log *n*).
+    static func longestIncreasing(_ values: [Int]) -> [Int] {
+        var tails: [Int] = []              // positions of the smallest tail of each length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (position, value) in values.enumerated() {
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[position] = tails[low - 1] }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        var result: [Int] = []
+        var position = tails.last ?? -1
+        while position >= 0 {
+            result.append(position)
+            position = previous[position]
+        }
+        return result.reversed()
+    }
+}

@@ -1,0 +1,90 @@
+import CellKit
+import CellKitTesting
+import Synchronization
+import Testing
+
+/// Cancelling the task that `loadAll()` / `loadUntil(_:)` returns. Before the fix the
+/// page fetch in flight never saw the cancellation (the task ended only when the fetch
+/// did) and its page was appended after the cancel: the first two tests failed before
+/// the fix; the third guards a refresh started elsewhere, which goes on.
+@MainActor
+@Suite("Paginated source: cancelling loadAll's task")
+struct LoadAllCancellationTests {
+    @Test func cancellingTheTaskCancelsThePageFetchAndDropsItsPage() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let cancelledPages = Locked<[Int]>([])
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            if page == 0 { return Page(posts(0..<2), hasMore: true) }
+            // Only page 1 waits for the test: a loadAll that goes on ends rather than hangs.
+            if page > 1 { return Page(posts([page * 10]), hasMore: false) }
+            return try await withTaskCancellationHandler {
+                try await gate.fetch(page)                      // a fetch that returns its page even when cancelled
+            } onCancel: {
+                cancelledPages.update { $0.append(page) }
+            }
+        }
+        await source.load().value
+        let all = source.loadAll()
+        await gate.waitForCalls(1)
+        #expect(source.pageInFlight == 1)
+        all.cancel()
+        #expect(cancelledPages.value == [1], "the fetch's task saw the cancellation")
+        await gate.resume(argument: 1, returning: Page(posts(2..<4), hasMore: true))
+        await all.value
+        #expect(source.items.map(\.id) == [0, 1], "the page fetched after the cancel is not appended")
+        #expect(!source.isFetching && source.nextPageError == nil && source.hasMore)
+        #expect(source.snapshot.activity == .idle)
+
+        // Paging goes on when asked again, from page 1.
+        try #require(source.nextPage == 1)
+        let next = source.loadNextPage()
+        await gate.waitForCalls(2)
+        await gate.resume(argument: 1, returning: Page(posts(2..<4), hasMore: false))
+        await next?.value
+        #expect(source.items.map(\.id) == [0, 1, 2, 3])
+    }
+
+    @Test func cancellingTheTaskWhileItWaitsForTheFirstLoadItStartedCancelsThatLoad() async {
+        let gate = FetchGate<Page<Post>>()
+        let laterPages = Locked<[Int]>([])
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            if page == 0 { return try await gate.fetch(page) }
+            laterPages.update { $0.append(page) }
+            return Page(posts([page * 10]), hasMore: false)
+        }
+        let all = source.loadAll()                               // loads the first page first
+        await gate.waitForCalls(1)
+        all.cancel()
+        await gate.resume(argument: 0, returning: Page(posts(0..<2), hasMore: true))
+        await all.value
+        #expect(source.items.isEmpty)
+        #expect(laterPages.value.isEmpty, "no page after the cancel")
+    }
+
+    @Test func cancellingTheTaskLeavesARefreshStartedElsewhereRunning() async {
+        let gate = FetchGate<Page<Post>>()
+        let firstPageCalls = Locked(0)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            let call = firstPageCalls.update { calls -> Int in calls += page == 0 ? 1 : 0; return calls }
+            return page == 0 && call > 1 ? try await gate.fetch(page) : Page(posts([page]), hasMore: true)
+        }
+        await source.load().value
+        let refresh = source.refresh()
+        await gate.waitForCalls(1)
+        let all = source.loadAll()                               // waits for the refresh
+        all.cancel()
+        await gate.resume(argument: 0, returning: Page(posts([0, 9]), hasMore: true))
+        await refresh.value
+        await all.value
+        #expect(source.items.map(\.id) == [0, 9], "the refresh went on; loadAll asked for no page")
+    }
+}
+
+/// A value shared with a fetch, behind a lock.
+private final class Locked<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value { storage.withLock { $0 } }
+    @discardableResult
+    func update<R: Sendable>(_ change: (inout Value) -> R) -> R { storage.withLock { change(&$0) } }
+}
