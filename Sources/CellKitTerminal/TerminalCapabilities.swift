@@ -13,7 +13,7 @@ import Darwin
 ///   takes no escape sequences, so a full-screen list cannot run there
 ///   (``canTakeOverScreen`` is `false`; ``Terminal/isInteractive`` is `false`, and
 ///   ``Terminal/enterRawMode()`` throws ``TerminalError/unsupportedTerminal(term:)``).
-///   Print the rows plainly instead (``TerminalListView/plainLines(width:)``).
+///   Print the rows plainly instead (``TerminalListView/plainLines(width:from:)``).
 /// - `NO_COLOR` set to anything but the empty string (<https://no-color.org>), or a
 ///   `TERM` of a monochrome terminal (`vt52`, `vt100`, `vt220`, …, and names ending in
 ///   `-m` or `-mono`): ``usesColor`` is `false`, and ``TerminalApp`` draws without

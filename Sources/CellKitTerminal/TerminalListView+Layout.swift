@@ -433,14 +433,29 @@ extension TerminalListView {
     /// Every row and header of the list as plain lines of at most `width` columns
     /// (clamped to 1...``StyledLine/maximumWidth``), for output that is not a terminal.
     /// Control characters in the text are shown as in ``StyledLine``. Builds a cell
-    /// for every row: use it on small lists.
-    public func plainLines(width: Int) -> [String] {
+    /// for every row it prints.
+    ///
+    /// From `firstRow` on (counting the rows of all sections in order), only the rows
+    /// from that one and the headers of the sections they start: output printed as pages
+    /// arrive prints each page's rows once, with `firstRow` the number of rows printed
+    /// before (a section that a page continues gets no second header).
+    public func plainLines(width: Int, from firstRow: Int = 0) -> [String] {
         let savedColumns = columns
         columns = max(1, Self.clampedSize(width))
         defer { columns = savedColumns; lineCache.removeAll() }
         lineCache.removeAll()
         var out: [String] = []
         var entry = firstEntry(from: 0)
+        var skip = max(0, firstRow)
+        for (s, count) in sectionCounts.enumerated() where skip > 0 {
+            if skip < count {
+                entry = .row(ItemPath(item: skip, section: s))
+                skip = 0
+            } else {
+                skip -= count
+                entry = firstEntry(from: s + 1)
+            }
+        }
         while let e = entry {
             switch e {
             case .header(let s):

@@ -37,7 +37,7 @@ enum CellRendering {
         if let more = cell as? LoadMoreCell, more.error != nil {
             // The failed "load more" row: the message, then the retry hint.
             var lines = [StyledLine("  ↻ " + more.text, style: TextStyle(foreground: .red))]
-            if let detail = more.detailText { lines.append(StyledLine("    " + detail + " (Enter)", style: .dim)) }
+            if let detail = more.detailText, !detail.isEmpty { lines.append(StyledLine("    " + detail + " (Enter)", style: .dim)) }
             return lines
         }
         if let loading = cell as? LoadingCell {

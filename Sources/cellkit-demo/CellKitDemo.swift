@@ -34,13 +34,14 @@ struct CellKitDemo: ParsableCommand {
 
         Exit status: 0 on success; 1 when loading failed (not a repository, a missing or \
         unreadable path, --fail-rate), with the error on standard error; 2 when standard output \
-        could not be written (a full disk, >/dev/full); 64 for bad options; 130 after Ctrl-C, \
-        128+N after signal N.
+        could not be written (a full disk, >/dev/full, >&-); 64 for bad options (also --interactive \
+        without a terminal, or with TERM dumb or unset); 130 after Ctrl-C, 128+N after signal N. CellKit's diagnostics for \
+        developers go to standard error only with --verbose.
 
         Modes:
           cellkit-demo [feed] [--seed N] [--fail-rate P]   the sample feed (the default)
           cellkit-demo git [PATH] [--page-size N]          a repository's history
-        Every mode takes --interactive (fail without a terminal), --plain, --width N and --pages N. \
+        Every mode takes --interactive (fail without a terminal), --plain, --width N, --pages N and --verbose. \
         See 'cellkit-demo help feed' and 'cellkit-demo help git'.
         """,
         subcommands: [FeedCommand.self, GitCommand.self],
@@ -48,6 +49,7 @@ struct CellKitDemo: ParsableCommand {
     )
 
     static func main() {
+        exitIfStandardOutputIsClosed()
         switch GitCommand.arguments(Array(CommandLine.arguments.dropFirst())) {
         case .success(let arguments):
             main(arguments)
@@ -65,17 +67,32 @@ struct DisplayOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the rows plainly even in a terminal.")
     var plain = false
 
-    @Option(name: .long, help: "Width of plain output in columns, \(DisplayOptions.widths.lowerBound)...\(DisplayOptions.widths.upperBound) (default: $COLUMNS, else 80).")
+    @Option(name: .long, parsing: .unconditional, help: "Width of plain output in columns, \(DisplayOptions.widths.lowerBound)...\(DisplayOptions.widths.upperBound) (default: $COLUMNS, else 80).")
     var width: Int?
 
-    @Option(name: .long, help: "Pages to print when not interactive (default: all of a history, one of the endless feed).")
+    @Option(name: .long, parsing: .unconditional, help: "Pages to print when not interactive (default: all of a history, one of the endless feed).")
     var pages: Int?
+
+    @Flag(name: .long, help: "Also write CellKit's diagnostics for developers to standard error (at exit when interactive).")
+    var verbose = false
+
+    /// Where the controller's diagnostics go: standard error with --verbose, else nowhere
+    /// (the error a user needs is the demo's own message).
+    func diagnosticHandler() -> DiagnosticHandler { verbose ? .standardError : .ignore }
 
     /// The widths plain output accepts.
     static let widths = 20...1_000
 
     func validate() throws {
         if interactive && plain { throw ValidationError("--interactive and --plain exclude each other") }
+        if interactive, let stream = [(STDIN_FILENO, "input"), (STDOUT_FILENO, "output")].first(where: { isatty($0.0) == 0 })?.1 {
+            throw ValidationError("--interactive needs a terminal, but standard \(stream) is not a tty (run it in a terminal, or drop --interactive to print the rows plainly)")
+        }
+        if interactive, !TerminalCapabilities.current.canTakeOverScreen {
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            let named = term.isEmpty ? "TERM is not set" : "TERM=\(visible(term)) says this one does not"
+            throw ValidationError("--interactive needs a terminal that takes escape sequences, but \(named) (set TERM to your terminal's type, such as xterm-256color, or drop --interactive to print the rows plainly)")
+        }
         if let width, !Self.widths.contains(width) {
             throw ValidationError("--width must be between \(Self.widths.lowerBound) and \(Self.widths.upperBound) (got \(width))")
         }

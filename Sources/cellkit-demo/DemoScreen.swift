@@ -40,6 +40,16 @@ protocol DemoScreen: AnyObject {
     var rowName: String { get }
     /// The default number of pages printed when the output is not a terminal (nil: all).
     var defaultPlainPages: Int? { get }
+    /// Ends what still runs for the screen (a `git log`) before the program exits.
+    func stop()
+    /// Plain output printed the rows shown: the screen may leave them out of later
+    /// snapshots (a long history then costs the same per page to the end).
+    func rowsPrinted()
+}
+
+extension DemoScreen {
+    func stop() {}
+    func rowsPrinted() {}
 }
 
 /// Runs a screen interactively in a terminal, or prints its rows plainly.
@@ -50,10 +60,15 @@ enum ScreenRunner {
         if options.isInteractive {
             let app = TerminalApp(listView: list, title: screen.title)
             // Diagnostics are for developers: never in the user's status line (it is the
-            // screen's own messages' place); they go to standard error once the terminal is back.
+            // screen's own messages' place); with --verbose they go to standard error once
+            // the terminal is back.
             let diagnostics = DiagnosticLog()
-            screen.controller.diagnostics = DiagnosticHandler { diagnostic in
-                Task { @MainActor in diagnostics.append(diagnostic) }
+            if options.verbose {
+                screen.controller.diagnostics = DiagnosticHandler { diagnostic in
+                    Task { @MainActor in diagnostics.append(diagnostic) }
+                }
+            } else {
+                screen.controller.diagnostics = .ignore
             }
             screen.controller.attach(to: list)
             app.onRefresh = { [unowned screen] in screen.refresh() }
@@ -62,6 +77,7 @@ enum ScreenRunner {
             screen.showStatus = { app.statusMessage = $0 }
             let stats = getenv("CELLKIT_DEMO_STATS") != nil
             app.onExit = { [unowned screen] _ in
+                screen.stop()
                 diagnostics.write()
                 if stats {
                     // Work counts for the tests (a paste must cost one filter pass, not one per character).
@@ -75,18 +91,43 @@ enum ScreenRunner {
         // Rows "show" as the plain list lays out; without this a prefetched page could
         // land between the last load and the print (`--pages 1` printing two pages).
         screen.loadPagesOnlyWhenAsked()
+        // A pipe cannot select a row: the error row does not offer a retry.
+        screen.controller.placeholders.errorCanRetry = false
+        screen.controller.placeholders.retryHint = ""
+        screen.controller.diagnostics = options.diagnosticHandler()
         screen.controller.attach(to: list)
         screen.start()
         let pageLimit = options.pages ?? screen.defaultPlainPages
         Task { @MainActor in
             await screen.firstLoadFinished()
             var pages = 1
+            // The last row printed; the rows before it may be gone from the list since.
+            var lastPrinted: ItemID?
             var failure: String?
+            /// Prints the rows not printed yet: each page as it arrives, so a long history
+            /// streams (`| head` sees its first lines at once).
+            @MainActor func printNewRows() {
+                let model = screen.controller.displayed
+                let lines = list.plainLines(width: width, from: rowIndex(after: lastPrinted, in: model))
+                lastPrinted = model.sections.last(where: { !$0.items.isEmpty })?.items.last?.id
+                screen.rowsPrinted()
+                guard !lines.isEmpty else { return }
+                var text = ""
+                for line in lines { text += line + "\n" }
+                if let error = writeToStandardOutput(text) {
+                    screen.stop()
+                    // The reader is gone (`| head`): nothing is wrong.
+                    if error.code == EPIPE { exit(0) }
+                    writeToStandardError("cellkit-demo: could not write the output: \(error.message)\n")
+                    exit(ExitCode.outputFailed)
+                }
+            }
             while true {
                 if case .failed(let error) = screen.loadedSnapshot.state {
                     failure = "\(error)"
                     break
                 }
+                printNewRows()
                 guard screen.loadedSnapshot.hasMore, pageLimit.map({ pages < $0 }) ?? true else { break }
                 guard let task = screen.loadNextPage() else {
                     // A page is loading already (prefetched as the rows came on screen): wait for it.
@@ -94,21 +135,19 @@ enum ScreenRunner {
                     while screen.loadedSnapshot.activity == .loadingMore {
                         try? await Task.sleep(for: .milliseconds(5))
                     }
+                    await screen.controller.settle()
                     pages += 1
                     continue
                 }
                 await task.value
+                await screen.controller.settle()
                 pages += 1
             }
             await screen.controller.settle()
-            var text = ""
-            for line in list.plainLines(width: width) { text += line + "\n" }
-            if let error = writeToStandardOutput(text) {
-                writeToStandardError("cellkit-demo: could not write the output: \(error)\n")
-                exit(ExitCode.outputFailed)
-            }
+            printNewRows()
+            screen.stop()
             if let failure {
-                writeToStandardError("cellkit-demo: \(failure)\n")
+                writeToStandardError("cellkit-demo: \(visible(failure))\n")
                 exit(ExitCode.loadFailed)
             }
             let loaded = screen.loadedSnapshot
@@ -120,6 +159,22 @@ enum ScreenRunner {
         }
         dispatchMain()
     }
+}
+
+/// The index (among all rows of `model`) of the row after `row`; 0 when `row` is nil or
+/// not in `model` (the rows printed before were left out). Looks from the end: the row
+/// printed last is near it.
+@MainActor
+func rowIndex(after row: ItemID?, in model: TableModel) -> Int {
+    guard let row else { return 0 }
+    var after = model.itemCount
+    for section in model.sections.reversed() {
+        for item in section.items.reversed() {
+            if item.id == row { return after }
+            after -= 1
+        }
+    }
+    return 0
 }
 
 /// The exit statuses of `cellkit-demo` (also in `--help` and the README).
@@ -149,6 +204,18 @@ final class DiagnosticLog {
     }
 }
 
+/// `text` with control characters shown as visible symbols (`␛`, `␉`), as in the rows:
+/// for messages on standard error that quote what the user or a repository gave.
+func visible(_ text: String) -> String { StyledLine(text).rendered(ansi: false) }
+
+/// Exits with ``ExitCode/outputFailed`` when standard output is closed (`>&-`), before a
+/// file opened later (a pipe to git) takes its descriptor and the error becomes another.
+func exitIfStandardOutputIsClosed() {
+    guard fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF else { return }
+    writeToStandardError("cellkit-demo: could not write the output: \(String(cString: strerror(EBADF)))\n")
+    exit(ExitCode.outputFailed)
+}
+
 /// Writes `text` to standard error, all of it.
 func writeToStandardError(_ text: String) {
     var bytes = Array(text.utf8)
@@ -161,16 +228,22 @@ func writeToStandardError(_ text: String) {
     }
 }
 
+/// Why standard output could not be written: `errno` and its text.
+struct OutputError: Error {
+    var code: Int32
+    var message: String
+}
+
 /// Writes `text` to standard output, all of it (no buffering left behind at exit);
 /// returns what went wrong, or nil.
-func writeToStandardOutput(_ text: String) -> String? {
+func writeToStandardOutput(_ text: String) -> OutputError? {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeMutableBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
         if n < 0 && errno == EINTR { continue }
-        if n < 0 { return String(cString: strerror(errno)) }
-        if n == 0 { return "nothing was written" }
+        if n < 0 { return OutputError(code: errno, message: String(cString: strerror(errno))) }
+        if n == 0 { return OutputError(code: 0, message: "nothing was written") }
         offset += n
     }
     return nil

@@ -14,10 +14,10 @@ struct FeedCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "Seed of the sample data and of the simulated failures.")
+    @Option(name: .long, parsing: .unconditional, help: "Seed of the sample data and of the simulated failures.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Probability (0...1) that a load fails.")
+    @Option(name: .long, parsing: .unconditional, help: "Probability (0...1) that a load fails.")
     var failRate: Double = 0
 
     @OptionGroup var display: DisplayOptions

@@ -15,11 +15,14 @@ struct GitCommand: ParsableCommand {
         abstract: "Browse a git repository's history (bare repositories too).",
         discussion: """
         Commits, merges and tagged commits are different cell types, in sections by day (a day that \
-        comes back later in the history gets a section of its own). Pages are read lazily from git \
-        log as you scroll; each commit's diffstat is computed only once its row is on screen and \
-        arrives as a resource update. Piped, every page is printed with its diffstat. A PATH that is \
-        not a repository, does not exist, cannot be read, or that git refuses (dubious ownership, \
-        with git's safe.directory advice) shows the error row, and exits 1 when piped. A filter (/) \
+        comes back later in the history gets a section of its own). Pages are read lazily as you \
+        scroll, from one git log for the whole history; each commit's diffstat is computed only once \
+        its row is on screen and arrives as a resource update. Piped, every page is printed with its \
+        diffstat as it is read ("diffstat unavailable" where git cannot compute one). r counts the \
+        commits newer than the head shown; after a rewind or rebase the history is read again. A PATH \
+        that is not a repository, does not exist, cannot be read, or that git refuses (dubious \
+        ownership, with git's safe.directory advice; a bad config value, with git's message) shows \
+        the error row, and exits 1 when piped. A filter (/) \
         searches the loaded pages and says so: its last row (Enter) searches the rest of the \
         history; one that matches nothing shows the no-results row.
 
@@ -35,7 +38,7 @@ struct GitCommand: ParsableCommand {
     @Option(name: .customShort("C"), parsing: .unconditional, help: "The repository, as with git -C (for a path that starts with '-').")
     var directory: String?
 
-    @Option(name: .long, help: "Commits per page read from git log.")
+    @Option(name: .long, parsing: .unconditional, help: "Commits per page read from git log.")
     var pageSize: Int = 100
 
     @OptionGroup var display: DisplayOptions
@@ -56,7 +59,7 @@ struct GitCommand: ParsableCommand {
 
     /// The options that take a value, and the flags, of `git` (and `help`).
     static let valueOptions: Set<String> = ["--page-size", "--width", "--pages", "-C"]
-    static let flags: Set<String> = ["--interactive", "--plain", "-h", "--help"]
+    static let flags: Set<String> = ["--interactive", "--plain", "--verbose", "-h", "--help"]
 
     /// `arguments` with a `git` mode path that starts with "-" moved after "--", so that it
     /// is read as the path it is, not as options (`-dashrepo` holds `-h`); an unknown
@@ -86,7 +89,7 @@ struct GitCommand: ParsableCommand {
                 paths.append(argument)
             } else {
                 return .failure(ValidationError(
-                    "unknown option ‘\(argument)’ (a repository path that starts with '-' goes after '--' or -C: cellkit-demo git -- \(argument))"))
+                    "unknown option ‘\(visible(argument))’ (a repository path that starts with '-' goes after '--' or -C: cellkit-demo git -- \(visible(argument)))"))
             }
         }
         return .success(paths.isEmpty ? kept : kept + ["--"] + paths)

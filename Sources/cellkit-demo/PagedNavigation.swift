@@ -17,6 +17,8 @@ final class PagedNavigation {
         var count: @MainActor () -> Int
         var hasMore: @MainActor () -> Bool
         var failed: @MainActor () -> Bool
+        /// Told when End starts loading every page (`true`) and when it stops (`false`).
+        var loadingAll: @MainActor (Bool) -> Void = { _ in }
     }
 
     private let pages: Pages
@@ -26,14 +28,29 @@ final class PagedNavigation {
     private var queue: [Key] = []
     private var waiting = false
 
-    init<Item>(_ source: PaginatedDataSource<Item>, controller: ListController) {
-        pages = Pages(
-            loadNext: { source.loadNextPage() },
-            loadUntil: { count in source.loadUntil { $0.count > count } },
-            count: { source.items.count },
-            hasMore: { source.hasMore },
-            failed: { source.nextPageError != nil }
-        )
+    convenience init<Item>(_ source: PaginatedDataSource<Item>, controller: ListController) {
+        self.init({ source }, controller: controller)
+    }
+
+    /// Navigation over the source `source()` returns (a screen that replaces its source);
+    /// `loadingAll` is told when End starts loading every page (`true`) and when it stops
+    /// (`false`), for a screen that reads bigger pages meanwhile.
+    convenience init<Item>(
+        _ source: @escaping @MainActor () -> PaginatedDataSource<Item>, controller: ListController,
+        loadingAll: @escaping @MainActor (Bool) -> Void = { _ in }
+    ) {
+        self.init(pages: Pages(
+            loadNext: { source().loadNextPage() },
+            loadUntil: { count in source().loadUntil { $0.count > count } },
+            count: { source().items.count },
+            hasMore: { source().hasMore },
+            failed: { source().nextPageError != nil },
+            loadingAll: loadingAll
+        ), controller: controller)
+    }
+
+    init(pages: Pages, controller: ListController) {
+        self.pages = pages
         self.controller = controller
     }
 
@@ -69,7 +86,9 @@ final class PagedNavigation {
     /// retry the page behind the user's back), and at one that brings no row (a refresh
     /// started, or a server that repeats itself).
     private func loadAll(followingEndOf list: TerminalListView) -> Task<Void, Never> {
-        Task { [pages, controller] in
+        pages.loadingAll(true)
+        return Task { [pages, controller] in
+            defer { pages.loadingAll(false) }
             while pages.hasMore(), !Task.isCancelled {
                 let count = pages.count()
                 // A page that loads already (prefetched) is waited for, not asked for twice.

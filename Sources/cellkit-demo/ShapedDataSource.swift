@@ -16,9 +16,9 @@ final class ShapedDataSource: ListDataSource {
     /// How many times loaded rows were shaped with a filter (one per filter change, plus one per page while filtering).
     private(set) var filterPasses = 0
 
-    private let inner: any ListDataSource
+    private var inner: any ListDataSource
     private let shape: (TableModel, String, Bool) -> TableModel
-    private let nextPage: () -> Task<Void, Never>?
+    private var nextPage: () -> Task<Void, Never>?
     /// The filter text; "" shows everything.
     var filter = "" {
         didSet { publish(inner.snapshot) }
@@ -36,6 +36,16 @@ final class ShapedDataSource: ListDataSource {
         self.shape = shape
         inner.onSnapshot = { [weak self] snapshot in self?.publish(snapshot) }
         snapshot = ListSnapshot(TableModel(), state: inner.snapshot.state)
+    }
+
+    /// Wraps `pages` instead of the source wrapped so far, which is cancelled and let go
+    /// (a history read again from the top); publishes nothing until `pages` does.
+    func replace<Item>(_ pages: PaginatedDataSource<Item>) {
+        inner.onSnapshot = nil
+        inner.cancel()
+        inner = pages
+        nextPage = { [weak pages] in pages?.loadNextPage() }
+        pages.onSnapshot = { [weak self] snapshot in self?.publish(snapshot) }
     }
 
     @discardableResult func load() -> Task<Void, Never> { inner.load() }

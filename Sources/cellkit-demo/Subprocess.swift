@@ -31,11 +31,38 @@ enum Subprocess {
 
     /// Runs `arguments` and waits; blocks the calling thread.
     static func runBlocking(_ arguments: [String], environment set: [String: String?] = [:]) -> ProcessResult {
+        let child: (pid: pid_t, output: Int32, errors: Int32)
+        switch spawn(arguments, environment: set) {
+        case .success(let spawned): child = spawned
+        case .failure(let message): return ProcessResult(status: -1, outputBytes: [], errorOutput: message.text)
+        }
+        // Both pipes at once: a child that fills one pipe while we wait on the other would deadlock.
+        let (output, errorOutput) = readBoth(child.output, child.errors)
+        close(child.output)
+        close(child.errors)
+        return ProcessResult(status: reap(child.pid), outputBytes: output, errorOutput: String(decoding: errorOutput, as: UTF8.self))
+    }
+
+    /// Why a program could not be started.
+    struct SpawnFailure: Error {
+        var text: String
+    }
+
+    /// Starts `arguments` with standard output and standard error on pipes; returns the
+    /// child and the read ends of its pipes (the caller closes them and reaps the child).
+    static func spawn(_ arguments: [String], environment set: [String: String?]) -> Result<(pid: pid_t, output: Int32, errors: Int32), SpawnFailure> {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
-        guard pipe(&out) == 0, pipe(&err) == 0 else {
-            return ProcessResult(status: -1, outputBytes: [], errorOutput: "pipe failed: \(String(cString: strerror(errno)))")
+        guard pipe(&out) == 0 else { return .failure(SpawnFailure(text: "pipe failed: \(String(cString: strerror(errno)))")) }
+        guard pipe(&err) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(out[0])
+            close(out[1])
+            return .failure(SpawnFailure(text: "pipe failed: \(message)"))
         }
+        // The read ends are not inherited by other children started meanwhile (a second
+        // git would keep this one's pipe open, and its end of file would never come).
+        for fd in [out[0], err[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -70,16 +97,16 @@ enum Subprocess {
         guard spawned == 0 else {
             close(out[0])
             close(err[0])
-            return ProcessResult(status: -1, outputBytes: [], errorOutput: "could not start \(arguments[0]): \(String(cString: strerror(spawned)))")
+            return .failure(SpawnFailure(text: "could not start \(arguments[0]): \(String(cString: strerror(spawned)))"))
         }
-        // Both pipes at once: a child that fills one pipe while we wait on the other would deadlock.
-        let (output, errorOutput) = readBoth(out[0], err[0])
-        close(out[0])
-        close(err[0])
+        return .success((pid, out[0], err[0]))
+    }
+
+    /// Waits for `pid` to end; returns its exit status, or 128+N after signal N.
+    static func reap(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return ProcessResult(status: exitStatus, outputBytes: output, errorOutput: String(decoding: errorOutput, as: UTF8.self))
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// This process's environment as NAME=value strings, with `set` applied.
@@ -99,7 +126,7 @@ enum Subprocess {
     }
 
     /// Reads `first` and `second` to their ends, whichever has data, until both close.
-    private static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
+    static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
         var fds = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
         var data: [[UInt8]] = [[], []]
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -85,6 +85,36 @@ struct PagingTmuxTests {
         try tmux.send("q")
         #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
+
+    @Test("a refresh after a rewind counts no new commits: the lost ones go, the history reads on")
+    func refreshAfterRewind() throws {
+        // Before: "10 new commits", the older commits the new first page reached.
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)
+        let session = try DemoSession("git-refresh-rewind", ["git", fixture.repository, "--page-size", "20"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "20+ commits")
+        let reset = try Spawn.run(["git", "-C", fixture.repository, "reset", "-q", "--hard", "HEAD~10"])
+        #expect(reset.status == 0, "\(reset.errorOutput)")
+        try tmux.send("r")
+        var screen = try tmux.waitFor(text: "The history was rewritten: 10 commits gone")
+        #expect(!screen.contains { $0.contains("new commit") })
+        #expect(screen.contains { $0.contains("Linear commit 30") })
+        #expect(!screen.contains { $0.contains("Linear commit 31") })
+        // A commit made after the rewind is new.
+        try fixture.addLinearCommits(1, from: 50)
+        try tmux.send("r")
+        screen = try tmux.waitFor(text: "1 new commit")
+        #expect(screen.contains { $0.contains("Linear commit 50") })
+        // The history reads on to its end, every commit once.
+        try tmux.send("End")
+        screen = try tmux.waitFor("the last commit") { $0.contains { $0.contains("Add the first file") } }
+        #expect(statusPosition(screen) == "37/37", "\(screen)")
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
 }
 
 extension GitFixture {

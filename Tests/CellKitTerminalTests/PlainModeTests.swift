@@ -37,11 +37,11 @@ struct PlainModeTests {
         #expect(result.output.contains("could not load the first page of the feed"))
     }
 
-    @Test("--interactive without a terminal is a clear error")
+    @Test("--interactive without a terminal is a clear error, exit 64 (bad options)")
     func interactiveWithoutTerminal() throws {
         let result = try demo(["feed", "--interactive"])
-        #expect(result.status != 0)
-        #expect(result.errorOutput.contains("interactive mode needs a terminal"))
+        #expect(result.status == 64)
+        #expect(result.errorOutput.contains("--interactive needs a terminal"))
         #expect(result.errorOutput.contains("not a tty"))
         #expect(result.output.isEmpty)
     }

@@ -15,11 +15,11 @@ struct TerminalEnvironmentTmuxTests {
         #expect(session.standardError.contains("more remain"), "the plain output's note: \(session.standardError)")
     }
 
-    @Test("TERM=dumb with --interactive: a clear error naming TERM, the terminal untouched")
+    @Test("TERM=dumb with --interactive: a clear error naming TERM (exit 64, bad options), the terminal untouched")
     func dumbTerminalRefusesInteractive() throws {
         let session = try DemoSession("term-dumb-interactive", ["feed", "--interactive"], columns: 80, rows: 24, environment: ["TERM": "dumb"])
         defer { session.close() }
-        #expect(try session.waitForExitAndCheckTerminal() != 0)
+        #expect(try session.waitForExitAndCheckTerminal() == 64)
         #expect(session.standardError.contains("TERM=dumb"), "\(session.standardError)")
     }
 

@@ -2033,7 +2033,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:129
+// README.md:143
 @MainActor private func docExample133() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 

@@ -36,6 +36,8 @@ enum GitError: LocalizedError, CustomStringConvertible {
     /// Git refuses a repository owned by someone else; `hint` is git's own advice (`safe.directory`).
     case dubiousOwnership(path: String, hint: String)
     case noCommits(path: String)
+    /// git cannot read the repository for another reason (a bad config value); `detail` is git's message.
+    case unreadable(path: String, detail: String)
     case failed(command: String, status: Int32, detail: String)
 
     var description: String {
@@ -50,6 +52,8 @@ enum GitError: LocalizedError, CustomStringConvertible {
             return "git refuses ‘\(path)’: it is owned by someone else (dubious ownership)" + (hint.isEmpty ? "" : "; to trust it: \(hint)")
         case .noCommits(let path):
             return "‘\(path)’ has no commits yet"
+        case .unreadable(let path, let detail):
+            return "git cannot read ‘\(path)’: \(detail)"
         case .failed(let command, let status, let detail):
             return "\(command) failed with status \(status)" + (detail.isEmpty ? "" : ": \(detail)")
         }
@@ -72,16 +76,24 @@ struct GitRepository: Sendable {
     static let repositoryVariables = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
                                       "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"]
 
-    private func git(_ arguments: [String]) async -> ProcessResult {
+    /// The environment git runs with: the C locale, and none of ``repositoryVariables``.
+    static var environment: [String: String?] {
         var environment: [String: String?] = ["LC_ALL": "C", "LANGUAGE": nil]
-        for name in Self.repositoryVariables { environment[name] = .some(nil) }
-        return await Subprocess.run(
-            ["git", "--no-pager", "-C", path, "-c", "log.showSignature=false", "-c", "color.ui=never",
-             "-c", "i18n.logOutputEncoding=UTF-8"] + arguments,
-            environment: environment)
+        for name in repositoryVariables { environment[name] = .some(nil) }
+        return environment
     }
 
-    private static func firstLine(_ text: String) -> String {
+    /// The command line that runs git `arguments` on the repository.
+    func command(_ arguments: [String]) -> [String] {
+        ["git", "--no-pager", "-C", path, "-c", "log.showSignature=false", "-c", "color.ui=never",
+         "-c", "i18n.logOutputEncoding=UTF-8"] + arguments
+    }
+
+    private func git(_ arguments: [String]) async -> ProcessResult {
+        await Subprocess.run(command(arguments), environment: Self.environment)
+    }
+
+    static func firstLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }
 
@@ -111,43 +123,79 @@ struct GitRepository: Sendable {
         if let denied = lines.first(where: { $0.contains("Permission denied") }) {
             return .permissionDenied(path: path, detail: "git: " + String(denied))
         }
-        return .notARepository(path: path, detail: firstLine(stderr))
+        if stderr.contains("not a git repository") {
+            return .notARepository(path: path, detail: firstLine(stderr))
+        }
+        let detail = firstLine(stderr)
+        return .unreadable(path: path, detail: detail.isEmpty ? "git failed" : detail)
     }
 
-    /// Commits `skip ..< skip + count` of HEAD's history, newest first; with `diffstats`, each with its diffstat.
-    func page(skip: Int, count: Int, diffstats: Bool = false) async throws(GitError) -> [CommitInfo] {
+    /// The arguments of the `git log` that lists HEAD's history from commit `skip` on, newest
+    /// first, one record per commit (see ``commit(record:diffstats:)``); with `diffstats`, each with its diffstat.
+    static func logArguments(skip: Int, diffstats: Bool) -> [String] {
         // Records start with RS so that a diffstat (after the format) stays with its commit.
         let format = "%x1e%H%x1f%h%x1f%P%x1f%an%x1f%ad%x1f%D%x1f%s%x1f"
-        var arguments = ["log", "--encoding=UTF-8", "--decorate=short", "--date=format:%Y-%m-%d %a %H:%M", "--format=" + format,
-                         "--skip=\(skip)", "--max-count=\(count)"]
+        var arguments = ["log", "--encoding=UTF-8", "--decorate=short", "--date=format:%Y-%m-%d %a %H:%M", "--format=" + format]
+        if skip > 0 { arguments.append("--skip=\(skip)") }
         if diffstats { arguments += ["--shortstat", "--diff-merges=first-parent"] }
-        let result = await git(arguments + ["HEAD", "--"])
-        guard result.status == 0 else {
-            // An empty repository has a HEAD that names no commit.
-            let head = await git(["rev-parse", "--verify", "--quiet", "HEAD"])
-            if head.status != 0 && head.errorOutput.isEmpty { throw .noCommits(path: path) }
-            throw .failed(command: "git log", status: result.status, detail: Self.firstLine(result.errorOutput))
-        }
-        return result.outputBytes.split(separator: 0x1E).compactMap { record in
-            let fields = record.split(separator: 0x1F, omittingEmptySubsequences: false).map(Self.text)
-            guard fields.count >= 8 else { return nil }
-            let date = fields[4]
-            let stat = Self.firstLine(fields[7].trimmingPrefix(while: \.isWhitespace).description)
-            return CommitInfo(
-                hash: fields[0], shortHash: fields[1],
-                parents: fields[2].split(separator: " ").map(String.init),
-                author: fields[3],
-                day: String(date.prefix(14)), time: String(date.suffix(5)),
-                refs: fields[5].isEmpty ? [] : fields[5].components(separatedBy: ", "),
-                subject: fields[6],
-                diffstat: diffstats ? Self.diffstat(shortstat: stat) : nil
-            )
-        }
+        return arguments + ["HEAD", "--"]
+    }
+
+    /// The record separator of ``logArguments(skip:diffstats:)``'s output (RS).
+    static let recordSeparator: UInt8 = 0x1E
+
+    /// The commit of one record of ``logArguments(skip:diffstats:)``'s output (without its
+    /// separator); nil for a record that is not one.
+    static func commit(record: [UInt8], diffstats: Bool) -> CommitInfo? {
+        let fields = record.split(separator: 0x1F, omittingEmptySubsequences: false).map(text)
+        guard fields.count >= 8 else { return nil }
+        let date = fields[4]
+        let stat = firstLine(fields[7].trimmingPrefix(while: \.isWhitespace).description)
+        return CommitInfo(
+            hash: fields[0], shortHash: fields[1],
+            parents: fields[2].split(separator: " ").map(String.init),
+            author: fields[3],
+            day: String(date.prefix(14)), time: String(date.suffix(5)),
+            refs: fields[5].isEmpty ? [] : fields[5].components(separatedBy: ", "),
+            subject: fields[6],
+            diffstat: diffstats ? diffstat(shortstat: stat) : nil
+        )
+    }
+
+    /// Whether the repository has no commit yet (HEAD names none, and git says nothing more).
+    func hasNoCommits() -> Bool {
+        let head = Subprocess.runBlocking(command(["rev-parse", "--verify", "--quiet", "HEAD"]), environment: Self.environment)
+        return head.status != 0 && head.errorOutput.isEmpty
+    }
+
+    /// How HEAD moved since it was `head`.
+    enum HeadChange: Equatable {
+        case unchanged
+        /// `head` is in the history still, with `count` commits newer than it on top.
+        case added(count: Int)
+        /// `head` is not in the history any more (a reset, a rebase): `removed` of its commits
+        /// are gone from it, and `added` are new.
+        case rewritten(removed: Int, added: Int)
+        /// git could not say (HEAD gone, `head` unknown).
+        case unknown
+    }
+
+    /// How HEAD moved since it was `head`: the commits it gained and lost.
+    func change(since head: String) async -> HeadChange {
+        let now = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])
+        let current = Self.firstLine(now.output)
+        guard now.status == 0, !current.isEmpty else { return .unknown }
+        if current == head { return .unchanged }
+        let counts = await git(["rev-list", "--left-right", "--count", head + "..." + current, "--"])
+        let numbers = Self.firstLine(counts.output).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard counts.status == 0, numbers.count == 2 else { return .unknown }
+        // Left: commits only in the old history; right: only in the new one.
+        return numbers[0] == 0 ? .added(count: numbers[1]) : .rewritten(removed: numbers[0], added: numbers[1])
     }
 
     /// `bytes` as UTF-8, or as Latin-1 when they are not valid UTF-8 (a message written
     /// in Latin-1 without an `encoding` header, which git passes through unconverted).
-    static func text(_ bytes: ArraySlice<UInt8>) -> String {
+    static func text<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
@@ -155,6 +203,13 @@ struct GitRepository: Sendable {
     /// "3 files +10 −2" for `hash` (against its first parent), or nil when git fails.
     func diffstat(_ hash: String) async -> String? {
         let result = await git(["show", "--shortstat", "--format=", "--diff-merges=first-parent", hash, "--"])
+        guard result.status == 0 else { return nil }
+        return Self.diffstat(shortstat: Self.firstLine(result.output))
+    }
+
+    /// "3 files +10 −2" for `hash`, or nil when git fails; blocks the calling thread.
+    func diffstatNow(_ hash: String) -> String? {
+        let result = Subprocess.runBlocking(command(["show", "--shortstat", "--format=", "--diff-merges=first-parent", hash, "--"]), environment: Self.environment)
         guard result.status == 0 else { return nil }
         return Self.diffstat(shortstat: Self.firstLine(result.output))
     }

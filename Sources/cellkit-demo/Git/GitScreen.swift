@@ -20,37 +20,43 @@ final class GitScreen: DemoScreen {
 
     private let repository: GitRepository
     private let source: ShapedDataSource
-    private let pages: PaginatedDataSource<CommitInfo>
-    private let navigation: PagedNavigation
+    /// The pages read so far; replaced by a new source when a refresh finds the history rewritten.
+    private var pages: PaginatedDataSource<CommitInfo>
+    /// The running `git log` behind `pages`.
+    private var history: GitHistory
+    private let pageSize: Int
+    private let withDiffstats: Bool
+    private var navigation: PagedNavigation!
     private let diffstats: ResourceLoader<any CommitRow, String>
     private var firstLoadDone = false
     private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastActivity = ListActivity.idle
     private var searchingRest = false
+    /// Plain output: the commits printed, left out of the shaped rows from the next page on.
+    private let printed: ShapeStartBox
+    /// What the status line says once the refresh running now ends ("3 new commits").
+    private var refreshMessage: String?
 
     /// A screen on the repository at `path`; with `diffstats`, pages are read with their diffstats
     /// (for piped output, which shows every row at once) instead of per visible row.
     init(path: String, pageSize: Int, diffstats withDiffstats: Bool = false) {
         let repository = GitRepository(path: path)
         self.repository = repository
-        let pages = PaginatedDataSource<CommitInfo>(prefetchDistance: 1) { page in
-            if page == 0 { try await repository.check() }
-            do throws(GitError) {
-                let commits = try await repository.page(skip: page * pageSize, count: pageSize, diffstats: withDiffstats)
-                return Page(commits, hasMore: commits.count == pageSize)
-            } catch .noCommits {
-                return Page([], hasMore: false)
-            } catch {
-                throw error
-            }
+        self.pageSize = pageSize
+        self.withDiffstats = withDiffstats
+        (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
+        let printed = ShapeStartBox()
+        self.printed = printed
+        source = ShapedDataSource(pages) { loaded, filter, hasMore in
+            GitScreen.shape(loaded, filter: filter, hasMore: hasMore, from: printed.start)
         }
-        self.pages = pages
-        source = ShapedDataSource(pages) { loaded, filter, hasMore in GitScreen.shape(loaded, filter: filter, hasMore: hasMore) }
-        navigation = PagedNavigation(pages, controller: controller)
         diffstats = ResourceLoader(key: "diffstat", cacheLimit: 1_000) { row in
-            await repository.diffstat(row.info.hash) ?? "diffstat unavailable"
+            await repository.diffstat(row.info.hash) ?? GitHistory.unavailable
         }
-        controller.addResourceLoader(diffstats)
+        // End reads in pages that grow.
+        navigation = PagedNavigation({ [unowned self] in pages }, controller: controller, loadingAll: { [unowned self] on in history.growing = on })
+        // Pages read with their diffstats (piped) need none per row.
+        if !withDiffstats { controller.addResourceLoader(diffstats) }
         controller.placeholders.noResults = NoResultsPlaceholder(message: "No commits yet in ‘\(path)’")
         register(CommitCell.self, for: Commit.self, height: 2)
         register(MergeCell.self, for: Merge.self, height: 2)
@@ -59,6 +65,20 @@ final class GitScreen: DemoScreen {
         controller.onSelect(SearchRest.self) { [unowned self] _, _ in searchRest() }
         source.onPublish = { [unowned self] snapshot in published(snapshot) }
         navigation.isEnabled = { [unowned self] in source.filter.isEmpty }
+    }
+
+    /// A paged source over a new `git log` of `repository`.
+    private static func makePages(_ repository: GitRepository, pageSize: Int, diffstats: Bool) -> (PaginatedDataSource<CommitInfo>, GitHistory) {
+        let history = GitHistory(repository: repository, pageSize: pageSize, diffstats: diffstats)
+        let pages = PaginatedDataSource<CommitInfo>(prefetchDistance: 1) { page in
+            if page == 0 { try await repository.check() }
+            do {
+                return try await history.page(page)
+            } catch GitError.noCommits {
+                return Page([], hasMore: false)
+            }
+        }
+        return (pages, history)
     }
 
     private func register<Model: CommitRow & Identifiable, Cell: CommitCellBase>(_ cell: Cell.Type, for model: Model.Type, height: Double) where Model.ID: Sendable {
@@ -85,7 +105,58 @@ final class GitScreen: DemoScreen {
         await controller.settle()
     }
 
-    func refresh() { source.refresh() }
+    /// The rows shown were printed: later pages shape only the commits after them, so
+    /// each page costs the same however long the history printed before it.
+    func rowsPrinted() {
+        let items = pages.items
+        guard printed.start.index < items.count else { return }
+        printed.start.advance(over: items[printed.start.index...])
+    }
+
+    /// Ends the running `git log` (quitting).
+    func stop() {
+        source.cancel()
+        history.stop()
+    }
+
+    /// Reads the history again. New commits (not in the history shown, newer than its
+    /// head) go on top and are counted; when the history was rewound or rewritten
+    /// (`git reset`, a rebase), it is read again from the top, without the commits it lost.
+    func refresh() {
+        guard let shownHead = pages.items.first?.hash, !pages.isFetching else {
+            source.refresh()
+            return
+        }
+        showStatus("Refreshing…")
+        Task { [weak self, repository] in
+            let change = await repository.change(since: shownHead)
+            guard let self, self.pages.items.first?.hash == shownHead else { return }
+            switch change {
+            case .unchanged:
+                self.refreshMessage = "Up to date"
+                self.source.refresh()
+            case .added(let count):
+                self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
+                self.source.refresh()
+            case .rewritten(let removed, let added):
+                var message = "The history was rewritten: \(Self.commits(removed)) gone"
+                if added > 0 { message += ", " + Self.newCommits(added) }
+                self.refreshMessage = message
+                self.reload()
+            case .unknown:
+                self.refreshMessage = nil
+                self.source.refresh()
+            }
+        }
+    }
+
+    /// Reads the history from the top with a new source (the rows shown go).
+    private func reload() {
+        history.stop()
+        (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
+        source.replace(pages)
+        source.load()
+    }
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool { navigation.handle(key, in: list) }
 
@@ -106,6 +177,9 @@ final class GitScreen: DemoScreen {
     /// "matches" for one, "match" for other counts.
     static func match(_ count: Int) -> String { count == 1 ? "matches" : "match" }
 
+    /// "1 new commit", "3 new commits".
+    static func newCommits(_ count: Int) -> String { "\(count) new commit\(count == 1 ? "" : "s")" }
+
     /// "1 commit", "3,046 commits".
     static func commits(_ count: Int) -> String { "\(count) commit\(count == 1 ? "" : "s")" }
 
@@ -114,7 +188,10 @@ final class GitScreen: DemoScreen {
         guard !searchingRest, !source.filter.isEmpty else { return }
         searchingRest = true
         let query = source.filter
+        let history = history
+        history.growing = true
         Task { [weak self] in
+            defer { history.growing = false }
             while let self, self.searchingRest, self.source.filter == query, let page = self.source.loadNextPage() {
                 self.showStatus("Searching the history for “\(query)”… \(Self.commits(self.loadedCount)) read")
                 await page.value
@@ -142,10 +219,14 @@ final class GitScreen: DemoScreen {
         case (_, .loadingMore):
             showStatus("Reading more history… \(count) commits so far")
         default:
-            if lastActivity == .refreshing {
-                // The source counts the commits it had not loaded: the row count may stay the same.
+            if let message = refreshMessage {
+                // Counted by git before the refresh: commits newer than the head shown, not
+                // rows the refresh reached that were not loaded before.
+                refreshMessage = nil
+                showStatus(message)
+            } else if lastActivity == .refreshing {
                 let fresh = pages.lastRefreshNewItemCount ?? 0
-                showStatus(fresh == 0 ? "Up to date" : "\(fresh) new commit\(fresh == 1 ? "" : "s")")
+                showStatus(fresh == 0 ? "Up to date" : Self.newCommits(fresh))
             } else if source.filter.isEmpty {
                 showStatus("\(count)\(snapshot.hasMore ? "+" : "") commit\(count == 1 && !snapshot.hasMore ? "" : "s")")
             } else if !searchingRest {
@@ -170,34 +251,45 @@ final class GitScreen: DemoScreen {
     /// day can come back later; its second run gets the id "DAY #2" (the header stays the day),
     /// and section ids are unique on any history. While filtering with pages left to load,
     /// a last row says what was searched and offers to search the rest.
-    static func shape(_ loaded: TableModel, filter: String, hasMore: Bool = false) -> TableModel {
+    static func shape(_ loaded: TableModel, filter: String, hasMore: Bool = false, from start: ShapeStart = ShapeStart()) -> TableModel {
         var model = TableModel()
         let query = filter.lowercased()
-        var currentDay: String?
-        var runs: [String: Int] = [:]
+        var currentDay = start.currentDay
+        var runs = start.runs
         var loadedCount = 0
-        for item in loaded.sections.flatMap(\.items) {
-            guard let info = item.model(as: CommitInfo.self) else { continue }
-            loadedCount += 1
-            if !query.isEmpty {
-                let haystack = [info.subject, info.author, info.shortHash] + info.refs
-                guard haystack.contains(where: { $0.lowercased().contains(query) }) else { continue }
+        var skip = start.index
+        for section in loaded.sections {
+            if skip >= section.items.count {
+                skip -= section.items.count
+                continue
             }
-            if info.day != currentDay {
-                let run = runs[info.day, default: 0] + 1
-                runs[info.day] = run
-                model.appendSection(id: SectionID(run == 1 ? info.day : "\(info.day) #\(run)"), header: info.day)
-                currentDay = info.day
+            for item in section.items.dropFirst(skip) {
+                guard let info = item.model(as: CommitInfo.self) else { continue }
+                loadedCount += 1
+                if !query.isEmpty {
+                    let haystack = [info.subject, info.author, info.shortHash] + info.refs
+                    guard haystack.contains(where: { $0.lowercased().contains(query) }) else { continue }
+                }
+                if info.day != currentDay {
+                    let run = runs[info.day, default: 0] + 1
+                    runs[info.day] = run
+                    model.appendSection(id: sectionID(day: info.day, run: run), header: info.day)
+                    currentDay = info.day
+                } else if model.sections.isEmpty {
+                    // The day the printed rows ended on goes on: its section, without a second header.
+                    model.appendSection(id: sectionID(day: info.day, run: runs[info.day, default: 1]))
+                }
+                let row: ListItem
+                if !info.tags.isEmpty {
+                    row = ListItem(TaggedCommit(info: info))
+                } else if info.parents.count > 1 {
+                    row = ListItem(Merge(info: info))
+                } else {
+                    row = ListItem(Commit(info: info))
+                }
+                model.append([row])
             }
-            let row: ListItem
-            if !info.tags.isEmpty {
-                row = ListItem(TaggedCommit(info: info))
-            } else if info.parents.count > 1 {
-                row = ListItem(Merge(info: info))
-            } else {
-                row = ListItem(Commit(info: info))
-            }
-            model.append([row])
+            skip = 0
         }
         if !query.isEmpty && hasMore {
             let matches = model.itemCount
@@ -206,6 +298,37 @@ final class GitScreen: DemoScreen {
         }
         return model
     }
+}
+
+extension GitScreen {
+    /// Where ``shape(_:filter:hasMore:from:)`` starts: the commits before `index` were
+    /// printed (plain output) and are left out; the day they ended on goes on without a
+    /// second header, and a day that comes back later still gets its own section.
+    struct ShapeStart {
+        var index = 0
+        var currentDay: String?
+        var runs: [String: Int] = [:]
+
+        /// This start moved over `commits` (the ones from `index` on).
+        mutating func advance<Commits: Sequence<CommitInfo>>(over commits: Commits) {
+            for info in commits {
+                index += 1
+                if info.day != currentDay {
+                    runs[info.day, default: 0] += 1
+                    currentDay = info.day
+                }
+            }
+        }
+    }
+
+    /// The id of the `run`th section of `day` ("2026-11-21 Sat", then "2026-11-21 Sat #2").
+    static func sectionID(day: String, run: Int) -> SectionID { SectionID(run == 1 ? day : "\(day) #\(run)") }
+}
+
+/// Holds where shaping starts, for the shaping closure.
+@MainActor
+final class ShapeStartBox {
+    var start = GitScreen.ShapeStart()
 }
 
 /// The last row while filtering a history with pages left: what was searched, and the offer to search the rest.

@@ -1,0 +1,139 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A program whose standard output is read as it comes, a record at a time, for output
+/// too long to wait for (`git log` over a long history).
+///
+/// Nothing is read ahead of what is asked: a program that writes more than the pipe
+/// holds waits until the next ``readRecords(_:separator:)`` (backpressure). Reads are
+/// blocking and must come one at a time; ``terminate()`` may come from any thread, also
+/// during a read, which then ends as cancelled. The child is reaped when its output
+/// ends or when it is terminated, so none outlives the stream.
+final class StreamingProcess: @unchecked Sendable {
+    /// Records read by one ``StreamingProcess/readRecords(_:separator:)``.
+    struct Chunk {
+        /// The complete records, without their separators.
+        var records: [[UInt8]]
+        /// How the program ended, once its output did (the records are then all that was left).
+        var end: ProcessResult?
+        /// Whether the stream was terminated: the records are to be dropped.
+        var cancelled = false
+    }
+
+    let pid: pid_t
+    private let output: Int32
+    private let errors: Int32
+    private let lock = NSLock()
+    private var reading = false
+    private var terminated = false
+    private var reaped = false
+    private var buffer: [UInt8] = []
+    private var errorBytes: [UInt8] = []
+
+    /// Starts `arguments` (see ``Subprocess/spawn(_:environment:)``).
+    init(_ arguments: [String], environment: [String: String?]) throws(Subprocess.SpawnFailure) {
+        switch Subprocess.spawn(arguments, environment: environment) {
+        case .success(let child):
+            pid = child.pid
+            output = child.output
+            errors = child.errors
+        case .failure(let failure):
+            throw failure
+        }
+    }
+
+    deinit { terminate() }
+
+    /// Reads until `count` complete records are in (a record starts with `separator`
+    /// and ends where the next starts) or the output ends; blocks the calling thread.
+    func readRecords(_ count: Int, separator: UInt8) -> Chunk {
+        lock.lock()
+        guard !terminated, !reaped else {
+            lock.unlock()
+            return Chunk(records: [], cancelled: true)
+        }
+        reading = true
+        lock.unlock()
+
+        var starts = buffer.indices.filter { buffer[$0] == separator }
+        var ended = false
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
+        // The output ends when standard output does; standard error is read meanwhile
+        // (a child that fills it must not block) and to its end afterwards.
+        while fds[0].fd >= 0 || (ended && fds[1].fd >= 0) {
+            if !ended && starts.count > count { break }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let n = read(fds[i].fd, &chunk, chunk.count)
+                if n > 0 {
+                    if i == 0 {
+                        for offset in 0..<n where chunk[offset] == separator { starts.append(buffer.count + offset) }
+                        buffer.append(contentsOf: chunk[0..<n])
+                    } else {
+                        errorBytes.append(contentsOf: chunk[0..<n])
+                    }
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    fds[i].fd = -1
+                    if i == 0 { ended = true }
+                }
+            }
+        }
+
+        var records: [[UInt8]] = []
+        if ended {
+            for (index, start) in starts.enumerated() {
+                let end = index + 1 < starts.count ? starts[index + 1] : buffer.count
+                records.append(Array(buffer[(start + 1)..<end]))
+            }
+            buffer = []
+        } else if starts.count > count {
+            for index in 0..<count { records.append(Array(buffer[(starts[index] + 1)..<starts[index + 1]])) }
+            buffer.removeSubrange(0..<starts[count])
+        }
+
+        lock.lock()
+        defer { lock.unlock() }
+        reading = false
+        if terminated {
+            closeAndReap()
+            return Chunk(records: [], cancelled: true)
+        }
+        guard ended else { return Chunk(records: records) }
+        let status = closeAndReap()
+        return Chunk(records: records, end: ProcessResult(status: status, outputBytes: [], errorOutput: String(decoding: errorBytes, as: UTF8.self)))
+    }
+
+    /// Ends the program (SIGTERM) and reaps it; a read in progress ends as cancelled.
+    func terminate() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !reaped else { return }
+        if !terminated {
+            terminated = true
+            kill(pid, SIGTERM)
+        }
+        if !reading { closeAndReap() }
+    }
+
+    /// Closes the pipes and waits for the child; call with the lock held.
+    @discardableResult
+    private func closeAndReap() -> Int32 {
+        guard !reaped else { return -1 }
+        reaped = true
+        close(output)
+        close(errors)
+        return Subprocess.reap(pid)
+    }
+}
