@@ -1,5 +1,7 @@
 /// How many terminal columns text occupies: 0 for combining marks and other
-/// zero-width scalars, 2 for East Asian wide characters and emoji, 1 otherwise.
+/// zero-width scalars, 2 for East Asian wide characters and emoji, 1 otherwise;
+/// an emoji with a skin-tone modifier counts the modifier's 2 columns too, as
+/// tmux does.
 ///
 /// A small `wcwidth` that needs no locale: tables of the wide and zero-width
 /// ranges, searched by binary search.
@@ -8,6 +10,7 @@
 /// assert(DisplayWidth.of("abc") == 3)
 /// assert(DisplayWidth.of("日本") == 4)
 /// assert(DisplayWidth.of("e\u{301}") == 1)
+/// assert(DisplayWidth.of("👍🏽") == 4)
 /// ```
 public enum DisplayWidth {
     /// The columns `scalar` occupies: 0, 1 or 2. Control characters count 0.
@@ -42,12 +45,25 @@ public enum DisplayWidth {
         return 1
     }
 
-    /// The columns `character` occupies: the sum of its scalars' widths, at most 2.
+    /// The columns `character` (a grapheme cluster) occupies: the sum of its scalars'
+    /// widths, at most 2, plus 2 for each emoji modifier (skin tone, U+1F3FB–U+1F3FF) in it.
+    ///
+    /// A joined emoji sequence (ZWJ) takes the columns of one emoji, but a skin-tone
+    /// modifier takes two columns of its own, as tmux, xterm and the C library's
+    /// `wcswidth` count it: `👍🏽` is 4 columns, `✌🏽` 3, `👩🏽‍💻` 4. (Terminals that draw
+    /// `👍🏽` as one 2-column glyph show the line 2 columns short; none cuts it.)
     @inlinable
     public static func of(_ character: Character) -> Int {
         var total = 0
-        for scalar in character.unicodeScalars { total += of(scalar) }
-        return min(total, 2)
+        var modifiers = 0
+        for scalar in character.unicodeScalars {
+            if (0x1F3FB...0x1F3FF).contains(scalar.value) {
+                modifiers += 1
+            } else {
+                total += of(scalar)
+            }
+        }
+        return min(total, 2) + 2 * modifiers
     }
 
     /// The columns `text` occupies.

@@ -191,6 +191,17 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
 
     public var description: String { plainText }
 
+    /// The line with every span's colors removed, its attributes (bold, dim, italic,
+    /// underline, reverse video) kept: what a terminal without colors, or `NO_COLOR`, shows.
+    public var withoutColors: StyledLine {
+        StyledLine(spans.map { span in
+            var style = span.style
+            style.foreground = nil
+            style.background = nil
+            return StyledSpan(span.text, style: style)
+        })
+    }
+
     /// Every span's style with `style` laid over it (for example the selection highlight).
     public func applying(_ style: TextStyle) -> StyledLine {
         StyledLine(spans.map { StyledSpan($0.text, style: $0.style.merging(style)) })

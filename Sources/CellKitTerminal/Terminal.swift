@@ -26,6 +26,9 @@ public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
 public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Standard input or output is not a terminal; names which.
     case notATerminal(stream: String)
+    /// `TERM` names a terminal that takes no escape sequences (`dumb`), or is unset
+    /// (see ``TerminalCapabilities``); `nil` when unset.
+    case unsupportedTerminal(term: String?)
     /// A system call failed; names it and the errno.
     case systemCall(String, errno: Int32)
 
@@ -33,6 +36,9 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .notATerminal(let stream):
             return "interactive mode needs a terminal, but standard \(stream) is not a tty (run it in a terminal, or drop the interactive option to print the rows plainly)"
+        case .unsupportedTerminal(let term):
+            let named = term.map { "TERM=\($0) says this one does not" } ?? "TERM is not set"
+            return "interactive mode needs a terminal that takes escape sequences, but \(named) (set TERM to your terminal's type, such as xterm-256color, or drop the interactive option to print the rows plainly)"
         case .systemCall(let call, let code):
             return "\(call) failed: \(String(cString: strerror(code)))"
         }
@@ -48,9 +54,11 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
 /// ``suspend()`` and ``resume()`` stop and continue the program as Ctrl-Z and `fg` do.
 @MainActor
 public final class Terminal {
-    /// Whether both standard input and standard output are terminals.
+    /// Whether a full-screen list can run here: both standard input and standard output
+    /// are terminals, and `TERM` names one that takes escape sequences (set, and not
+    /// `dumb`; see ``TerminalCapabilities``). When it is `false`, print the rows plainly.
     public nonisolated static var isInteractive: Bool {
-        isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && TerminalCapabilities.current.canTakeOverScreen
     }
 
     /// The size of the terminal on standard output; 80 × 24 when it cannot be read.
@@ -72,11 +80,15 @@ public final class Terminal {
     /// Switches to raw mode and the alternate screen, hides the cursor, turns off line
     /// wrap and turns on bracketed paste (a paste arrives as one ``Key/paste(_:)``).
     ///
-    /// - Throws: ``TerminalError/notATerminal(stream:)`` when standard input or output is not a tty.
+    /// - Throws: ``TerminalError/notATerminal(stream:)`` when standard input or output is not a tty;
+    ///   ``TerminalError/unsupportedTerminal(term:)`` when `TERM` is unset or `dumb`.
     public func enterRawMode() throws(TerminalError) {
         guard !isRaw else { return }
         guard isatty(STDIN_FILENO) == 1 else { throw .notATerminal(stream: "input") }
         guard isatty(STDOUT_FILENO) == 1 else { throw .notATerminal(stream: "output") }
+        guard TerminalCapabilities.current.canTakeOverScreen else {
+            throw .unsupportedTerminal(term: getenv("TERM").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 })
+        }
         var attributes = termios()
         guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { throw .systemCall("tcgetattr", errno: errno) }
         _savedTerminalAttributes = attributes
@@ -89,10 +101,14 @@ public final class Terminal {
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")
     }
 
-    /// Restores the terminal and stops the process, as Ctrl-Z does in a shell
-    /// (SIGTSTP with its default action); returns once the process is continued
-    /// (`fg`), with raw mode and the alternate screen back. The caller redraws.
+    /// Restores the terminal and stops the process group, as Ctrl-Z does in a shell
+    /// (SIGTSTP with its default action, sent to the whole group as `less` and `vim`
+    /// send it); returns once the process is continued (`fg`), with raw mode and the
+    /// alternate screen back. The caller redraws.
     ///
+    /// The whole group stops, not only this process: run from a script (or `make`, or
+    /// any wrapper that waits for it), the wrapper stops too, so the shell gets the
+    /// terminal back and lists the job as stopped; `fg` continues them all.
     /// Where the kernel does not stop the process (a process group no shell
     /// manages, which nobody could continue), it returns at once.
     public func suspend() {
@@ -106,7 +122,8 @@ public final class Terminal {
         sigemptyset(&set)
         sigaddset(&set, SIGTSTP)
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        _ = raise(SIGTSTP)
+        // The process group (0): a wrapper waiting for this process stops with it.
+        _ = kill(0, SIGTSTP)
         // Continued.
         _ = sigaction(SIGTSTP, &previous, nil)
         try? enterRawMode()

@@ -26,7 +26,8 @@ import CellKit
 /// Every way out restores the terminal: `q` exits 0; Ctrl-C exits 130;
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT exit 128 + the signal; every other
 /// signal whose default action ends the process restores the terminal and then
-/// ends it. Ctrl-Z and SIGTSTP restore the terminal and stop; SIGCONT (`fg`)
+/// ends it. Ctrl-Z and SIGTSTP restore the terminal and stop the process group (see
+/// ``Terminal/suspend()``); SIGCONT (`fg`)
 /// takes the terminal again and redraws. The loading row's spinner runs a timer
 /// only while it is on screen: an idle app does not wake up.
 ///
@@ -56,6 +57,16 @@ public final class TerminalApp {
     /// Called with each key the list view would get, before it gets it; return
     /// `true` when the key was handled (for example held until the next page has loaded).
     public var onListKey: ((Key) -> Bool)?
+    /// Whether the frames use colors; without, they keep bold, dim, underline and
+    /// reverse video (the selection, the title bar and the position stay in reverse video).
+    /// Defaults to ``TerminalCapabilities/usesColor`` of the environment: `NO_COLOR`
+    /// or a monochrome `TERM` turn colors off.
+    public var usesColor = TerminalCapabilities.current.usesColor {
+        didSet {
+            screen.invalidate()
+            scheduleRender()
+        }
+    }
     /// Called just before the process exits, after the terminal was restored.
     public var onExit: ((Int32) -> Void)?
 
@@ -315,24 +326,33 @@ public final class TerminalApp {
     /// The whole screen as styled lines: title bar, list, status line.
     public func composeFrame() -> [StyledLine] {
         let columns = listView.columns
-        var titleLine = StyledLine(" " + title + " ", style: TextStyle(foreground: .black, background: .cyan, bold: true))
+        // The bar: black on cyan, or reverse video without colors.
+        let bar = usesColor ? TextStyle(foreground: .black, background: .cyan) : .inverse
+        var titleStyle = bar
+        titleStyle.isBold = true
+        var titleLine = StyledLine(" " + title + " ", style: titleStyle)
         let hints = " ↑↓ move  ⏎ select  / filter  r refresh  q quit "
         let room = columns - titleLine.displayWidth - DisplayWidth.of(hints)
         if room >= 0 {
-            titleLine.append(String(repeating: " ", count: room), style: TextStyle(background: .cyan))
-            titleLine.append(hints, style: TextStyle(foreground: .black, background: .cyan))
+            titleLine.append(String(repeating: " ", count: room), style: bar)
+            titleLine.append(hints, style: bar)
         }
-        var frame = [titleLine.fitted(to: columns, padStyle: TextStyle(background: .cyan))]
+        var frame = [titleLine.fitted(to: columns, padStyle: bar)]
         frame += listView.renderFrame()
         frame.append(statusLine(columns: columns))
-        return Array(frame.prefix(max(1, size.rows)))
+        frame = Array(frame.prefix(max(1, size.rows)))
+        return usesColor ? frame : frame.map(\.withoutColors)
     }
 
     private func statusLine(columns: Int) -> StyledLine {
         let position = " " + listView.positionDescription + " "
         var left: StyledLine
+        let width = max(0, columns - DisplayWidth.of(position))
         if isEditingFilter {
-            left = StyledLine(" /" + filterText, style: .bold)
+            // The end of what is being typed and the caret stay in view: a filter too long
+            // for the line shows its tail after "…".
+            left = StyledLine(" /", style: .bold)
+            left.append(Self.tail(of: filterText, fitting: width - 3, marker: "…"), style: .bold)
             left.append("▏", style: .plain)
         } else if !filterText.isEmpty {
             left = StyledLine(" filter: " + filterText, style: TextStyle(foreground: .yellow))
@@ -344,10 +364,33 @@ public final class TerminalApp {
         } else {
             left = StyledLine(" " + (statusMessage ?? ""), style: .dim)
         }
-        let width = max(0, columns - DisplayWidth.of(position))
         var line = left.fitted(to: width, padStyle: .plain)
         line.append(position, style: .inverse)
         return line.fitted(to: columns)
+    }
+
+    /// `text` whole when it fits in `width` columns (as drawn: control characters take one),
+    /// else `marker` and as much of its end as fits after it. Looks at the end only, so a
+    /// 100,000-character filter costs what fits on the line.
+    static func tail(of text: String, fitting width: Int, marker: String) -> String {
+        let width = max(0, width)
+        var used = 0
+        var start = text.endIndex
+        while start > text.startIndex {
+            let before = text.index(before: start)
+            let w = DisplayWidth.of(StyledLine.visible(String(text[before])))
+            if used + w > width { break }
+            used += w
+            start = before
+        }
+        if start == text.startIndex { return text }
+        // Room for the marker: drop characters from the front of the tail until it fits.
+        let room = width - DisplayWidth.of(marker)
+        while used > room, start < text.endIndex {
+            used -= DisplayWidth.of(StyledLine.visible(String(text[start])))
+            start = text.index(after: start)
+        }
+        return marker + text[start...]
     }
 
     private func render() {

@@ -480,13 +480,17 @@ extension TerminalListView {
         return out
     }
 
-    /// A short position text, such as "12/340", for a status line; "0/0" while the
-    /// list shows only a placeholder row (loading, no results, an error), and once its
-    /// data source is gone.
+    /// A short position text, such as "12/340", for a status line: the selected row's
+    /// place among the rows. "0/0" while the list shows only a placeholder row that does
+    /// not take the selection (loading, no results, an error without retry), and once its
+    /// data source is gone; "1/1" while it shows only an error row that retries (it is
+    /// selected: Enter retries).
     public var positionDescription: String {
         guard dataSource != nil else { return "0/0" }
         let total = sectionCounts.reduce(0, +)
-        if total == 1, let only = firstRow(), isPlaceholder(core.cell(at: only) ?? pendingCells[only]) { return "0/0" }
+        if total == 1, selectedPath == nil, let only = firstRow(), isPlaceholder(core.cell(at: only) ?? pendingCells[only]) {
+            return "0/0"
+        }
         guard let selected = selectedPath else { return "0/\(total)" }
         var index = selected.item + 1
         for s in 0..<min(selected.section, sectionCounts.count) { index += sectionCounts[s] }

@@ -17,13 +17,17 @@ struct CellKitDemo: ParsableCommand {
         abstract: "CellKit lists in your terminal: a sample Twitter feed, or a git repository's history.",
         discussion: """
         In a terminal the list is interactive: ↑/↓ or j/k move, PgUp/PgDn and Home/End jump \
-        (End first loads every page; keys past the loaded rows wait for the next page), \
+        (End first loads every page, the selection on the "Loading more…" row; a page that fails stops it on the \
+        "Couldn't load more" row; keys past the loaded rows wait for the next page), \
         Enter selects (on an error or "Couldn't load more" row: retry), / filters (Enter keeps the filter, Esc clears it), \
         r refreshes, q quits (Ctrl-C too). The screen follows resizes.
 
-        Ctrl-Z suspends (fg resumes). Control characters in the text show as visible symbols (␉ ␊ ␛).
+        Ctrl-Z suspends (fg resumes), with the script that runs it if any. A long filter scrolls. \
+        Control characters in the text show as visible symbols (␉ ␊ ␛). NO_COLOR (or a monochrome \
+        TERM such as vt100) turns colors off; the selection stays in reverse video.
 
-        When standard input or output is not a terminal (a pipe, CI), the rows are printed \
+        When standard input or output is not a terminal (a pipe, CI), or TERM is dumb or unset \
+        (Emacs' M-x shell), the rows are printed \
         plainly, without escape codes: a history in full (every page, with real diffstats), \
         the endless sample feed one page at a time (--pages N prints N pages; when more remain, \
         standard error says so). Output is deterministic for a given --seed.
@@ -31,7 +35,7 @@ struct CellKitDemo: ParsableCommand {
         Exit status: 0 on success; 1 when loading failed (not a repository, a missing or \
         unreadable path, --fail-rate), with the error on standard error; 2 when standard output \
         could not be written (a full disk, >/dev/full, >&-); 64 for bad options (also --interactive \
-        without a terminal); 130 after Ctrl-C, 128+N after signal N. CellKit's diagnostics for \
+        without a terminal, or with TERM dumb or unset); 130 after Ctrl-C, 128+N after signal N. CellKit's diagnostics for \
         developers go to standard error only with --verbose.
 
         Modes:
@@ -57,7 +61,7 @@ struct CellKitDemo: ParsableCommand {
 
 /// Options every mode shares: how to show the list.
 struct DisplayOptions: ParsableArguments {
-    @Flag(name: .long, help: "Require the interactive list; fail with an error when stdin or stdout is not a terminal.")
+    @Flag(name: .long, help: "Require the interactive list; fail with an error when stdin or stdout is not a terminal, or TERM is dumb or unset.")
     var interactive = false
 
     @Flag(name: .long, help: "Print the rows plainly even in a terminal.")
@@ -83,6 +87,11 @@ struct DisplayOptions: ParsableArguments {
         if interactive && plain { throw ValidationError("--interactive and --plain exclude each other") }
         if interactive, let stream = [(STDIN_FILENO, "input"), (STDOUT_FILENO, "output")].first(where: { isatty($0.0) == 0 })?.1 {
             throw ValidationError("--interactive needs a terminal, but standard \(stream) is not a tty (run it in a terminal, or drop --interactive to print the rows plainly)")
+        }
+        if interactive, !TerminalCapabilities.current.canTakeOverScreen {
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            let named = term.isEmpty ? "TERM is not set" : "TERM=\(visible(term)) says this one does not"
+            throw ValidationError("--interactive needs a terminal that takes escape sequences, but \(named) (set TERM to your terminal's type, such as xterm-256color, or drop --interactive to print the rows plainly)")
         }
         if let width, !Self.widths.contains(width) {
             throw ValidationError("--width must be between \(Self.widths.lowerBound) and \(Self.widths.upperBound) (got \(width))")

@@ -4,15 +4,21 @@ import CellKitTerminal
 /// Navigation keys on a paged list: End / G load every page before going to
 /// the last row, and keys that move past the loaded rows wait for the next
 /// page instead of being dropped (keys pressed meanwhile are kept, in order).
+///
+/// While End loads, the selection is on the load-more row at the end ("Loading
+/// more…"), page after page; a page that fails stops it there, on the "Couldn't load
+/// more" row, shown and selected (Enter or End retries).
 @MainActor
 final class PagedNavigation {
     /// The paged source's operations this needs.
     struct Pages {
-        var loadAll: @MainActor () -> Task<Void, Never>
+        var loadNext: @MainActor () -> Task<Void, Never>?
         var loadUntil: @MainActor (_ count: Int) -> Task<Void, Never>
         var count: @MainActor () -> Int
         var hasMore: @MainActor () -> Bool
         var failed: @MainActor () -> Bool
+        /// Told when End starts loading every page (`true`) and when it stops (`false`).
+        var loadingAll: @MainActor (Bool) -> Void = { _ in }
     }
 
     private let pages: Pages
@@ -27,17 +33,19 @@ final class PagedNavigation {
     }
 
     /// Navigation over the source `source()` returns (a screen that replaces its source);
-    /// End loads every page with `loadAll` (default: the source's ``PaginatedDataSource/loadAll()``).
+    /// `loadingAll` is told when End starts loading every page (`true`) and when it stops
+    /// (`false`), for a screen that reads bigger pages meanwhile.
     convenience init<Item>(
         _ source: @escaping @MainActor () -> PaginatedDataSource<Item>, controller: ListController,
-        loadAll: (@MainActor () -> Task<Void, Never>)? = nil
+        loadingAll: @escaping @MainActor (Bool) -> Void = { _ in }
     ) {
         self.init(pages: Pages(
-            loadAll: loadAll ?? { source().loadAll() },
+            loadNext: { source().loadNextPage() },
             loadUntil: { count in source().loadUntil { $0.count > count } },
             count: { source().items.count },
             hasMore: { source().hasMore },
-            failed: { source().nextPageError != nil }
+            failed: { source().nextPageError != nil },
+            loadingAll: loadingAll
         ), controller: controller)
     }
 
@@ -56,7 +64,7 @@ final class PagedNavigation {
         switch key {
         case .end, .character("G"):
             guard pages.hasMore() else { return false }
-            wait(for: pages.loadAll(), in: list, then: .end)
+            wait(for: loadAll(followingEndOf: list), in: list, then: .end)
             return true
         case .down, .character("j"), .control("n"), .pageDown, .character(" "), .control("f"):
             guard isAtEnd(list), pages.hasMore(), !pages.failed() else { return false }
@@ -69,6 +77,28 @@ final class PagedNavigation {
             return true
         default:
             return false
+        }
+    }
+
+    /// Loads page after page until none is left, with the selection on the load-more
+    /// row at the end while each page loads. Stops at a page that fails (its row, failed,
+    /// stays selected and on screen: it came on screen loading, so showing it does not
+    /// retry the page behind the user's back), and at one that brings no row (a refresh
+    /// started, or a server that repeats itself).
+    private func loadAll(followingEndOf list: TerminalListView) -> Task<Void, Never> {
+        pages.loadingAll(true)
+        return Task { [pages, controller] in
+            defer { pages.loadingAll(false) }
+            while pages.hasMore(), !Task.isCancelled {
+                let count = pages.count()
+                // A page that loads already (prefetched) is waited for, not asked for twice.
+                let page = pages.loadNext() ?? pages.loadUntil(count)
+                await controller.settle()
+                list.handle(.end)
+                await page.value
+                if pages.failed() || pages.count() <= count { break }
+            }
+            await controller.settle()
         }
     }
 

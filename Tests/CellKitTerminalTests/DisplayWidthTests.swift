@@ -23,6 +23,32 @@ struct DisplayWidthTests {
         }
     }
 
+    // Failed before the fix (demo report 3, item 5): 👍🏽 counted 2 columns, tmux draws 4,
+    // so bars and rows holding it ran 2 columns past the edge and lost their right end.
+    @Test("a skin-tone modifier takes two columns of its own, as tmux draws it", arguments: [
+        ("👍🏽", 4), ("✌🏽", 3), ("👩🏽‍💻", 4), ("🧑🏽‍🤝‍🧑🏿", 6), ("👋🏻x", 5), ("a🏽", 3),
+        ("👨‍👩‍👧", 2), ("🇯🇵", 2), ("❤️", 1), ("1️⃣", 1),
+    ])
+    func emojiModifiers(text: String, expected: Int) {
+        #expect(DisplayWidth.of(text) == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
+    @Test("fitting never splits an emoji modifier sequence (no 👍 without its skin tone)")
+    func fittingKeepsModifierSequences() {
+        let line = StyledLine("ab👍🏽cd👍🏽")
+        #expect(line.displayWidth == 12)
+        for width in 1...14 {
+            let fitted = line.fitted(to: width)
+            #expect(fitted.displayWidth == width, "\(width): \(fitted.plainText)")
+            for character in fitted.plainText where character.unicodeScalars.first == "👍" {
+                #expect(character == "👍🏽", "\(width): \(fitted.plainText)")
+            }
+            #expect(!fitted.plainText.unicodeScalars.contains { $0 == "👍" } || fitted.plainText.contains("👍🏽"))
+        }
+        #expect(line.fitted(to: 7).plainText == "ab👍🏽…")
+        #expect(line.fitted(to: 6).plainText == "ab   …")
+    }
+
     @Test("wrapping counts wide characters twice")
     func wrapping() {
         let lines = StyledLine.wrap("日本語 テキスト wraps here", width: 8)

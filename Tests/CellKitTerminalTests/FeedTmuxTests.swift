@@ -70,6 +70,38 @@ struct FeedTmuxTests {
         #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
 
+    // Failed before the fix (demo report 3, item 3): End with the selection left at the top
+    // brought the failed row on screen only at the end, which retried it behind the user's
+    // back; End stopped at "100 tweets 90/113", with no retry row and no message.
+    @Test("End with failing pages stops on the Couldn't load more row, selected; Enter retries it")
+    func endStopsOnTheFailedRow() throws {
+        let session = try DemoSession("feed-end-fail", ["feed", "--fail-rate", "0.3", "--seed", "1"], columns: 100, rows: 30)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.send("End")
+        func position(_ lines: [String]) -> (Int, Int)? {
+            guard let parts = statusPosition(lines)?.split(separator: "/"), parts.count == 2,
+                  let index = Int(parts[0]), let total = Int(parts[1]) else { return nil }
+            return (index, total)
+        }
+        let screen = try tmux.waitFor("End to stop on the failed row", timeout: 40) { lines in
+            lines.contains { $0.contains("Could not load more tweets") } && lines.contains { $0.contains("Couldn't load more") }
+                && position(lines).map { $0.0 == $0.1 } == true
+        }
+        let (_, total) = try #require(position(screen))
+        #expect(screen.contains { $0.contains("Select to retry (Enter)") })
+        // The selection is on the failed row: Enter retries it (a tweet would say "Selected @…").
+        try tmux.send("Enter")
+        let after = try tmux.waitFor("the retry") { lines in
+            lines.contains { $0.contains("Selected @") || $0.contains("Loading more") }
+                || position(lines).map { $0.1 > total } == true
+        }
+        #expect(!after.contains { $0.contains("Selected @") }, "Enter selected a tweet, not the retry row: \(after)")
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
     @Test("a resize lays the list out at the new size")
     func resize() throws {
         let session = try DemoSession("feed-resize", ["feed"], columns: 80, rows: 24)

@@ -161,4 +161,27 @@ struct GitUsabilityTmuxTests {
         try session.tmux.send("q")
         #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
+
+    // Failed before the fix (demo report 3, item 5): the title bar and the status line counted
+    // 👍🏽 as 2 columns, tmux draws 4: "quit" and the position's "/1" fell off the right edge.
+    @Test("a path and a subject with skin-tone emoji: the bars keep their right ends")
+    func emojiModifiersInTheBars() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-emoji-\(UUID().uuidString)")
+        let repository = root.appendingPathComponent("\u{1F44D}\u{1F3FD}\u{1F44D}\u{1F3FD}-日本-repo")
+        try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let made = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git init -q -b main .; git -c user.name=a -c user.email=a@example.com commit -q --allow-empty -m \"x \u{1F44D}\u{1F3FD}\"", "sh", repository.path])
+        #expect(made.status == 0, "\(made.errorOutput)")
+        let session = try DemoSession("git-emoji", ["git", repository.path], columns: 200, rows: 12)
+        defer { session.close() }
+        let tmux = session.tmux
+        var screen = try tmux.waitFor(text: "x \u{1F44D}\u{1F3FD}")
+        #expect(screen[0].hasSuffix("r refresh  q quit"), "\(screen[0])")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("the commit in the status line") { $0.contains { $0.hasPrefix(" f") || $0.contains(" — a, ") } }
+        let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        #expect(status.hasSuffix(" 1/1"), "\(status)")
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
 }

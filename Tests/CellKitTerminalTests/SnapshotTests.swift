@@ -62,6 +62,7 @@ struct SnapshotTests {
         let fixture = NotesFixture(columns: 60, rows: 8)
         fixture.controller.apply(notes())
         let app = TerminalApp(listView: fixture.list, title: "Notes")
+        app.usesColor = true  // whatever TERM and NO_COLOR the tests run with
         app.statusMessage = "12 notes"
         var lines = app.composeFrame().map(\.markedText)
         app.handle(.character("/"))

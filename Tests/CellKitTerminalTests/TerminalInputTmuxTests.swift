@@ -190,4 +190,36 @@ struct TerminalInputTmuxTests {
         #expect(try settings("after") == before)
         #expect(try tmux.display("#{alternate_on}") == "0")
     }
+
+    // Failed before the fix (demo report 3, item 2): only the demo stopped; the script
+    // waiting for it kept the terminal, with no prompt, until someone sent SIGCONT.
+    @Test("Ctrl-Z under a wrapper script stops the whole job: the shell's prompt comes back; fg resumes and redraws")
+    func suspendUnderAWrapper() throws {
+        let binary = try DemoBinary.path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-wrap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wrapper = directory.appendingPathComponent("demowrap.sh").path
+        // Run as `sh FILE`: executing a file just written can fail with ETXTBSY while a
+        // process spawned meanwhile by another test still holds the descriptor it was written with.
+        try "\(DemoSession.quote(binary)) feed\necho wrapper-done \"$?\"\n".write(toFile: wrapper, atomically: true, encoding: .utf8)
+        let tmux = try TmuxSession("suspend-wrap", columns: 200, rows: 24, command: "env PS1='ready$ ' bash --norc --noprofile -i")
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "ready$")
+        try tmux.send("sh " + DemoSession.quote(wrapper), literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "@")
+        try tmux.send("C-z")
+        // The job (the script and the demo) stopped: the shell says so and prompts again.
+        try tmux.waitFor("the shell to list the stopped job") { $0.contains { $0.contains("Stopped") && $0.contains("demowrap.sh") } }
+        try tmux.waitFor("the normal screen") { _ in (try? tmux.display("#{alternate_on}")) == "0" }
+        try tmux.send("fg", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("the list again after fg") { $0[0].contains("CellKit · feed") && $0.contains { $0.contains("@") } }
+        try tmux.send("Home", "j")
+        try tmux.waitFor("the selection on row 2 after fg") { statusPosition($0)?.hasPrefix("2/") == true }
+        try tmux.send("q")
+        try tmux.waitFor(text: "wrapper-done 0")
+        #expect(try tmux.display("#{alternate_on}") == "0")
+    }
 }

@@ -244,9 +244,10 @@ struct TerminalListViewTinyTests {
 @Suite("Terminal list view: position")
 @MainActor
 struct TerminalListViewPositionTests {
-    @Test("a placeholder row is not counted as position 1/1")
+    @Test("a placeholder row that does not take the selection is not counted as position 1/1")
     func placeholderNotCounted() {
         let fixture = NotesFixture(columns: 40, rows: 10)
+        fixture.controller.placeholders.errorCanRetry = false
         for state in [ContentState.loading, .empty, .failed(TestFailure("no network"))] {
             fixture.controller.apply(TableModel(), state: state)
             _ = fixture.list.renderFrame()
@@ -255,6 +256,25 @@ struct TerminalListViewPositionTests {
         fixture.controller.apply(NotesFixture.model(sections: 1, rows: 1))
         _ = fixture.list.renderFrame()
         #expect(fixture.list.positionDescription == "1/1")
+    }
+}
+
+extension TerminalListViewPositionTests {
+    // Failed before the fix: "0/0" while the highlighted error row took Enter (demo report 3, item 9).
+    @Test("an error row that retries is selected and reads 1/1; Enter retries")
+    func retryingErrorRowCounts() {
+        let fixture = NotesFixture(columns: 40, rows: 10)
+        var retries = 0
+        fixture.controller.onRetry = { retries += 1 }
+        fixture.controller.apply(TableModel(), state: .failed(TestFailure("the server timed out")))
+        _ = fixture.list.renderFrame()
+        #expect(fixture.list.selectedPath == ItemPath(item: 0, section: 0))
+        #expect(fixture.list.positionDescription == "1/1")
+        fixture.list.handle(.enter)
+        #expect(retries == 1)
+        fixture.controller.apply(TableModel(), state: .loading)
+        _ = fixture.list.renderFrame()
+        #expect(fixture.list.positionDescription == "0/0")
     }
 }
 

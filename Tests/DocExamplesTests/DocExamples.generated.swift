@@ -1826,11 +1826,12 @@ import Testing
     assert(listView.createdCellCount <= 4)
 }
 
-// Sources/CellKitTerminal/DisplayWidth.swift:7
+// Sources/CellKitTerminal/DisplayWidth.swift:9
 @MainActor private func docExample117() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
+    assert(DisplayWidth.of("👍🏽") == 4)
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
@@ -1876,7 +1877,7 @@ import Testing
     assert(line.fitted(to: 6).plainText == "Ada @…")
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:33
+// Sources/CellKitTerminal/TerminalApp.swift:34
 @MainActor private func docExample123() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
@@ -1888,8 +1889,17 @@ import Testing
     }
 }
 
-// Sources/CellKitTerminal/TerminalListView.swift:12
+// Sources/CellKitTerminal/TerminalCapabilities.swift:23
 @MainActor private func docExample124() async throws {
+    let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
+    assert(!emacs.canTakeOverScreen)
+    let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
+    assert(plain.canTakeOverScreen && !plain.usesColor)
+    assert(TerminalCapabilities(environment: ["TERM": "vt100"]).usesColor == false)
+}
+
+// Sources/CellKitTerminal/TerminalListView.swift:12
+@MainActor private func docExample125() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1900,7 +1910,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1912,7 +1922,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1929,7 +1939,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1953,13 +1963,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample130() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1986,7 +1996,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:103
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample131() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2006,7 +2016,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample132() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2023,8 +2033,8 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:136
-@MainActor private func docExample132() async throws {
+// README.md:143
+@MainActor private func docExample133() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2037,7 +2047,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 132 examples compile and run") @MainActor func run() async throws {
+    @Test("all 133 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2170,5 +2180,6 @@ struct DocExamples {
         try await docExample130()
         try await docExample131()
         try await docExample132()
+        try await docExample133()
     }
 }

@@ -53,7 +53,8 @@ final class GitScreen: DemoScreen {
         diffstats = ResourceLoader(key: "diffstat", cacheLimit: 1_000) { row in
             await repository.diffstat(row.info.hash) ?? GitHistory.unavailable
         }
-        navigation = PagedNavigation({ [unowned self] in pages }, controller: controller, loadAll: { [unowned self] in loadAll() })
+        // End reads in pages that grow.
+        navigation = PagedNavigation({ [unowned self] in pages }, controller: controller, loadingAll: { [unowned self] on in history.growing = on })
         // Pages read with their diffstats (piped) need none per row.
         if !withDiffstats { controller.addResourceLoader(diffstats) }
         controller.placeholders.noResults = NoResultsPlaceholder(message: "No commits yet in ‘\(path)’")
@@ -181,18 +182,6 @@ final class GitScreen: DemoScreen {
 
     /// "1 commit", "3,046 commits".
     static func commits(_ count: Int) -> String { "\(count) commit\(count == 1 ? "" : "s")" }
-
-    /// Loads every page left, in pages that grow (End).
-    private func loadAll() -> Task<Void, Never> {
-        let history = history
-        history.growing = true
-        let task = pages.loadAll()
-        Task {
-            await task.value
-            history.growing = false
-        }
-        return task
-    }
 
     /// Loads the pages not loaded yet, so the filter searches the whole history (Enter on the "search the rest" row).
     private func searchRest() {

@@ -1,0 +1,110 @@
+import Testing
+import CellKit
+@testable import CellKitTerminal
+
+/// The app's title bar and status line, composed without a terminal: widths, the filter
+/// prompt, colors.
+@Suite("Terminal app: title bar and status line")
+@MainActor
+struct TerminalAppChromeTests {
+    func app(columns: Int, title: String, notes: Int = 3) -> (TerminalApp, NotesFixture) {
+        let fixture = NotesFixture(columns: columns, rows: 6)
+        fixture.controller.apply(NotesFixture.model(sections: 1, rows: notes))
+        let app = TerminalApp(listView: fixture.list, title: title)
+        app.usesColor = true  // whatever TERM and NO_COLOR the tests run with
+        return (app, fixture)
+    }
+
+    // Failed before the fix (demo report 3, item 5): the bars counted 👍🏽 as 2 columns, the
+    // terminal draws 4: "q quit" and the position's "/1" fell off the right edge.
+    @Test("the bars measure a skin-tone emoji as the rows do: every line is exactly the width")
+    func barsWithEmojiModifiers() {
+        // As tmux counts: " CellKit · git · /tmp/" 22, 👍🏽👍🏽 8, "-" 1, 日本 4, "-repo " 6.
+        let (app, fixture) = app(columns: 100, title: "CellKit · git · /tmp/👍🏽👍🏽-日本-repo")
+        defer { withExtendedLifetime(fixture) {} }
+        app.statusMessage = "x 👍🏽 end"
+        let frame = app.composeFrame()
+        #expect(frame.allSatisfy { $0.displayWidth == 100 }, "\(frame.map { $0.displayWidth })")
+        let hints = " ↑↓ move  ⏎ select  / filter  r refresh  q quit "
+        #expect(frame[0].plainText == " CellKit · git · /tmp/👍🏽👍🏽-日本-repo " + String(repeating: " ", count: 100 - 41 - DisplayWidth.of(hints)) + hints)
+        // " x 👍🏽 end" is 11 columns, " 1/3 " 5.
+        #expect(frame.last!.plainText == " x 👍🏽 end" + String(repeating: " ", count: 84) + " 1/3 ", "\(frame.last!.plainText)")
+        app.handle(.character("/"))
+        app.handle(.paste("👍🏽"))
+        let status = app.composeFrame().last!
+        #expect(status.displayWidth == 100)
+        #expect(status.plainText.hasPrefix(" /👍🏽▏"))
+    }
+
+    // Failed before the fix (demo report 3, item 8): a filter longer than the line kept its
+    // start in view and cut its end and the caret off.
+    @Test("a long filter scrolls: its end and the caret stay in view")
+    func longFilterScrolls() {
+        let (app, fixture) = app(columns: 60, title: "Notes")
+        defer { withExtendedLifetime(fixture) {} }
+        app.handle(.character("/"))
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        app.handle((0..<120).map { Key.character(letters[$0 % 26]) } + [.character("X"), .character("Y"), .character("Z")])
+        var status = app.composeFrame().last!
+        #expect(status.displayWidth == 60)
+        #expect(status.plainText.hasPrefix(" /…"), "\(status.plainText)")
+        #expect(status.plainText.contains("XYZ▏"), "\(status.plainText)")
+        #expect(status.plainText.hasSuffix(" 1/3 "), "\(status.plainText)")
+        // A short one shows whole, from its start.
+        app.handle(.escape)
+        app.handle([.character("/"), .character("a"), .character("b")])
+        status = app.composeFrame().last!
+        #expect(status.plainText.hasPrefix(" /ab▏ "), "\(status.plainText)")
+        // A 100,000-character paste, wide characters included: the tail, exactly the width.
+        app.handle(.paste(String(repeating: "日b", count: 50_000) + "END"))
+        status = app.composeFrame().last!
+        #expect(status.displayWidth == 60)
+        #expect(status.plainText.contains("END▏"), "\(status.plainText)")
+    }
+
+    @Test("tail(of:fitting:marker:) keeps the end that fits after the marker")
+    func tail() {
+        #expect(TerminalApp.tail(of: "abc", fitting: 3, marker: "…") == "abc")
+        #expect(TerminalApp.tail(of: "abcd", fitting: 3, marker: "…") == "…cd")
+        #expect(TerminalApp.tail(of: "ab日本", fitting: 4, marker: "…") == "…本")
+        #expect(TerminalApp.tail(of: "", fitting: 0, marker: "…") == "")
+    }
+
+    // Failed before the fix (demo report 3, item 6): NO_COLOR was ignored.
+    @Test("without colors, the frame has no color codes; the selection and the bars stay in reverse video")
+    func noColors() {
+        let (app, fixture) = app(columns: 40, title: "Notes")
+        fixture.controller.onRetry = {}  // the error row takes the selection when it retries
+        fixture.controller.apply(TableModel(), state: .failed(TestFailure("offline")))
+        app.usesColor = false
+        let frame = app.composeFrame()
+        let styles = frame.flatMap(\.spans).map(\.style)
+        #expect(styles.allSatisfy { $0.foreground == nil && $0.background == nil })
+        #expect(frame[0].spans.allSatisfy { $0.style.isInverse }, "the title bar")
+        #expect(frame[1].spans.contains { $0.style.isInverse }, "the selected error row")
+        #expect(frame.last!.spans.last!.style.isInverse, "the position")
+        let ansi = frame.map { $0.rendered(ansi: true) }.joined()
+        #expect(!ansi.contains("[3") && !ansi.contains("[4") && !ansi.contains(";3") && !ansi.contains(";4"), "\(ansi)")
+        app.usesColor = true
+        #expect(app.composeFrame()[0].spans.contains { $0.style.background == .cyan })
+    }
+
+    @Test("TERM and NO_COLOR decide what the terminal can show", arguments: [
+        ([:], false, false), (["TERM": ""], false, false), (["TERM": "dumb"], false, false),
+        (["TERM": "xterm-256color"], true, true), (["TERM": "screen"], true, true), (["TERM": "linux"], true, true),
+        (["TERM": "xterm-256color", "NO_COLOR": "1"], true, false), (["TERM": "xterm-256color", "NO_COLOR": ""], true, true),
+        (["TERM": "vt100"], true, false), (["TERM": "vt220"], true, false), (["TERM": "xterm-mono"], true, false),
+        (["TERM": "vte-256color"], true, true),
+    ])
+    func capabilities(environment: [String: String], screen: Bool, color: Bool) {
+        let capabilities = TerminalCapabilities(environment: environment)
+        #expect(capabilities.canTakeOverScreen == screen, "\(environment)")
+        #expect(capabilities.usesColor == color, "\(environment)")
+    }
+
+    @Test("the error for a dumb terminal names TERM and says what to do")
+    func unsupportedTerminalError() {
+        #expect(TerminalError.unsupportedTerminal(term: "dumb").description.contains("TERM=dumb"))
+        #expect(TerminalError.unsupportedTerminal(term: nil).description.contains("TERM is not set"))
+    }
+}
