@@ -114,16 +114,25 @@ public final class Terminal {
     public func suspend() {
         guard isRaw else { return }
         restore()
+        var previous = sigaction()
+        _ = sigaction(SIGTSTP, nil, &previous)
+        // The rest of the process group (0) first: a wrapper waiting for this process
+        // stops with it. The signal is ignored here meanwhile, so that it leaves nothing
+        // pending in this process: the kernel hands a signal sent to a process to any of
+        // its threads, which may stop the process only after this thread has run on.
+        _ = signal(SIGTSTP, SIG_IGN)
+        _ = kill(0, SIGTSTP)
+        // Then this process: a signal sent to this thread, with the default action,
+        // stops the process before `pthread_kill` returns (the continue, SIGCONT, also
+        // discards any stop signal still pending).
         var defaultAction = sigaction()
         sigemptyset(&defaultAction.sa_mask)
-        var previous = sigaction()
-        _ = sigaction(SIGTSTP, &defaultAction, &previous)
+        _ = sigaction(SIGTSTP, &defaultAction, nil)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGTSTP)
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        // The process group (0): a wrapper waiting for this process stops with it.
-        _ = kill(0, SIGTSTP)
+        _ = pthread_kill(pthread_self(), SIGTSTP)
         // Continued.
         _ = sigaction(SIGTSTP, &previous, nil)
         try? enterRawMode()
