@@ -54,6 +54,21 @@ struct PagingEndOnScreenTests {
         try screen.expectConsistent()
     }
 
+    @Test func aPagedChildOfAMultiDataSourceFetchesItsPagesAgain() async throws {
+        let server = ChangingServer(Array(0..<8), pageSize: 5)
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
+        let screen = PostScreen(viewportHeight: 600)
+        screen.controller.bind(to: MultiDataSource([SimpleDataSource(posts(100..<102)), paged]))
+        await paged.load().value
+        await until(screen) { !paged.hasMore && !paged.isFetching }
+        await server.delete(6)
+        await paged.refresh().value
+        await until(screen) { !paged.hasMore && !paged.isFetching }
+        #expect(paged.items == (await server.posts))
+        #expect(screen.shownIDs == [100, 101, 0, 1, 2, 3, 4, 5, 7])
+        try screen.expectConsistent()
+    }
+
     @Test func aUserAtTheTopLoadsNoPageAfterARefresh() async {
         let server = ChangingServer(Array(0..<30), pageSize: 10)
         let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
