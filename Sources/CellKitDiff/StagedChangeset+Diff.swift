@@ -144,9 +144,10 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                         j &-= 1
                     }
                     if stay < 0 { break }
-                    // A run of rows that stay (each linked to the row before it).
+                    // A run of rows that stay (each linked to the row before it; at
+                    // row 0 the run ends at `previous[-1]`, which is -1).
                     var before = Int(stays.previous[stay])
-                    while before == stay &- 1 && before >= 0 {
+                    while before == stay &- 1 {
                         stay = before
                         before = Int(stays.previous[stay])
                     }

@@ -93,14 +93,28 @@ internal struct _IdentifierHash<ID: Hashable> {
             || ID.self == Int32.self || ID.self == UInt32.self
     }
 
-    /// A seeded bijection on 64-bit words (one xorshift–multiply–xorshift round):
-    /// the product's upper half depends on every bit of the word, and it is both
-    /// the tag (the upper half) and folded into the slot (the lower bits).
+    /// A seeded bijection on 64-bit words (one xorshift–multiply round): the
+    /// product's upper half depends on every bit of the word (the xorshift brings
+    /// the upper bits down first), and the table takes both the slot (its low bits)
+    /// and the tag (its high bits) from that half (see ``home(of:)``). Where `Int`
+    /// has 32 bits, the halves are folded together instead (a last xorshift).
     @inlinable @inline(__always)
     func mix(_ x: UInt64) -> Int {
         var z = x &+ seed
         z = (z ^ (z &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        #if _pointerBitWidth(_64)
+        return Int(truncatingIfNeeded: z)
+        #else
         return Int(truncatingIfNeeded: z ^ (z &>> 32))
+        #endif
+    }
+
+    /// The bits of a hash the table takes the slot (low bits) and the tag (high
+    /// bits) from: the upper half where `Int` has 64 bits, else the hash itself.
+    @inlinable @inline(__always)
+    static func home(of hash: Int) -> UInt32 {
+        let bits = UInt64(UInt(bitPattern: hash))
+        return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits)
     }
 
     /// The bytes of a string whose UTF-8 is stored contiguously, folded a word at a
@@ -139,7 +153,10 @@ internal struct _IdentifierHash<ID: Hashable> {
         if ID.self == Int32.self { return mix(UInt64(truncatingIfNeeded: unsafeBitCast(id, to: Int32.self))) }
         if ID.self == UInt32.self { return mix(UInt64(unsafeBitCast(id, to: UInt32.self))) }
         if ID.self == String.self && asciiStrings { return asciiHash(unsafeBitCast(id, to: String.self)) }
-        return id.hashValue
+        // The two halves swapped where `Int` has 64 bits: the table reads the upper
+        // half (see `home(of:)`), and a hand-written `hashValue` may leave it zero.
+        let h = UInt(bitPattern: id.hashValue)
+        return Int(bitPattern: UInt.bitWidth == 64 ? h &<< 32 | h &>> 32 : h)
     }
 }
 
@@ -303,14 +320,20 @@ internal func _matchIdentifiers<E: Differentiable>(
     // Slot layout: entry in the low `entryBits` bits, tag above.
     let entryBits = Swift.max(1, UInt32.bitWidth &- UInt32(truncatingIfNeeded: nOld &+ nNew &+ 1).leadingZeroBitCount)
     let entryMask: UInt32 = entryBits >= 32 ? ~0 : (1 << UInt32(entryBits)) &- 1
-    // The tag: bits of the hash's upper half where `Int` has 64 bits (the slot comes
-    // from its lower bits); the hash's own high bits where it has 32.
+    let tagMask = ~entryMask
+    // The slot and the tag come from the same 32 bits of the hash (see
+    // `_IdentifierHash.home(of:)`): the slot from the low bits (as many as the table
+    // has slot bits), the tag from those above the entry bits. They overlap only by
+    // the bits the table has beyond the entries' (at most 2, or a table of 16 slots),
+    // which makes the tag a little less selective there, never wrong.
     @inline(__always)
     func tag(of hash: Int) -> UInt32 {
-        let bits = UInt64(UInt(bitPattern: hash))
-        return UInt32(truncatingIfNeeded: UInt.bitWidth == 64 ? bits &>> 32 : bits) & ~entryMask
+        _IdentifierHash<E.DifferenceIdentifier>.home(of: hash) & tagMask
     }
-    let tagMask = ~entryMask
+    @inline(__always)
+    func home(of hash: Int) -> Int {
+        Int(truncatingIfNeeded: _IdentifierHash<E.DifferenceIdentifier>.home(of: hash))
+    }
     // `String` identifiers that are all ASCII (both sides): hashed once each, up front,
     // in the same pass over their bytes as the check; their hashes then also decide
     // most comparisons (equal bytes are compared only when the hashes are equal).
@@ -395,7 +418,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 starts.withUnsafeMutableBufferPointer { starts in
                     for i in 0..<nOld {
                         let hash = oldHash(i)
-                        let slot = hash & mask
+                        let slot = home(of: hash) & mask
                         keys[i] = UInt64(truncatingIfNeeded: slot) &<< 32 | UInt64(tag(of: hash))
                         o2n[i] = -1
                         starts[(slot &>> shift) &+ 1] &+= 1
@@ -443,7 +466,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 for i in 0..<nOld {
                     o2n[i] = -1
                     let hash = oldHash(i)
-                    insert(tag(of: hash) | UInt32(truncatingIfNeeded: i &+ 1), from: hash & mask)
+                    insert(tag(of: hash) | UInt32(truncatingIfNeeded: i &+ 1), from: home(of: hash) & mask)
                 }
             }
             // Every old element is in the table but the later occurrences (the only
@@ -528,7 +551,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                 n2o[j] = -1  // until the table matches it
                 let hash = newHash(j, id)
                 let t = tag(of: hash)
-                var slot = hash & mask
+                var slot = home(of: hash) & mask
                 while true {
                     let entry = table[slot]
                     if entry == 0 {
@@ -541,7 +564,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             grown.initialize(repeating: 0, count: newCapacity)
                             for s in 0..<capacity where table[s] != 0 {
                                 let value = Int(table[s] & entryMask)
-                                var u = (value <= nOld ? oldHash(value &- 1)
+                                var u = home(of: value <= nOld ? oldHash(value &- 1)
                                     : newHash(value &- nOld &- 1, new[value &- nOld &- 1].differenceIdentifier)) & newMask
                                 while grown[u] != 0 { u = (u &+ 1) & newMask }
                                 grown[u] = table[s]
@@ -550,7 +573,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                             table = grown
                             capacity = newCapacity
                             mask = newMask
-                            slot = hash & mask
+                            slot = home(of: hash) & mask
                         }
                         while table[slot] != 0 { slot = (slot &+ 1) & mask }
                         table[slot] = t | UInt32(truncatingIfNeeded: nOld &+ 1 &+ j)
@@ -648,7 +671,8 @@ internal func _longestIncreasingSubsequence(
 /// a list of values (negative entries are skipped), as links: its length, the
 /// position of its last member (-1 if it is empty) and, for each member, the
 /// position of the member before it (`previous[k]`, -1 for the first; the
-/// entries of other positions mean nothing). Owns `previous`: call
+/// entries of other positions mean nothing; `previous[-1]` is -1 as well, so
+/// that a walk back along consecutive members stops at row 0). Owns `previous`: call
 /// ``deallocate()`` when done.
 @usableFromInline
 internal struct _LongestIncreasingSubsequence {
@@ -669,7 +693,10 @@ internal struct _LongestIncreasingSubsequence {
         // tailValues[k]: that value (kept beside it so the search reads one array).
         // `previous` outlives them: allocated first, so that the memory they free is
         // the heap's top, which the caller's next allocations reuse.
-        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        // (`previous[-1]` is -1 too: a walk back along a run of consecutive members
+        // stops there without a test of its own; see `deallocate()`.)
+        let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n &+ 1) + 1
+        previous[-1] = -1
         let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
         let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
         defer {
@@ -750,7 +777,7 @@ internal struct _LongestIncreasingSubsequence {
     }
 
     @inlinable
-    func deallocate() { previous.deallocate() }
+    func deallocate() { (previous - 1).deallocate() }
 }
 
 /// Groups duplicate records into one diagnostic per identifier and side.
