@@ -120,11 +120,7 @@ extension ListController {
             return
         }
         guard let item = contentItem(at: path) else { return }
-        if let dataSource {
-            var content = displayed
-            if content.sections.last?.id == Self.loadMoreSection { content.sections.removeLast() }
-            dataSource.willDisplayItem(at: path, in: content)
-        }
+        if let dataSource { dataSource.willDisplayItem(at: path, in: displayedContent) }
         for hook in displayHooks { hook.willDisplay?(path, item) }
         resources.presentProvided(item, cell: cell, at: path, displayed: displayed)
         resources.willDisplay(item, cell: cell)
@@ -145,6 +141,22 @@ extension ListController {
     public func listView(_ listView: any ListView, cancelPrefetchingItemsAt paths: [ItemPath]) {
         let items = paths.compactMap { contentItem(at: $0) }
         resources.cancelPrefetch(items)
+    }
+
+    /// The shown model without the ``LoadMorePlaceholder`` row: what the data source's paths point into.
+    private var displayedContent: TableModel {
+        var content = displayed
+        if content.sections.last?.id == Self.loadMoreSection { content.sections.removeLast() }
+        return content
+    }
+
+    /// Reports the last content row on screen to a bound source that waits for the end
+    /// of the list to show (a ``PaginatedDataSource`` after a refresh that kept rows below
+    /// its first page): with the end already on screen, no row comes on screen to say so.
+    func reportVisibleEndIfAwaited() {
+        guard let dataSource, (dataSource as? any VisibleEndAwaiting)?.awaitsVisibleEnd == true,
+              let path = listView?.visibleItemPaths.last(where: { contentItem(at: $0) != nil }) else { return }
+        dataSource.willDisplayItem(at: path, in: displayedContent)
     }
 
     /// The content row shown at `path` (not a placeholder row).
@@ -168,7 +180,24 @@ extension ListController: SnapshotQueueOwner {
         activity = snapshot.activity
         hasMore = snapshot.hasMore
         nextPageError = snapshot.nextPageError
-        return show(target, staged: staged)
+        let garbage = show(target, staged: staged)
+        reportVisibleEndIfAwaited()
+        return garbage
+    }
+}
+
+/// A data source that wants to hear the last row on screen after each snapshot of its
+/// that the controller shows, while ``awaitsVisibleEnd`` holds (through
+/// ``ListDataSource/willDisplayItem(at:in:)``).
+@MainActor
+protocol VisibleEndAwaiting: AnyObject {
+    /// Whether the source waits for the end of the list to show.
+    var awaitsVisibleEnd: Bool { get }
+}
+
+extension MultiDataSource: VisibleEndAwaiting {
+    var awaitsVisibleEnd: Bool {
+        children.contains { ($0 as? any VisibleEndAwaiting)?.awaitsVisibleEnd == true }
     }
 }
 

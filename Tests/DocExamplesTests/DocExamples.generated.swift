@@ -337,7 +337,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:77
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:78
 @MainActor private func docExample31() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:293
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:298
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -1256,7 +1256,7 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:195
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:197
 @MainActor private func docExample84() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1273,7 +1273,7 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:213
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:215
 @MainActor private func docExample85() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1484,7 +1484,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:113
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:116
 @MainActor private func docExample97() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
@@ -1510,7 +1510,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:204
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:207
 @MainActor private func docExample98() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1534,7 +1534,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:231
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:234
 @MainActor private func docExample99() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1705,7 +1705,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:170
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:177
 @MainActor private func docExample109() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1720,7 +1720,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:189
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:196
 @MainActor private func docExample110() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 

@@ -66,7 +66,8 @@ public struct Page<Item: Sendable>: Sendable {
 /// ``loadUntil(_:)`` ask for the next page, and a load or refresh starts over. Pages
 /// of rows already shown that move on through the list do not stop it: the pages
 /// fetched again after a refresh, or a page that re-sends rows because items arrived
-/// on the server's top (once even a whole page of them: the page before again).
+/// on the server's top (once even a whole page of them: the page before again; the
+/// same rows a third time in a row stop it).
 ///
 /// A failed next page keeps the content and ends the list with the
 /// ``LoadMorePlaceholder`` row in its failed form (``nextPageError``); selecting
@@ -145,6 +146,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// The pages the end coming on screen loads while rows are unconfirmed (see
     /// ``willDisplayItem(at:in:)``); `nil` when none run.
     private var catchUp: Task<Void, Never>?
+    /// Whether a refresh left unconfirmed rows and the end of the list has not shown
+    /// since: a controller binding the source then reports the last row on screen after
+    /// showing a snapshot (the end may be on screen already, with no row coming on screen).
+    private var awaitsEnd = false
     /// No unconfirmed row lies before this index (0 after a refresh or an edit): where
     /// the search for the first one starts, so that a page fetched again does not go
     /// through the rows placed before it.
@@ -337,6 +342,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
 
     /// Stops every fetch; the content stays. A cancelled first load shows the error row with a retry.
     public func cancel() {
+        awaitsEnd = false
         guard isFetching else { return }
         _ = loads.next()
         moreTask?.cancel()
@@ -354,7 +360,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// After a refresh, while rows it kept below its first page wait for the pages fetched
     /// again, those pages put rows above the end rather than at it: the end coming on
     /// screen then loads them one after another, and one page past them, so that the end
-    /// moves on without the user scrolling again.
+    /// moves on without the user scrolling again. When the end is on screen already as the
+    /// refresh lands, the controller binding the source reports the last row on screen once
+    /// it shows the refreshed rows, so the same pages load. The first of them counts in
+    /// ``isFetching`` and ``pageInFlight`` as soon as it is asked for.
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {
         guard nextPageError == nil, stalledPage == nil, path.section == model.sections.count - 1,
               path.item >= model.sections[path.section].items.count - prefetchDistance else { return }
@@ -363,6 +372,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             return
         }
         guard catchUp == nil else { return }
+        awaitsEnd = false
+        // The first of the pages starts now, so that `isFetching` and `pageInFlight` say so at once.
+        loadNextPage()
         var caughtUp = false
         let pages = loadUntil { [weak self] _ in
             guard let self, !caughtUp else { return true }
@@ -377,6 +389,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
 
     private func startFirstPage(refreshing: Bool) -> Task<Void, Never> {
         let generation = loads.next()
+        awaitsEnd = false
         moreTask?.cancel()
         moreTask = nil
         pageInFlight = nil
@@ -436,6 +449,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 hasMore = page.hasMore
             }
             nextPage = 1
+            awaitsEnd = !unconfirmed.isEmpty
             items = edits.restoringInserts(merged, previous: previous)
             recentPageIDs = []
             let shown = ids
@@ -658,4 +672,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         self.snapshot = snapshot
         onSnapshot?(snapshot)
     }
+}
+
+extension PaginatedDataSource: VisibleEndAwaiting {
+    var awaitsVisibleEnd: Bool { awaitsEnd && !unconfirmed.isEmpty && catchUp == nil }
 }

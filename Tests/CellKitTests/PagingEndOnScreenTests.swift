@@ -1,0 +1,98 @@
+import CellKit
+import CellKitTesting
+import Testing
+
+/// A refresh that lands while the end of the list is on screen loads the pages fetched
+/// again, with no row coming on screen to ask for them (an outside user's report, D1 and
+/// D2: both tests of the end on screen and the one of `isFetching` failed before the fix).
+@MainActor
+@Suite("Paging: a refresh with the end of the list on screen")
+struct PagingEndOnScreenTests {
+    /// Yields (and lets the controller show what is queued) until `done` holds, at most a bounded number of times.
+    func until(_ screen: PostScreen, _ done: () -> Bool) async {
+        for _ in 0..<2_000 where !done() {
+            for _ in 0..<20 { await Task.yield() }
+            await screen.controller.settle()
+        }
+    }
+
+    @Test func aShortListFetchesItsPagesAgainAfterARefresh() async throws {
+        let server = ChangingServer(Array(0..<8), pageSize: 5)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
+        let screen = PostScreen(viewportHeight: 600)                  // 13 rows fit
+        screen.controller.bind(to: source)
+        await source.load().value
+        await until(screen) { !source.hasMore && !source.isFetching } // rows showing load page 1
+        #expect(source.items.map(\.id) == Array(0..<8))
+
+        await server.delete(6)
+        await server.publish([100])
+        await source.refresh().value
+        await until(screen) { !source.hasMore && !source.isFetching }
+        #expect(source.items == (await server.posts))
+        #expect(!source.hasMore)
+        #expect(screen.shownIDs == [100, 0, 1, 2, 3, 4, 5, 7])
+        try screen.expectConsistent()
+    }
+
+    @Test func aUserAtTheEndSeesTheServersListAfterARefresh() async throws {
+        let server = ChangingServer(Array(0..<30), pageSize: 10)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
+        let screen = PostScreen(viewportHeight: 220)                  // five rows fit
+        screen.controller.bind(to: source)
+        await source.load().value
+        await source.loadAll().value
+        await screen.controller.settle()
+        screen.listView.scrollToItem(at: ItemPath(item: 29, section: 0))
+        await until(screen) { !source.isFetching }
+
+        await server.delete(3)
+        await server.insert(99, at: 30)
+        await source.refresh().value
+        await until(screen) { !source.hasMore && !source.isFetching }
+        #expect(source.items == (await server.posts))
+        try screen.expectConsistent()
+    }
+
+    @Test func aPagedChildOfAMultiDataSourceFetchesItsPagesAgain() async throws {
+        let server = ChangingServer(Array(0..<8), pageSize: 5)
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
+        let screen = PostScreen(viewportHeight: 600)
+        screen.controller.bind(to: MultiDataSource([SimpleDataSource(posts(100..<102)), paged]))
+        await paged.load().value
+        await until(screen) { !paged.hasMore && !paged.isFetching }
+        await server.delete(6)
+        await paged.refresh().value
+        await until(screen) { !paged.hasMore && !paged.isFetching }
+        #expect(paged.items == (await server.posts))
+        #expect(screen.shownIDs == [100, 101, 0, 1, 2, 3, 4, 5, 7])
+        try screen.expectConsistent()
+    }
+
+    @Test func aUserAtTheTopLoadsNoPageAfterARefresh() async {
+        let server = ChangingServer(Array(0..<30), pageSize: 10)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
+        let screen = PostScreen(viewportHeight: 220)
+        screen.controller.bind(to: source)
+        await source.load().value
+        await source.loadAll().value
+        await screen.controller.settle()
+        await source.refresh().value
+        await until(screen) { false }                                 // every turn it has
+        #expect(source.nextPage == 1 && source.hasMore && !source.isFetching)
+        #expect(source.items.count == 30)
+    }
+
+    @Test func theEndShowingAfterARefreshCountsAsFetchingAtOnce() async {
+        let server = ChangingServer(Array(0..<30), pageSize: 5)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
+        await source.load().value
+        await source.loadAll().value
+        await source.refresh().value
+        source.willDisplayItem(at: ItemPath(item: source.items.count - 1, section: 0), in: TableModel(source.items))
+        #expect(source.isFetching)
+        #expect(source.pageInFlight == 1)
+        await source.loadAll().value
+        #expect(source.items == (await server.posts))
+    }
+}
