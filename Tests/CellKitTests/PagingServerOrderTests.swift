@@ -153,10 +153,12 @@ struct PagingServerOrderTests {
         let server = ChangingServer(Array(0..<40), pageSize: 5)
         let source = PaginatedDataSource<Post>(prefetchDistance: 1) { await server.page($0) }
         let screen = PostScreen(viewportHeight: 220, prefetchDistance: 0)   // five rows
+        // Loaded before the screen binds it: the first page alone fills the screen, and its
+        // end on screen would ask for pages of its own while the test loads them.
+        await source.loadUntil { $0.count >= 15 }.value
+        #expect(source.items.map(\.id) == Array(0..<15))
         screen.controller.bind(to: source)
-        await source.load().value
-        await source.loadNextPage()?.value
-        await source.loadNextPage()?.value
+        await screen.controller.settle()
         await source.refresh().value
         await screen.controller.settle()
         #expect(source.nextPage == 1)
