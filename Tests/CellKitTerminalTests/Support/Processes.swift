@@ -238,6 +238,11 @@ final class TmuxSession {
     func serverPID() throws -> pid_t { pid_t(try display("#{pid}")) ?? -1 }
 
     func kill() {
+        // Everything the pane started first, stopped jobs included: a job stopped by Ctrl-Z
+        // keeps no terminal and outlives the server when its group is not orphaned with it.
+        if let session = try? panePID(), session > 0 {
+            _ = try? Spawn.run(["pkill", "-KILL", "-s", String(session)])
+        }
         _ = try? tmux(["kill-server"])
         try? FileManager.default.removeItem(atPath: configPath)
     }
