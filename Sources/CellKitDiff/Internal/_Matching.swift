@@ -118,30 +118,11 @@ internal struct _IdentifierHash<ID: Hashable> {
     }
 
     /// The bytes of a string whose UTF-8 is stored contiguously, folded a word at a
-    /// time (the last word overlaps the one before it when the length is not a
-    /// multiple of 8), then mixed.
+    /// time (`_foldASCII`), then mixed.
     @inlinable
     func asciiHash(_ string: String) -> Int {
-        let folded: UInt64 = string.utf8.withContiguousStorageIfAvailable { bytes in
-            let n = bytes.count
-            var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
-            guard let base = bytes.baseAddress, n > 0 else { return h }
-            let raw = UnsafeRawPointer(base)
-            if n < 8 {
-                var w: UInt64 = 0
-                for k in 0..<n { w = w &<< 8 | UInt64(raw.load(fromByteOffset: k, as: UInt8.self)) }
-                return (h ^ w) &* 0xD6E8_FEB8_6659_FD93
-            }
-            var offset = 0
-            while true {
-                let w = raw.loadUnaligned(fromByteOffset: Swift.min(offset, n &- 8), as: UInt64.self)
-                h = (h ^ w) &* 0xD6E8_FEB8_6659_FD93
-                h ^= h &>> 29
-                offset &+= 8
-                if offset >= n { return h }
-            }
-        } ?? UInt64(truncatingIfNeeded: string.hashValue)  // not reached: every identifier was checked
-        return mix(folded)
+        let folded: UInt64? = string.utf8.withContiguousStorageIfAvailable { _foldASCII($0) } ?? nil
+        return mix(folded ?? UInt64(truncatingIfNeeded: string.hashValue))  // not reached: every identifier was checked
     }
 
     @inlinable @inline(__always)
@@ -200,6 +181,39 @@ internal func _asciiEqual(_ a: String, _ b: String) -> Bool {
     return a == b
 }
 
+/// The bytes of an ASCII string folded a word at a time (the last word overlapping the
+/// one before it when the length is not a multiple of 8), as `_IdentifierHash.asciiHash`
+/// hashes them before mixing; nil if a byte is not ASCII.
+@inlinable @inline(__always)
+internal func _foldASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    let n = bytes.count
+    var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+    guard let base = bytes.baseAddress, n > 0 else { return h }
+    let raw = UnsafeRawPointer(base)
+    if n < 8 {
+        var w: UInt64 = 0
+        var high: UInt8 = 0
+        for k in 0..<n {
+            let byte = raw.load(fromByteOffset: k, as: UInt8.self)
+            high |= byte
+            w = w &<< 8 | UInt64(byte)
+        }
+        return high < 0x80 ? (h ^ w) &* 0xD6E8_FEB8_6659_FD93 : nil
+    }
+    // A word at a time (the last word overlapping the one before it).
+    var high: UInt64 = 0
+    var offset = 0
+    while true {
+        let w = raw.loadUnaligned(fromByteOffset: Swift.min(offset, n &- 8), as: UInt64.self)
+        high |= w
+        h = (h ^ w) &* 0xD6E8_FEB8_6659_FD93
+        h ^= h &>> 29
+        offset &+= 8
+        if offset >= n { break }
+    }
+    return high & 0x8080_8080_8080_8080 == 0 ? h : nil
+}
+
 /// Whether every identifier of `elements` is an ASCII `String` stored as contiguous
 /// UTF-8 (false for any other identifier type).
 @inlinable
@@ -229,34 +243,7 @@ internal func _asciiHashes<E: Differentiable>(
         }
         // The folded bytes, as `asciiHash` folds them, or nil if a byte is not ASCII
         // (`withUTF8` does not copy a contiguous string).
-        let folded: UInt64? = id.withUTF8 { bytes in
-            let n = bytes.count
-            var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
-            guard let base = bytes.baseAddress, n > 0 else { return h }
-            let raw = UnsafeRawPointer(base)
-            if n < 8 {
-                var w: UInt64 = 0
-                var high: UInt8 = 0
-                for k in 0..<n {
-                    let byte = raw.load(fromByteOffset: k, as: UInt8.self)
-                    high |= byte
-                    w = w &<< 8 | UInt64(byte)
-                }
-                return high < 0x80 ? (h ^ w) &* 0xD6E8_FEB8_6659_FD93 : nil
-            }
-            // A word at a time (the last word overlapping the one before it).
-            var high: UInt64 = 0
-            var offset = 0
-            while true {
-                let w = raw.loadUnaligned(fromByteOffset: Swift.min(offset, n &- 8), as: UInt64.self)
-                high |= w
-                h = (h ^ w) &* 0xD6E8_FEB8_6659_FD93
-                h ^= h &>> 29
-                offset &+= 8
-                if offset >= n { break }
-            }
-            return high & 0x8080_8080_8080_8080 == 0 ? h : nil
-        }
+        let folded = id.withUTF8 { _foldASCII($0) }
         guard let folded else {
             hashes.deallocate()
             return nil
