@@ -239,10 +239,25 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// Scrolls by `delta` (positive: down).
     public func scroll(by delta: Double) { scroll(to: contentOffset + delta) }
 
-    /// Scrolls so that the row at `path` is at the top of the viewport.
+    /// Scrolls so that the row at `path` is at the top of the viewport. A path the
+    /// list view does not have (a row past the end of its section, a section past the
+    /// last) is refused, as `UITableView.scrollToRow(at:at:animated:)` raises for it
+    /// ("Attempted to scroll the table view to an out-of-bounds row"): ``log`` gets a
+    /// ``/CellKit/ListViewEvent/refused(_:)`` naming the section and row, and nothing scrolls.
     public func scrollToItem(at path: ItemPath) {
-        guard let flat = layout.flatIndex(of: path) else { return }
+        guard let flat = layout.flatIndex(of: path) else {
+            record(.refused("scrollToItem(at:): \(describeMissing(path)); nothing scrolled"))
+            return
+        }
         scroll(to: layout.top(ofRow: flat))
+    }
+
+    /// Why `path` is not a row of this list view, naming its section and row.
+    private func describeMissing(_ path: ItemPath) -> String {
+        let counts = core.counts
+        let rows = path.section >= 0 && path.section < counts.count
+            ? ", which has \(counts[path.section]) rows" : " (the list view has \(counts.count) sections)"
+        return "section \(path.section), row \(path.item) does not exist\(rows)"
     }
 
     /// Selects the row at `path`, as a tap would. A path the list view does not
@@ -255,8 +270,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     public func selectItem(at path: ItemPath) {
         let counts = core.counts
         guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
-            let rows = path.section >= 0 && path.section < counts.count ? ", which has \(counts[path.section]) rows" : " (the list view has \(counts.count) sections)"
-            record(.refused("selectItem(at:): section \(path.section), row \(path.item) does not exist\(rows); nothing was selected"))
+            record(.refused("selectItem(at:): \(describeMissing(path)); nothing was selected"))
             return
         }
         guard delegate?.listView(self, canSelectItemAt: path) ?? true else { return }

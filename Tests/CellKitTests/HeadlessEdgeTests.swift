@@ -74,6 +74,28 @@ struct HeadlessEdgeTests {
         #expect(list.offset(ofItemAt: ItemPath(item: 1, section: 0)) == 44)
     }
 
+    /// UITableView raises for scrollToRow(at:) past a section's rows ("Attempted to scroll
+    /// the table view to an out-of-bounds row (0) when there are only 0 rows in section 3"):
+    /// the headless list view refuses it, naming section and row, and does not scroll.
+    @Test("scrolling to a row it does not have is refused, naming the section and row")
+    func scrollToMissingRowIsRefused() throws {
+        let (controller, list) = songs(30)
+        list.scroll(to: 88)
+        list.clearLog()
+        list.scrollToItem(at: ItemPath(item: 30, section: 0))
+        list.scrollToItem(at: ItemPath(item: 0, section: 2))
+        let refused = list.log.compactMap { if case .refused(let message) = $0 { message } else { nil } }
+        #expect(refused == [
+            "scrollToItem(at:): section 0, row 30 does not exist, which has 30 rows; nothing scrolled",
+            "scrollToItem(at:): section 2, row 0 does not exist (the list view has 1 sections); nothing scrolled",
+        ])
+        #expect(list.contentOffset == 88)
+        list.scrollToItem(at: ItemPath(item: 29, section: 0))
+        #expect(list.log.filter { if case .refused = $0 { true } else { false } }.count == 2)
+        #expect(list.contentOffset > 88)
+        withExtendedLifetime(controller) {}
+    }
+
     @Test("a prefetch distance of Int.max announces the rest of the list")
     func hugePrefetchDistance() throws {
         let (controller, list) = songs(30, viewport: 88)

@@ -150,6 +150,29 @@ struct ListViewCoreTests {
         #expect(listView.crashes.isEmpty, "\(listView.crashes)")
     }
 
+    /// Contract 1 for cells UIKit prepared ahead of display (iOS 15 cell prefetching):
+    /// `reconfigureRows(at:)` updates "existing (including prefetched) cells", so the
+    /// core hands the platform every updated row, not only the displayed ones; the
+    /// prepared cell comes on screen with the new content.
+    @Test func aCellPreparedAheadOfDisplayIsReconfiguredToo() {
+        let (controller, listView) = make()
+        var rows = (0..<20).map { Row(id: $0, text: "r\($0)") }
+        controller.apply(TableModel(rows))
+        let path = ItemPath(item: 13, section: 0)   // 12 rows fit on screen
+        #expect(listView.cell(at: path) == nil)
+        let prepared = listView.prepareCell(at: path)
+        rows[13].text = "changed"
+        controller.apply(TableModel(rows))
+        #expect(listView.calls.contains(.reconfigure([path])))
+        #expect((prepared as? TextCell)?.text == "changed", "the prepared cell would show the old text")
+        listView.screenRows = 14
+        listView.layoutIfNeeded()
+        #expect(listView.cell(at: path) === prepared)
+        expectVisibleCellsShowTheModel(controller, listView, "after the prepared row came on screen")
+        #expect(listView.crashes.isEmpty, "\(listView.crashes)")
+        #expect(listView.core.consistencyProblem() == nil)
+    }
+
     /// Contract 2, refused: data changed before the batch started makes it a reload, not a crash.
     @Test func dataChangedOutsideTheBatchBecomesAReload() {
         let listView = UIKitLikeBackend()

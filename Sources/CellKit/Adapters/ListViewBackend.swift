@@ -31,9 +31,12 @@ public protocol ListViewBackend: AnyObject {
     /// replays what it returned. `animated` is `false` when rows arrived above
     /// the ones the user reads and they must not slide.
     func performBatch(animated: Bool, _ body: () -> Changeset)
-    /// Configures the visible rows at `paths` again in place (coordinates after
-    /// the batch); each cell comes from ``ListViewCore/cellForItem(at:)``,
-    /// which hands back the cell already showing the row.
+    /// Configures the rows at `paths` again in place (coordinates after the
+    /// batch); each cell comes from ``ListViewCore/cellForItem(at:)``, which hands
+    /// back the cell already showing the row. With core-owned cells, `paths` are
+    /// the visible rows; with platform-owned cells (``ListViewCore/CellOwnership/platform``),
+    /// every updated row that survived the batch: the platform reconfigures the
+    /// cells it has, including cells it prepared ahead of display, and skips the others.
     func reconfigureItems(at paths: [ItemPath])
     /// Forgets what is shown and asks the core for counts and cells again, now
     /// or on the next layout pass (then call ``ListViewCore/readCounts()`` first).

@@ -300,7 +300,13 @@ public final class ListViewCore {
         if let anchor, let distance = anchor.distance {
             backend.scrollItem(at: anchor.new, toViewportOffset: distance)
         }
-        reconfigure(Self.visibleOnes(of: steps.reconfigure, visible: visible), backend: backend)
+        // A platform keeps cells the core never saw displayed: cells it prepared ahead of
+        // display (UIKit's cell prefetching, iOS 15) would come on screen with the old content.
+        // It gets every surviving updated row and reconfigures the cells it has (UIKit's
+        // `reconfigureRows(at:)`: "existing (including prefetched) cells"). Core-owned cells
+        // are all visible.
+        let paths = ownership == .platform ? steps.reconfigure : Self.visibleOnes(of: steps.reconfigure, visible: visible)
+        reconfigure(paths, backend: backend)
         return .animated
     }
 

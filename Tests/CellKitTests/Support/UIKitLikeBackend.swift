@@ -45,6 +45,9 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     private var onScreen: [ObjectIdentifier: (cell: AnyObject, path: ItemPath)] = [:]
     private var reuseIDs: [ObjectIdentifier: String] = [:]
     private var isReconfiguring = false
+    private var reconfiguringPath: ItemPath?
+    /// Cells prepared ahead of display (iOS 15 cell prefetching): configured, not yet displayed.
+    private var prepared: [ItemPath: AnyObject] = [:]
 
     init() {}
 
@@ -74,6 +77,20 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         }
         tableCounts = after
         calls.append(.batch(batch, animated: animated))
+        // Prepared cells follow their rows; those of deleted rows are dropped.
+        let mapping = core.batchMapping ?? PathMapping(batch, oldCounts: before, newCounts: after)
+        var moved: [ItemPath: AnyObject] = [:]
+        for (path, cell) in prepared { if let new = mapping.newPath(of: path) { moved[new] = cell } }
+        prepared = moved
+    }
+
+    /// UIKit's cell prefetching: asks the data source for the cell of `path` ahead of
+    /// display and keeps it; it is displayed as it is when the row comes on screen.
+    @discardableResult
+    func prepareCell(at path: ItemPath) -> AnyObject? {
+        guard let cell = core.cellForItem(at: path) else { return nil }
+        prepared[path] = cell
+        return cell
     }
 
     func reconfigureItems(at paths: [ItemPath]) {
@@ -88,7 +105,9 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     private func askReconfigured(_ paths: [ItemPath]) {
         isReconfiguring = true
         for path in paths {
-            guard let shown = core.cell(at: path) else { continue }
+            guard let shown = core.cell(at: path) ?? prepared[path] else { continue }
+            reconfiguringPath = path
+            defer { reconfiguringPath = nil }
             // UIKit asks cellForRowAt and requires the same cell back.
             if let cell = core.cellForItem(at: path), cell !== shown {
                 crashes.append("reconfigure at \(path) returned another cell")
@@ -99,6 +118,7 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
 
     func reloadAll() {
         calls.append(.reload)
+        prepared = [:]
         tableCounts = nil
         if laysOutAtOnce { layoutIfNeeded() }
     }
@@ -108,6 +128,8 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
 
     func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
         calls.append(.dequeue(reuseIdentifier: source.reuseIdentifier, path: path))
+        // Dequeuing with the index path of a row being reconfigured hands back its existing cell.
+        if isReconfiguring, reconfiguringPath == path, let cell = prepared[path] { return cell }
         if isReconfiguring { crashes.append("a new cell was dequeued while reconfiguring \(path)") }
         if var cells = pool[source.reuseIdentifier], let cell = cells.popLast() {
             pool[source.reuseIdentifier] = cells
@@ -148,7 +170,8 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
             }
         }
         for path in wanted where core.cell(at: path) == nil {
-            guard let cell = core.cellForItem(at: path) else { continue }
+            // A prepared cell is displayed as it is, without asking the data source again.
+            guard let cell = prepared.removeValue(forKey: path) ?? core.cellForItem(at: path) else { continue }
             core.willDisplay(cell, at: path)
             onScreen[ObjectIdentifier(cell)] = (cell, path)
         }
