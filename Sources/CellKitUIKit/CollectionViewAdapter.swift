@@ -164,8 +164,9 @@ extension CollectionViewAdapter: UICollectionViewDataSource {
     public func indexTitles(for collectionView: UICollectionView) -> [String]? { platformIndexTitles() }
 
     public func collectionView(_ collectionView: UICollectionView, indexPathForIndexTitle title: String, at index: Int) -> IndexPath {
+        // An item that exists: UIKit raises when scrolling to an item of an empty section.
         let section = dataSource?.listView(self, sectionForSectionIndexTitle: title, at: index) ?? index
-        return IndexPath(item: 0, section: max(0, min(section, collectionView.numberOfSections - 1)))
+        return (core.firstItem(fromSection: section) ?? ItemPath(item: 0, section: 0)).indexPath
     }
 
     public func collectionView(_ collectionView: UICollectionView, canMoveItemAt indexPath: IndexPath) -> Bool {

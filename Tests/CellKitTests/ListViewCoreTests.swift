@@ -173,6 +173,32 @@ struct ListViewCoreTests {
         #expect(listView.core.consistencyProblem() == nil)
     }
 
+    /// A collection view's section index jumps to an item: never one of an empty
+    /// section (UIKit raises "Attempted to scroll the collection view to an
+    /// out-of-bounds item (0) when there are only 0 items in section 1").
+    @Test func anIndexJumpLandsOnARowThatExists() {
+        let listView = UIKitLikeBackend()
+        let source = TableModelDataSource(TableModel(sections: [
+            TableSection(id: 0, items: []),
+            TableSection(id: 1, items: [ListItem("a"), ListItem("b")]),
+            TableSection(id: 2, items: []),
+            TableSection(id: 3, items: [ListItem("c"), ListItem("d")]),
+            TableSection(id: 4, items: []),
+        ]))
+        listView.dataSource = source
+        listView.reloadData()
+        let core = listView.core
+        #expect(core.firstItem(fromSection: 0) == ItemPath(item: 0, section: 1))
+        #expect(core.firstItem(fromSection: 1) == ItemPath(item: 0, section: 1))
+        #expect(core.firstItem(fromSection: 2) == ItemPath(item: 0, section: 3))
+        #expect(core.firstItem(fromSection: 4) == ItemPath(item: 1, section: 3))   // none after: the last row before
+        #expect(core.firstItem(fromSection: 99) == ItemPath(item: 1, section: 3))
+        #expect(core.firstItem(fromSection: -5) == ItemPath(item: 0, section: 1))
+        source.model = TableModel(sections: [TableSection(id: 0, items: [])])
+        listView.reloadData()
+        #expect(core.firstItem(fromSection: 0) == nil)
+    }
+
     /// Contract 2, refused: data changed before the batch started makes it a reload, not a crash.
     @Test func dataChangedOutsideTheBatchBecomesAReload() {
         let listView = UIKitLikeBackend()

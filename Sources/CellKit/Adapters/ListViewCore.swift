@@ -504,6 +504,20 @@ public final class ListViewCore {
         pools[id, default: []].append(cell)
     }
 
+    /// The row a jump to `section` lands on, for list views that scroll to a row
+    /// rather than a section (a `UICollectionView`'s section index): the first row
+    /// of `section` or of the next section that has rows, else the last row before
+    /// it; `nil` when the list has no row. A row of an empty section does not exist,
+    /// and scrolling to it raises in UIKit ("Attempted to scroll the collection view
+    /// to an out-of-bounds item (0) when there are only 0 items in section 3").
+    /// Read from the cached counts. - Complexity: O(*s*), *s* the number of sections.
+    public func firstItem(fromSection section: Int) -> ItemPath? {
+        let start = min(max(section, 0), counts.count)
+        if let next = counts[start...].firstIndex(where: { $0 > 0 }) { return ItemPath(item: 0, section: next) }
+        guard let previous = counts[..<start].lastIndex(where: { $0 > 0 }) else { return nil }
+        return ItemPath(item: counts[previous] - 1, section: previous)
+    }
+
     /// The paths of the rows on screen, in order.
     public var visibleItemPaths: [ItemPath] { visible.keys.sorted() }
 
