@@ -110,6 +110,8 @@ public struct CellKitList: UIViewRepresentable {
         public fileprivate(set) var adapter: CollectionViewAdapter?
         /// The controller attached last by this view.
         fileprivate weak var controller: ListController?
+        /// The appearance and header setting the layout was made with.
+        fileprivate var layout: (appearance: UICollectionLayoutListConfiguration.Appearance, sectionHeaders: Bool)?
         fileprivate init() {}
     }
 
@@ -118,9 +120,7 @@ public struct CellKitList: UIViewRepresentable {
     public func makeUIView(context: Context) -> UICollectionView {
         let collectionView = UICollectionView(frame: .zero, collectionViewLayout: UICollectionViewFlowLayout())
         let adapter = CollectionViewAdapter(collectionView: collectionView)
-        collectionView.collectionViewLayout = adapter.makeListLayout(
-            appearance: appearance, headers: sectionHeaders, footers: sectionHeaders
-        )
+        applyLayout(to: collectionView, adapter: adapter, coordinator: context.coordinator)
         for configure in configurations { configure(adapter) }
         context.coordinator.adapter = adapter
         context.coordinator.controller = controller
@@ -132,11 +132,21 @@ public struct CellKitList: UIViewRepresentable {
     public func updateUIView(_ collectionView: UICollectionView, context: Context) {
         guard let adapter = context.coordinator.adapter else { return }
         installRefresh(context.environment.refresh, on: adapter)
+        // A new appearance or header setting from the parent view: a new layout.
+        applyLayout(to: collectionView, adapter: adapter, coordinator: context.coordinator)
         // Another controller for the same view (SwiftUI kept the view, the screen swapped models).
         if context.coordinator.controller !== controller {
             context.coordinator.controller = controller
             controller.attach(to: adapter)
         }
+    }
+
+    /// Gives the collection view a list layout of ``appearance`` and ``sectionHeaders``,
+    /// unless the one it has was made with them.
+    @MainActor private func applyLayout(to collectionView: UICollectionView, adapter: CollectionViewAdapter, coordinator: Coordinator) {
+        if let made = coordinator.layout, made.appearance == appearance, made.sectionHeaders == sectionHeaders { return }
+        coordinator.layout = (appearance, sectionHeaders)
+        collectionView.collectionViewLayout = adapter.makeListLayout(appearance: appearance, headers: sectionHeaders, footers: sectionHeaders)
     }
 
     /// Pull to refresh runs SwiftUI's `.refreshable` action; none without one.

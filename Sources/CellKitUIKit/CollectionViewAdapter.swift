@@ -89,7 +89,7 @@ public final class CollectionViewAdapter: ListViewAdapter {
         collectionView.dequeueReusableCell(withReuseIdentifier: source.reuseIdentifier, for: indexPath)
     }
 
-    override func platformBatch(_ updates: @escaping () -> Void) { collectionView.performBatchUpdates(updates, completion: nil) }
+    override func platformBatch(_ updates: () -> Void) { collectionView.performBatchUpdates(updates, completion: nil) }
 
     override func platformReplay(_ batch: Changeset) {
         if !batch.sectionDeletes.isEmpty { collectionView.deleteSections(Changeset.indexSet(batch.sectionDeletes)) }

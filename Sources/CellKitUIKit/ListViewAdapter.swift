@@ -86,7 +86,7 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
 
     func platformRegister(_ source: CellSource) {}
     func platformDequeue(_ source: CellSource, at indexPath: IndexPath) -> UIView { UIView() }
-    func platformBatch(_ updates: @escaping () -> Void) {}
+    func platformBatch(_ updates: () -> Void) {}
     func platformReplay(_ batch: Changeset) {}
     func platformReconfigure(_ indexPaths: [IndexPath]) {}
     func platformReload() {}
@@ -119,18 +119,35 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     }
 
     /// Shows the controller's background placeholder (or none) behind the rows.
+    ///
+    /// It runs after every batch and apply: while the placeholder stays the same,
+    /// the view showing it stays (a new one would restart its spinner and move
+    /// VoiceOver's focus); with no placeholder, only CellKit's own view is taken
+    /// away, and a `backgroundView` the app set itself stays.
     public func updateBackground() {
         guard let controller = dataSource as? ListController else { return }
-        let placeholder = controller.backgroundPlaceholder
-        let view = placeholder.map { backgroundViewProvider($0, controller.onRetry) }
-        setBackground(view)
+        let shown = shownBackground.flatMap { $0 === currentBackground ? $0 : nil }
+        guard let placeholder = controller.backgroundPlaceholder else {
+            if shown != nil { setBackground(nil) }
+            return
+        }
+        let offersRetry = controller.onRetry != nil
+        if shown != nil, placeholder == shownPlaceholder, offersRetry == shownOffersRetry { return }
+        // The kept view's retry runs the controller's retry of the moment it is tapped.
+        var retry: (@MainActor () -> Void)?
+        if offersRetry { retry = { [weak controller] in controller?.onRetry?() } }
+        setBackground(backgroundViewProvider(placeholder, retry), for: placeholder, offersRetry: offersRetry)
     }
 
-    /// The background placeholder view shown, if any.
+    /// The background placeholder view shown, if any, what it shows, and whether it was given a retry.
     private weak var shownBackground: UIView?
+    private var shownPlaceholder: BackgroundPlaceholder?
+    private var shownOffersRetry = false
 
-    private func setBackground(_ view: UIView?) {
+    private func setBackground(_ view: UIView?, for placeholder: BackgroundPlaceholder? = nil, offersRetry: Bool = false) {
         shownBackground = view
+        shownPlaceholder = placeholder
+        shownOffersRetry = offersRetry
         if let table = scrollView as? UITableView { table.backgroundView = view }
         if let collection = scrollView as? UICollectionView { collection.backgroundView = view }
     }
@@ -152,9 +169,11 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     public var hasWindow: Bool { scrollView.window != nil }
 
     public func performBatch(animated: Bool, _ body: () -> Changeset) {
-        withoutActuallyEscaping(body) { body in
-            let run = { self.platformBatch { self.platformReplay(body()) } }
-            if animated { run() } else { UIView.performWithoutAnimation(run) }
+        // UIKit declares both closures NS_NOESCAPE (called before the call returns, never kept).
+        if animated {
+            platformBatch { platformReplay(body()) }
+        } else {
+            UIView.performWithoutAnimation { platformBatch { platformReplay(body()) } }
         }
     }
 

@@ -69,7 +69,7 @@ public final class TableViewAdapter: ListViewAdapter {
         return tableView.dequeueReusableCell(withIdentifier: source.reuseIdentifier, for: indexPath)
     }
 
-    override func platformBatch(_ updates: @escaping () -> Void) { tableView.performBatchUpdates(updates) }
+    override func platformBatch(_ updates: () -> Void) { tableView.performBatchUpdates(updates) }
 
     /// Tells the table one structural batch: sections first, then rows (UIKit's order).
     override func platformReplay(_ batch: Changeset) {

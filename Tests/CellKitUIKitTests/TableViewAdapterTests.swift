@@ -171,6 +171,29 @@ final class TableViewAdapterTests: XCTestCase {
         XCTAssertIdentical(f.table.delegate, f.adapter)
     }
 
+    // MARK: Background views
+
+    func testTheAppsOwnBackgroundViewStaysWhenThereIsNoPlaceholder() {
+        let f = makeFixture()
+        let own = UIView()
+        f.table.backgroundView = own
+        f.controller.apply(TableModel(rows(3)))
+        f.controller.apply(TableModel(rows(5)))
+        XCTAssertIdentical(f.table.backgroundView, own, "every apply used to set the table's backgroundView to nil")
+    }
+
+    func testThePlaceholderViewStaysWhileThePlaceholderIsTheSame() throws {
+        let f = makeFixture()
+        f.controller.placeholders.showsRows = false
+        f.controller.apply(TableModel(), state: .loading)
+        let shown = try XCTUnwrap(f.table.backgroundView as? PlaceholderBackgroundView)
+        f.controller.apply(TableModel(), state: .loading)
+        f.adapter.updateBackground()
+        XCTAssertIdentical(f.table.backgroundView, shown, "a new view restarts the spinner and moves VoiceOver's focus")
+        f.controller.apply(TableModel(rows(2)))
+        XCTAssertNil(f.table.backgroundView)
+    }
+
     // MARK: Smoke: 1,000 rows, only visible cells built, a 10% diff
 
     func testThousandRowsAndATenPercentDiff() {
