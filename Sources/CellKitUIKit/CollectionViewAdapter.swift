@@ -102,7 +102,7 @@ public final class CollectionViewAdapter: ListViewAdapter {
     }
 
     override func platformReconfigure(_ indexPaths: [IndexPath]) {
-        if #available(iOS 15.0, *) { collectionView.reconfigureItems(at: indexPaths) } else { collectionView.reloadItems(at: indexPaths) }
+        collectionView.reconfigureItems(at: indexPaths)   // iOS 15, the package's minimum
     }
 
     override func platformReload() { collectionView.reloadData() }

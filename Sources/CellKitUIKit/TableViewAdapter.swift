@@ -87,7 +87,7 @@ public final class TableViewAdapter: ListViewAdapter {
     }
 
     override func platformReconfigure(_ indexPaths: [IndexPath]) {
-        if #available(iOS 15.0, *) { tableView.reconfigureRows(at: indexPaths) } else { tableView.reloadRows(at: indexPaths, with: .none) }
+        tableView.reconfigureRows(at: indexPaths)   // iOS 15, the package's minimum: no reload fallback (it would replace the cell)
     }
 
     override func platformReload() { tableView.reloadData() }
