@@ -181,7 +181,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewBackend.swift:75
+// Sources/CellKit/Adapters/ListViewBackend.swift:78
 @MainActor private func docExample17() async throws {
     let outcome = BatchOutcome.reloaded(.notInWindow)
     assert(outcome.error == nil && !outcome.isAnimated)
