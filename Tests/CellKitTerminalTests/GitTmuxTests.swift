@@ -6,11 +6,9 @@ import Testing
 struct GitTmuxTests {
     @Test("commits, merges and tags by day; diffstats for visible rows; filter; refresh; quit")
     func history() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        let session = try DemoSession("git", ["git", fixture.repository], columns: 90, rows: 24)
-        defer { session.close() }
-        let tmux = session.tmux
+        let demo = try GitDemo("git", columns: 90)
+        defer { demo.close() }
+        let tmux = demo.tmux
         var screen = try tmux.waitFor(text: "Remove the second file")
         #expect(screen.contains { $0.hasPrefix(" 2024-03-02 Sat ─") })
         #expect(screen.contains { $0.contains("⑂") && $0.contains("Merge branch 'feature'") })
@@ -26,7 +24,7 @@ struct GitTmuxTests {
         try tmux.waitFor(text: "Merge branch 'feature' — Test Author")
 
         // Refresh picks up a new commit at the top.
-        try fixture.addCommit("A commit made during the test")
+        try demo.fixture.addCommit("A commit made during the test")
         try tmux.send("r")
         try tmux.waitFor(text: "1 new commit")
         try tmux.waitFor(text: "A commit made during the test")
@@ -38,32 +36,25 @@ struct GitTmuxTests {
         try tmux.send("Escape")
         try tmux.waitFor(text: "Remove the second file")
 
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 
     @Test("a bare repository works too")
     func bare() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        let session = try DemoSession("git-bare", ["git", fixture.bare], columns: 80, rows: 24)
-        defer { session.close() }
-        try session.tmux.waitFor(text: "Add the first file")
-        try session.tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        let demo = try GitDemo("git-bare", repository: \.bare)
+        defer { demo.close() }
+        try demo.tmux.waitFor(text: "Add the first file")
+        try demo.session.quit()
     }
 
     @Test("a path that is not a repository shows the error row naming it")
     func notARepository() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        let session = try DemoSession("git-error", ["git", fixture.notARepository], columns: 100, rows: 24)
-        defer { session.close() }
+        let demo = try GitDemo("git-error", repository: \.notARepository, columns: 100)
+        defer { demo.close() }
         // The status line may name the error before the row shows: wait for the row.
-        let screen = try session.tmux.waitFor(text: "Select to retry")
+        let screen = try demo.tmux.waitFor(text: "Select to retry")
         #expect(screen.dropLast(2).contains { $0.contains("✖") && $0.contains("plain’ is not a git repository") })
-        try session.tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 }
 
@@ -97,17 +88,14 @@ struct GitUsabilityTmuxTests {
         try tmux.waitFor(text: "1 commit matches “number 01” in all 30 commits")
         let screen = try tmux.capture()
         #expect(!screen.contains { $0.contains("Enter searches the rest") })
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     @Test("Enter on a commit while a filter is active reports the commit")
     func enterWhileFiltering() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        let session = try DemoSession("git-filter-enter", ["git", fixture.repository], columns: 100, rows: 24)
-        defer { session.close() }
-        let tmux = session.tmux
+        let demo = try GitDemo("git-filter-enter", columns: 100)
+        defer { demo.close() }
+        let tmux = demo.tmux
         try tmux.waitFor(text: "Remove the second file")
         try tmux.send("/")
         try tmux.send("file", literal: true)
@@ -116,8 +104,7 @@ struct GitUsabilityTmuxTests {
         try tmux.send("Enter")
         let screen = try tmux.waitFor(text: "Remove the second file — Test Author")
         #expect(screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.contains("filter: file") == true)
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 
     @Test("a history whose days come back: no developer diagnostic in the status line, the count in words")
@@ -142,8 +129,7 @@ struct GitUsabilityTmuxTests {
         }
         #expect(!screen.contains { $0.contains("duplicate") || $0.contains("CellKit [") }, "\(screen)")
         #expect(screen.filter { $0.hasPrefix(" 2024-03-01 Fri") }.count == 2, "\(screen)")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
         #expect(!session.standardError.contains("duplicate"), "\(session.standardError)")
     }
 
@@ -158,8 +144,7 @@ struct GitUsabilityTmuxTests {
         defer { session.close() }
         let screen = try session.tmux.waitFor(text: "1 commit ")
         #expect(!screen.contains { $0.contains("1 commits") })
-        try session.tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     // Failed before the fix (demo report 3, item 5): the title bar and the status line counted
@@ -181,7 +166,6 @@ struct GitUsabilityTmuxTests {
         screen = try tmux.waitFor("the commit in the status line") { $0.contains { $0.hasPrefix(" f") || $0.contains(" — a, ") } }
         let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
         #expect(status.hasSuffix(" 1/1"), "\(status)")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 }

@@ -54,3 +54,32 @@ struct GitFixture {
 
     func remove() { try? FileManager.default.removeItem(at: root) }
 }
+
+/// The demo's git mode in a terminal on a fresh ``GitFixture``; ``close()`` ends the
+/// session, then removes the fixture.
+final class GitDemo {
+    let fixture: GitFixture
+    let session: DemoSession
+    var tmux: TmuxSession { session.tmux }
+
+    /// Makes a fixture with `linearCommits` commits added (see
+    /// ``GitFixture/addLinearCommits(_:from:)``), then starts `cellkit-demo git` on its
+    /// `repository` with `arguments` after it, in a `columns` × `rows` pane.
+    init(_ name: String, repository: KeyPath<GitFixture, String> = \.repository, linearCommits: Int = 0,
+         arguments: [String] = [], columns: Int = 80, rows: Int = 24) throws {
+        let fixture = try GitFixture()
+        do {
+            if linearCommits > 0 { try fixture.addLinearCommits(linearCommits) }
+            session = try DemoSession(name, ["git", fixture[keyPath: repository]] + arguments, columns: columns, rows: rows)
+        } catch {
+            fixture.remove()
+            throw error
+        }
+        self.fixture = fixture
+    }
+
+    func close() {
+        session.close()
+        fixture.remove()
+    }
+}
