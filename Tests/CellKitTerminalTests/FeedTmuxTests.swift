@@ -99,6 +99,36 @@ struct FeedTmuxTests {
         try session.quit()
     }
 
+    // Failed before the fix: Home pressed while End loaded the feed's 50 pages waited for
+    // all of them, then went to the top.
+    @Test("Home while End loads stops the loading and goes to the top at once")
+    func homeStopsEnd() throws {
+        let session = try DemoSession("feed-end-home", ["feed", "--seed", "2"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        func total(_ lines: [String]) -> Int? {
+            statusPosition(lines)?.split(separator: "/").last.flatMap { Int($0) }
+        }
+        try tmux.send("End")
+        try tmux.waitFor("End under way") { lines in
+            lines.contains { $0.contains("Loading more tweets…") } && (total(lines) ?? 0) >= 40
+        }
+        try tmux.send("Home")
+        let top = try tmux.waitFor("the top, loading stopped", timeout: 20) { lines in
+            statusPosition(lines)?.hasPrefix("1/") == true && !lines.contains { $0.contains("Loading more tweets…") }
+        }
+        let stoppedAt = try #require(total(top))
+        // The feed's 50 pages hold about 1,000 rows; End stopped after the page under way.
+        #expect(stoppedAt < 400, "End went on after Home: \(stoppedAt) rows")
+        // Nothing more loads while the top shows: ↓ moves within the loaded rows.
+        try tmux.send("Down")
+        let after = try tmux.waitFor("the second row") { statusPosition($0)?.hasPrefix("2/") == true }
+        #expect(total(after) == stoppedAt)
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
     @Test("a resize lays the list out at the new size")
     func resize() throws {
         let session = try DemoSession("feed-resize", ["feed"], columns: 80, rows: 24)
