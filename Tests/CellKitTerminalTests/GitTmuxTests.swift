@@ -63,18 +63,15 @@ struct GitTmuxTests {
 struct GitUsabilityTmuxTests {
     @Test("the filter says what it searched and offers the rest; Enter searches the whole history")
     func filterSearchesTheRest() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-many-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let made = try Spawn.run(["sh", "-c", """
-            set -e; cd "$1"; git init -q -b main .; git config user.name T; git config user.email t@example.com
+        let repository = try ScratchRepository("many", script: """
+            git config user.name T; git config user.email t@example.com
             for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
               GIT_AUTHOR_DATE="2024-03-01T09:$n:00+0000" GIT_COMMITTER_DATE="2024-03-01T09:$n:00+0000" git commit -q --allow-empty -m "Commit number $n"
             done
-            """, "sh", root.path])
-        #expect(made.status == 0, "\(made.errorOutput)")
+            """)
+        defer { repository.remove() }
         // Five commits a page; a short screen loads two pages: "Commit number 01" is on the last.
-        let session = try DemoSession("git-search-rest", ["git", root.path, "--page-size", "5"], columns: 100, rows: 8)
+        let session = try DemoSession("git-search-rest", ["git", repository.path, "--page-size", "5"], columns: 100, rows: 8)
         defer { session.close() }
         let tmux = session.tmux
         try tmux.waitFor(text: "Commit number 30")
@@ -109,18 +106,15 @@ struct GitUsabilityTmuxTests {
 
     @Test("a history whose days come back: no developer diagnostic in the status line, the count in words")
     func outOfOrderDays() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-days-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let made = try Spawn.run(["sh", "-c", """
-            set -e; cd "$1"; git init -q -b main .; git config user.name T; git config user.email t@example.com
+        let repository = try ScratchRepository("days", script: """
+            git config user.name T; git config user.email t@example.com
             c() { GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$2" git commit -q --allow-empty -m "$3"; }
             c 2024-03-01T09:00:00+0000 2024-03-05T09:00:00+0000 "First, on Friday"
             c 2024-03-02T09:00:00+0000 2024-03-05T10:00:00+0000 "Second, on Saturday"
             c 2024-03-01T10:00:00+0000 2024-03-05T11:00:00+0000 "Third, on Friday again"
-            """, "sh", root.path])
-        #expect(made.status == 0, "\(made.errorOutput)")
-        let session = try DemoSession("git-days", ["git", root.path], columns: 100, rows: 24)
+            """)
+        defer { repository.remove() }
+        let session = try DemoSession("git-days", ["git", repository.path], columns: 100, rows: 24)
         defer { session.close() }
         let tmux = session.tmux
         // The status line may show the count before the list applied the rows: wait for both.
@@ -135,12 +129,9 @@ struct GitUsabilityTmuxTests {
 
     @Test("one commit is “1 commit”")
     func singular() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-one-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let made = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git init -q -b main .; git -c user.name=T -c user.email=t@example.com commit -q --allow-empty -m Only", "sh", root.path])
-        #expect(made.status == 0)
-        let session = try DemoSession("git-one", ["git", root.path], columns: 80, rows: 24)
+        let repository = try ScratchRepository("one", script: "git -c user.name=T -c user.email=t@example.com commit -q --allow-empty -m Only")
+        defer { repository.remove() }
+        let session = try DemoSession("git-one", ["git", repository.path], columns: 80, rows: 24)
         defer { session.close() }
         let screen = try session.tmux.waitFor(text: "1 commit ")
         #expect(!screen.contains { $0.contains("1 commits") })
@@ -151,12 +142,9 @@ struct GitUsabilityTmuxTests {
     // 👍🏽 as 2 columns, tmux draws 4: "quit" and the position's "/1" fell off the right edge.
     @Test("a path and a subject with skin-tone emoji: the bars keep their right ends")
     func emojiModifiersInTheBars() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-emoji-\(UUID().uuidString)")
-        let repository = root.appendingPathComponent("\u{1F44D}\u{1F3FD}\u{1F44D}\u{1F3FD}-日本-repo")
-        try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let made = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git init -q -b main .; git -c user.name=a -c user.email=a@example.com commit -q --allow-empty -m \"x \u{1F44D}\u{1F3FD}\"", "sh", repository.path])
-        #expect(made.status == 0, "\(made.errorOutput)")
+        let repository = try ScratchRepository("emoji", in: "\u{1F44D}\u{1F3FD}\u{1F44D}\u{1F3FD}-日本-repo",
+                                                script: "git -c user.name=a -c user.email=a@example.com commit -q --allow-empty -m \"x \u{1F44D}\u{1F3FD}\"")
+        defer { repository.remove() }
         let session = try DemoSession("git-emoji", ["git", repository.path], columns: 200, rows: 12)
         defer { session.close() }
         let tmux = session.tmux

@@ -83,3 +83,31 @@ final class GitDemo {
         fixture.remove()
     }
 }
+
+/// A repository a test makes itself, in a new directory; ``remove()`` deletes the directory.
+struct ScratchRepository {
+    /// The directory made for it.
+    let root: URL
+    /// The repository: `root`, or the folder named in `init` inside it.
+    let url: URL
+    var path: String { url.path }
+
+    /// Makes the repository (in `root`, or in its folder `subfolder`) with `script`, run by
+    /// sh in it (its path is `$1` too) after `set -e` and `git init -q -b main .`; throws
+    /// with the script's errors when it fails.
+    init(_ name: String, in subfolder: String? = nil, script: String) throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-\(name)-\(UUID().uuidString)")
+        self.root = root
+        url = subfolder.map { root.appendingPathComponent($0) } ?? root
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git init -q -b main .\n" + script, "sh", url.path])
+            guard result.status == 0 else { throw TestFailure("could not make the repository: \(result.errorOutput)") }
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
