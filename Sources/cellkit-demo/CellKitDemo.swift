@@ -18,7 +18,7 @@ struct CellKitDemo: ParsableCommand {
         discussion: """
         In a terminal the list is interactive: ↑/↓ or j/k move, PgUp/PgDn and Home/End jump \
         (End first loads every page, the selection on the "Loading more…" row; a page that fails stops it on the \
-        "Couldn't load more" row; keys past the loaded rows wait for the next page), \
+        "Couldn't load more" row; Home, ↑ or PgUp meanwhile stops it; keys past the loaded rows wait for the next page), \
         Enter selects (on an error or "Couldn't load more" row: retry), / filters (Enter keeps the filter, Esc clears it), \
         r refreshes, q quits (Ctrl-C too). The screen follows resizes.
 

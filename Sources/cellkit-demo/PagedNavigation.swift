@@ -7,7 +7,9 @@ import CellKitTerminal
 ///
 /// While End loads, the selection is on the load-more row at the end ("Loading
 /// more…"), page after page; a page that fails stops it there, on the "Couldn't load
-/// more" row, shown and selected (Enter or End retries).
+/// more" row, shown and selected (Enter or End retries). A key that moves up or to the
+/// top (Home, ↑, PgUp, g, k, b, Ctrl-P, Ctrl-B) stops it at once: the page under way
+/// still arrives, no further page is asked for, and the key moves the selection.
 @MainActor
 final class PagedNavigation {
     /// The paged source's operations this needs.
@@ -27,6 +29,10 @@ final class PagedNavigation {
     var isEnabled: () -> Bool = { true }
     private var queue: [Key] = []
     private var waiting = false
+    /// End's loading of every page, while it runs.
+    private var loadingAll: Task<Void, Never>?
+    /// Counts the waits given up (a key stopped End): a wait that ends after it was given up does nothing.
+    private var abandonedWaits = 0
 
     convenience init<Item>(_ source: PaginatedDataSource<Item>, controller: ListController) {
         self.init({ source }, controller: controller)
@@ -58,13 +64,24 @@ final class PagedNavigation {
     func handle(_ key: Key, in list: TerminalListView) -> Bool {
         guard Self.isNavigation(key), isEnabled() else { return false }
         if waiting {
+            if let task = loadingAll, Self.movesUp(key) {
+                // Stop End: the key moves the selection now; the page under way lands where it is.
+                task.cancel()
+                loadingAll = nil
+                abandonedWaits += 1
+                waiting = false
+                queue.removeAll()
+                return false
+            }
             queue.append(key)
             return true
         }
         switch key {
         case .end, .character("G"):
             guard pages.hasMore() else { return false }
-            wait(for: loadAll(followingEndOf: list), in: list, then: .end)
+            let task = loadAll(followingEndOf: list)
+            loadingAll = task
+            wait(for: task, in: list, then: .end)
             return true
         case .down, .character("j"), .control("n"), .pageDown, .character(" "), .control("f"):
             guard isAtEnd(list), pages.hasMore(), !pages.failed() else { return false }
@@ -94,6 +111,7 @@ final class PagedNavigation {
                 // A page that loads already (prefetched) is waited for, not asked for twice.
                 let page = pages.loadNext() ?? pages.loadUntil(count)
                 await controller.settle()
+                if Task.isCancelled { break }
                 list.handle(.end)
                 await page.value
                 if pages.failed() || pages.count() <= count { break }
@@ -109,9 +127,12 @@ final class PagedNavigation {
         progressed: @escaping @MainActor () -> Bool = { true }
     ) {
         waiting = true
+        let wait = abandonedWaits
         Task {
             await task.value
             await controller.settle()
+            guard wait == abandonedWaits else { return }
+            loadingAll = nil
             waiting = false
             if let position, let path = contentPath(at: position) { list.select(path) }
             if !progressed() { queue.removeAll() }
@@ -160,6 +181,16 @@ final class PagedNavigation {
     /// Whether `section` is the load-more row's (its one row; reading it costs one row, not the section).
     private static func isLoadMore(_ section: TableSection) -> Bool {
         section.items.count == 1 && section.items[0].model is LoadMorePlaceholder
+    }
+
+    /// Whether `key` moves the selection up or to the top (it stops End's loading).
+    private static func movesUp(_ key: Key) -> Bool {
+        switch key {
+        case .up, .pageUp, .home, .character("k"), .character("g"), .character("b"), .control("p"), .control("b"):
+            return true
+        default:
+            return false
+        }
     }
 
     private static func isNavigation(_ key: Key) -> Bool {
