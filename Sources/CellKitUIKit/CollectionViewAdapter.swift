@@ -113,6 +113,10 @@ public final class CollectionViewAdapter: ListViewAdapter {
 
     override func platformCell(at indexPath: IndexPath) -> UIView? { collectionView.cellForItem(at: indexPath) }
 
+    /// A collection cell it dequeued: one without a reuse identifier makes UIKit raise
+    /// ("cells must be retrieved by calling -dequeueReusableCellWithReuseIdentifier:forIndexPath:").
+    override func platformAccepts(_ view: UIView) -> Bool { (view as? UICollectionViewCell)?.reuseIdentifier != nil }
+
     private func swipeActions(at indexPath: IndexPath, leading: Bool) -> UISwipeActionsConfiguration? {
         let path = ItemPath(indexPath)
         guard let model = AdapterSupport.model(in: dataSource, at: path) else { return nil }

@@ -72,6 +72,8 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     let scrollView: UIScrollView
     var hosts = HostIndex()
     private var registered: Set<String> = []
+    /// View types the platform refused as cells, reported once each.
+    private var refusedCellTypes: Set<ObjectIdentifier> = []
     private let refresh = RefreshBridge()
 
     init(scrollView: UIScrollView) {
@@ -92,6 +94,8 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     func platformReload() {}
     func platformFrame(at indexPath: IndexPath) -> CGRect? { nil }
     func platformCell(at indexPath: IndexPath) -> UIView? { nil }
+    /// Whether the platform takes `view` as the cell of a row as it is.
+    func platformAccepts(_ view: UIView) -> Bool { false }
 
     // MARK: ListView
 
@@ -217,7 +221,14 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
 
     /// The platform cell that shows `object` (the object itself, or its host).
     func platformCell(for object: AnyObject, at indexPath: IndexPath) -> UIView {
-        if let view = object as? UIView { return view }
+        if let view = object as? UIView {
+            if platformAccepts(view) { return view }
+            // A view the platform refuses as a cell (a table cell built by a template, shown in a
+            // collection view, which raises for a cell it did not dequeue): hosted instead.
+            if refusedCellTypes.insert(ObjectIdentifier(type(of: view))).inserted {
+                core.diagnostics(Diagnostic(.other, "the data source returned a \(type(of: view)) for section \(indexPath.section), row \(indexPath.item) of a \(type(of: scrollView)), which does not take it as a cell; it is shown in a hosting cell (register a cell class of the list view's kind)"))
+            }
+        }
         if let host = hosts.host(of: object) {
             renderer.render(object, host)
             return host

@@ -99,6 +99,9 @@ public final class TableViewAdapter: ListViewAdapter {
 
     override func platformCell(at indexPath: IndexPath) -> UIView? { tableView.cellForRow(at: indexPath) }
 
+    /// Any table cell (a table takes cells it did not dequeue).
+    override func platformAccepts(_ view: UIView) -> Bool { view is UITableViewCell }
+
     private func model(at indexPath: IndexPath) -> Any? { AdapterSupport.model(in: dataSource, at: ItemPath(indexPath)) }
 }
 

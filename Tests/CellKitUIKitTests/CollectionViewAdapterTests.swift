@@ -56,6 +56,20 @@ final class CollectionViewAdapterTests: XCTestCase {
         XCTAssertTrue(f.adapter.core.violations.isEmpty, "\(f.adapter.core.violations)")
     }
 
+    // A table-cell template (`cellStyle:`) shown in a collection view builds a
+    // UITableViewCell: returned as it was, UIKit raised "the cell returned from
+    // -collectionView:cellForItemAtIndexPath: does not have a reuseIdentifier".
+    func testATableCellTemplateIsHostedInADequeuedCell() throws {
+        let f = makeFixture()
+        f.controller.register(RowTableCell.self, for: Row.self, cellStyle: .subtitle) { cell, row in
+            cell.textLabel?.text = row.text
+        }
+        f.controller.apply(TableModel(rows(3)))
+        f.collection.layoutIfNeeded()
+        let cell = try XCTUnwrap(f.collection.cellForItem(at: path(0)))
+        XCTAssertNotNil(cell.reuseIdentifier)
+    }
+
     // MARK: 2. The data source reports the new counts only inside the batch
 
     func testNewCountsAreReportedOnlyInsideTheBatch() {
