@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:298
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:296
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -387,7 +387,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/RemoteDataSource.swift:84
+// Sources/CellKit/DataSources/RemoteDataSource.swift:82
 @MainActor private func docExample34() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
 
@@ -431,7 +431,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:109
+// Sources/CellKit/DataSources/SimpleDataSource.swift:107
 @MainActor private func docExample37() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
