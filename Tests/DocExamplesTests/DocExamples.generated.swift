@@ -322,7 +322,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:9
+// Sources/CellKit/DataSources/MultiDataSource.swift:14
 @MainActor private func docExample30() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -811,7 +811,7 @@ import Testing
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:32
 @MainActor private func docExample68() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -840,7 +840,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:66
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:67
 @MainActor private func docExample69() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
