@@ -136,6 +136,11 @@ public struct StyledSpan: Hashable, Sendable {
 /// text is shown in the order it is stored. ``fitted(to:padStyle:)``,
 /// ``rendered(ansi:)`` and ``plainText`` of a fitted line all use this form.
 ///
+/// The spans are drawn one after another, so the terminal joins a grapheme cluster
+/// that crosses a span boundary (a ZWJ sequence split between two spans, a span that
+/// starts with a combining mark); ``displayWidth`` and ``fitted(to:padStyle:)``
+/// measure the joined text the same way.
+///
 /// ```swift
 /// let hostile = StyledLine("a\tb\u{1B}[2Jc")
 /// assert(hostile.displayWidth == 8)
@@ -286,10 +291,13 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     /// mark's span and style, and a column the join loses (``DisplayWidth`` counts a
     /// cluster at most 2 columns) is made up with a space, so the line keeps its width.
     private mutating func appendFiller(_ filler: String, style: TextStyle) {
-        guard let last = spans.last, let first = filler.first, Self.joins(last.text, filler) else {
+        // Prepended marks are not ASCII: after ASCII the filler never joins.
+        guard let end = spans.last?.text.utf8.last, end >= 0x80,
+              let first = filler.first, Self.joins(spans[spans.count - 1].text, filler) else {
             append(filler, style: style)
             return
         }
+        let last = spans[spans.count - 1]
         var filler = filler
         let cluster = String(last.text.last!)
         if DisplayWidth.of(cluster + String(first)) == DisplayWidth.of(cluster) { filler = " " + filler }
@@ -326,7 +334,7 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
         for span in spans {
             let text = Self.visible(span.text)
             if text.isEmpty { continue }
-            if !crosses, let last = shown.last, Self.joins(last.text, text) { crosses = true }
+            if !crosses, !shown.isEmpty, Self.joins(shown[shown.count - 1].text, text) { crosses = true }
             shown.append(StyledSpan(text, style: span.style))
         }
         guard crosses else { return shown }
@@ -413,7 +421,7 @@ extension StyledLine {
     /// `maxLines` of zero or less gives no lines.
     ///
     /// ```swift
-    /// let lines = StyledLine.wrap("one two\u{1B} three", width: 8)
+    /// let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     /// assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     /// assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
     /// ```

@@ -184,3 +184,15 @@ extension ClusterLayoutTests {
         #expect(DisplayWidth.of(cut.plainText) == 5 && cut.displayWidth == 5, "\(cut.plainText.debugDescription)")
     }
 }
+
+extension ClusterLayoutTests {
+    @Test("a text cell's accessory with a control character still ends at the trailing edge")
+    func accessoryMeasuredAsDrawn() {
+        let cell = TextCell()
+        cell.text = "Title long enough to be cut"
+        cell.accessory = "\u{1B}x"
+        let first = CellRendering.textCellLines(cell, width: 20)[0].fitted(to: 20)
+        #expect(first.plainText.hasSuffix(" ␛x"), "\(first.plainText.debugDescription)")
+        #expect(first.displayWidth == 20)
+    }
+}
