@@ -257,7 +257,7 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
         if total <= width {
             for span in spans { result.append(span.text, style: span.style) }
             if total < width {
-                result.appendFiller(String(repeating: " ", count: width - total), style: padStyle ?? self.spans.last?.style ?? .plain)
+                result.appendFiller(spaces: width - total, ellipsis: false, style: padStyle ?? self.spans.last?.style ?? .plain)
             }
             return result
         }
@@ -280,29 +280,34 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
             }
             result.append(piece, style: span.style)
         }
-        result.appendFiller(String(repeating: " ", count: budget - used) + "…", style: lastStyle)
+        result.appendFiller(spaces: budget - used, ellipsis: true, style: lastStyle)
         return result
     }
 
-    /// Appends `filler` (spaces, perhaps an ellipsis: one column each) after the text.
+    /// Appends `spaces` spaces, then an ellipsis if `ellipsis`, after the text.
     ///
     /// After a prepended concatenation mark (U+0600 and the like), which joins the
-    /// character after it into its cluster, the filler's first character goes in the
-    /// mark's span and style, and a column the join loses (``DisplayWidth`` counts a
-    /// cluster at most 2 columns) is made up with a space, so the line keeps its width.
-    private mutating func appendFiller(_ filler: String, style: TextStyle) {
-        // Prepended marks are not ASCII: after ASCII the filler never joins.
-        guard let end = spans.last?.text.utf8.last, end >= 0x80,
-              let first = filler.first, Self.joins(spans[spans.count - 1].text, filler) else {
-            append(filler, style: style)
-            return
+    /// character after it into its cluster, the first of them goes in the mark's span
+    /// and style, and a column the join loses (``DisplayWidth`` counts a cluster at
+    /// most 2 columns) is made up with a space, so the line keeps its width.
+    private mutating func appendFiller(spaces: Int, ellipsis: Bool, style: TextStyle) {
+        var spaces = spaces
+        var ellipsis = ellipsis
+        // Prepended marks are not ASCII: after ASCII nothing joins.
+        if let last = spans.last, let end = last.text.utf8.last, end >= 0x80, spaces > 0 || ellipsis,
+           Self.joins(last.text, spaces > 0 ? " " : "…") {
+            let cluster = String(last.text.last!)
+            if DisplayWidth.of(cluster + " ") == DisplayWidth.of(cluster) { spaces += 1 }
+            if spaces > 0 {
+                append(" ", style: last.style)
+                spaces -= 1
+            } else {
+                append("…", style: last.style)
+                ellipsis = false
+            }
         }
-        let last = spans[spans.count - 1]
-        var filler = filler
-        let cluster = String(last.text.last!)
-        if DisplayWidth.of(cluster + String(first)) == DisplayWidth.of(cluster) { filler = " " + filler }
-        append(String(filler.removeFirst()), style: last.style)
-        append(filler, style: style)
+        if spaces > 0 { append(String(repeating: " ", count: spaces), style: style) }
+        if ellipsis { append("…", style: style) }
     }
 
     /// The line as text with SGR escape codes (`ansi`), or plain text.
@@ -369,7 +374,7 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     /// mark ending `previous`). Checking the boundary is enough: with no cluster across it,
     /// the clusters on each side are those of each text alone.
     static func joins(_ previous: String, _ text: String) -> Bool {
-        guard let before = previous.utf8.last, let after = text.utf8.first else { return false }
+        guard let after = text.utf8.first, let before = previous.utf8.last else { return false }
         // ASCII next to ASCII always breaks (after `visible`, which leaves no CR or LF).
         if before < 0x80 && after < 0x80 { return false }
         guard let last = previous.last, let first = text.first else { return false }
