@@ -3,7 +3,8 @@
 ///
 /// Resolution order for a model:
 /// 1. an explicit registration: the model's exact type, else the nearest
-///    registered superclass, else a registered protocol it conforms to;
+///    registered superclass, else a registered protocol it conforms to (of
+///    several, the one registered first; registering it again keeps its place);
 /// 2. the model's own choice, if it adopts ``CellModel``;
 /// 3. the ``defaultCell``: a ``TextCell`` that shows the model's description.
 ///    The first miss per model type is reported once to ``diagnostics``.
@@ -200,7 +201,7 @@ public final class CellRegistry {
         defer { configuringPath = nil }
         if case .defaultCell = binding.origin, let textCell = cell as? TextCell {
             textCell.prepareForReuse()
-            textCell.text = String(describing: model)
+            textCell.text = TextCell.defaultText(for: model)
         }
         binding.configure?(cell, model)
         let cellType = ObjectIdentifier(type(of: cell))

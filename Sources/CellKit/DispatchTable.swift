@@ -3,8 +3,9 @@
 ///
 /// Each kind of handler resolves with the same fallback order as Instant
 /// Cocoa's `configureCell:with<ModelName>:` → `with<ModelClassName>:` →
-/// `withObject:`: the model's exact type → the nearest registered superclass or
-/// a registered protocol → the catch-all for any object → the default
+/// `withObject:`: the model's exact type → the nearest registered superclass →
+/// a registered protocol (of several the model conforms to, the one registered first)
+/// → the catch-all for any object → the default
 /// (configure and select do nothing; height is the list's default).
 /// Resolution happens once per concrete type, then is cached. One handler of each
 /// kind per model type: registering a type again replaces its earlier handler of

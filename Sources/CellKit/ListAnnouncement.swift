@@ -14,6 +14,11 @@
 /// | anything else → the no-results placeholder | the no-results message |
 /// | anything → failed (a new error; content may stay) | the error's user-facing message |
 ///
+/// A failure is new unless the list showed a failure just before with the same
+/// user-facing message and as much content (both empty, or both not): a second error
+/// with the same text, with no load in between, is not read out again, while a retry
+/// that fails again (failed → loading → failed) is.
+///
 /// Nothing is announced while the category stays (a refresh that keeps content,
 /// more rows arriving), so VoiceOver is not flooded.
 ///

@@ -48,7 +48,7 @@ public final class TableModelDataSource: ListViewDataSource {
         let object: Any = model.model(at: path) ?? "missing row at section \(path.section), row \(path.item)"
         if let delegate { return delegate.tableModel(model, cellFor: listView, at: path, with: object) }
         let cell = listView.dequeueReusableCell(.type(TextCell.self), for: path)
-        (cell as? TextCell)?.text = String(describing: object)
+        (cell as? TextCell)?.text = TextCell.defaultText(for: object)
         return cell
     }
 

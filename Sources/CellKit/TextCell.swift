@@ -2,7 +2,9 @@
 /// default cell for models with no binding, and the base of the placeholder cells.
 ///
 /// Platform-neutral: the headless and terminal list views show it directly.
-/// CellKit never leaves it blank: an unmapped model shows its description.
+/// CellKit never leaves it blank: an unmapped model shows its description, or, when
+/// that shows nothing (empty, or only spaces and invisible characters), its type name
+/// and id (`Blank(id: 1)`; the type name alone when it is not `Identifiable`).
 ///
 /// ```swift
 /// let cell = TextCell()
@@ -72,4 +74,25 @@ public final class ErrorCell: TextCell {
     public var error: (any Error)?
     /// Whether selecting the row retries the load.
     public var canRetry = false
+}
+
+extension TextCell {
+    /// The default cell's text for `model`: its description, or, when that shows nothing
+    /// (empty, or only white space, controls and invisible format characters), its type
+    /// name and id.
+    nonisolated static func defaultText(for model: Any) -> String {
+        let description = String(describing: model)
+        let blank = description.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isWhitespace || scalar.properties.generalCategory == .format
+                || scalar.properties.generalCategory == .control
+        }
+        guard blank else { return description }
+        let typeName = String(describing: type(of: model))
+        guard let identifiable = model as? any Identifiable else { return typeName }
+        return "\(typeName)(id: \(identifierText(of: identifiable)))"
+    }
+
+    private nonisolated static func identifierText(of model: some Identifiable) -> String {
+        String(describing: model.id)
+    }
 }

@@ -14,7 +14,8 @@ extension CellSource {
     /// With `cellStyle` `.default` the table view builds the cell from its class
     /// (registered on first use); with another style, CellKit builds it with
     /// `init(style:reuseIdentifier:)` and the derived reuse identifier, so it is
-    /// reused like any other. `style` is CellKit's presentation style.
+    /// reused like any other (dequeued by that identifier; a reconfigure gets the cell
+    /// showing the row back). `style` is CellKit's presentation style.
     ///
     /// ```swift
     /// final class TweetCell: UITableViewCell {}

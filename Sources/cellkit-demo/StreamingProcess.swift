@@ -62,34 +62,16 @@ final class StreamingProcess: @unchecked Sendable {
         lock.unlock()
 
         var starts = buffer.indices.filter { buffer[$0] == separator }
-        var ended = false
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
         // The output ends when standard output does; standard error is read meanwhile
         // (a child that fills it must not block) and to its end afterwards.
-        while fds[0].fd >= 0 || (ended && fds[1].fd >= 0) {
-            if !ended && starts.count > count { break }
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
-                break
+        let ended = Subprocess.readPipes([output, errors], until: { !$0.contains(0) && starts.count > count }) { index, bytes in
+            if index == 0 {
+                for offset in bytes.indices where bytes[offset] == separator { starts.append(buffer.count + offset - bytes.startIndex) }
+                buffer.append(contentsOf: bytes)
+            } else {
+                errorBytes.append(contentsOf: bytes)
             }
-            for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
-                let n = read(fds[i].fd, &chunk, chunk.count)
-                if n > 0 {
-                    if i == 0 {
-                        for offset in 0..<n where chunk[offset] == separator { starts.append(buffer.count + offset) }
-                        buffer.append(contentsOf: chunk[0..<n])
-                    } else {
-                        errorBytes.append(contentsOf: chunk[0..<n])
-                    }
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    fds[i].fd = -1
-                    if i == 0 { ended = true }
-                }
-            }
-        }
+        }.contains(0)
 
         var records: [[UInt8]] = []
         if ended {

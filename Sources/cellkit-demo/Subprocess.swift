@@ -127,11 +127,24 @@ enum Subprocess {
 
     /// Reads `first` and `second` to their ends, whichever has data, until both close.
     static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
-        var fds = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
         var data: [[UInt8]] = [[], []]
+        readPipes([first, second]) { index, bytes in data[index].append(contentsOf: bytes) }
+        return (data[0], data[1])
+    }
+
+    /// Reads `descriptors` (the read ends of pipes), whichever has data, handing each read
+    /// to `received` with the descriptor's index, until all have ended (or failed), or
+    /// until `done` says so (asked before each wait with the indices of those that ended);
+    /// blocks the calling thread. Returns the indices of the descriptors that ended.
+    @discardableResult
+    static func readPipes(
+        _ descriptors: [Int32], until done: (_ ended: Set<Int>) -> Bool = { _ in false },
+        received: (_ index: Int, _ bytes: ArraySlice<UInt8>) -> Void
+    ) -> Set<Int> {
+        var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        var ended: Set<Int> = []
         var buffer = [UInt8](repeating: 0, count: 65536)
-        var open = 2
-        while open > 0 {
+        while ended.count < fds.count, !done(ended) {
             if poll(&fds, nfds_t(fds.count), -1) < 0 {
                 if errno == EINTR { continue }
                 break
@@ -139,15 +152,15 @@ enum Subprocess {
             for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
                 let n = read(fds[i].fd, &buffer, buffer.count)
                 if n > 0 {
-                    data[i].append(contentsOf: buffer[0..<n])
+                    received(i, buffer[0..<n])
                 } else if n < 0 && errno == EINTR {
                     continue
                 } else {
                     fds[i].fd = -1  // poll skips negative descriptors
-                    open -= 1
+                    ended.insert(i)
                 }
             }
         }
-        return (data[0], data[1])
+        return ended
     }
 }

@@ -148,6 +148,35 @@ struct IdentifierHashTests {
         }
     }
 
+    struct Measure: Differentiable, Equatable {
+        var id: Double
+        var content: Int
+        var differenceIdentifier: Double { id }
+        // NaN ids: compare by bit pattern, so that a row is content-equal to itself.
+        static func == (a: Measure, b: Measure) -> Bool { a.id.bitPattern == b.id.bitPattern && a.content == b.content }
+    }
+
+    // The CellKitDiff overview's promise: 0.0 and -0.0 are one identity, NaN is no identity.
+    @Test("Double ids: -0.0 is 0.0; a NaN row is deleted and inserted by every diff, never a duplicate")
+    func doubleIdentities() {
+        // Trimming off, so that the rows go through the table.
+        let options = DiffOptions(trimsIdenticalEnds: false)
+        let zero = StagedChangeset(from: [Measure(id: 0.0, content: 1)], to: [Measure(id: -0.0, content: 2)], options: options)
+        #expect(zero.stages.flatMap(\.changeset.itemUpdates) == [ItemPath(item: 0, section: 0)])
+        #expect(zero.stages.flatMap(\.changeset.itemDeletes).isEmpty)
+        let rows = [Measure(id: 1, content: 0), Measure(id: .nan, content: 0), Measure(id: .nan, content: 0), Measure(id: 2, content: 0)]
+        for trims in [false, true] {
+            let same = StagedChangeset(from: rows, to: rows, options: DiffOptions(trimsIdenticalEnds: trims))
+            #expect(same.duplicates.isEmpty)
+            #expect(same.stages.flatMap(\.changeset.itemDeletes) == [ItemPath(item: 1, section: 0), ItemPath(item: 2, section: 0)])
+            #expect(same.stages.flatMap(\.changeset.itemInserts) == [ItemPath(item: 1, section: 0), ItemPath(item: 2, section: 0)])
+        }
+        let shifted = StagedChangeset(from: rows, to: [Measure(id: 0, content: 0)] + rows, options: options)
+        #expect(shifted.stages.flatMap(\.changeset.itemDeletes).count == 2)
+        #expect(shifted.stages.flatMap(\.changeset.itemInserts).count == 3)
+        #expect(shifted.duplicates.isEmpty)
+    }
+
     @Test("a non-ASCII id equal to an ASCII one (the Kelvin sign is K) is matched, on either side")
     func kelvinSign() {
         let kelvin = "\u{212A}"

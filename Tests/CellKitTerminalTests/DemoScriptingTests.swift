@@ -15,11 +15,7 @@ struct DemoScriptingTests {
 
     /// A repository made by `script` (run in a new directory, given as $1 too); removed by the caller.
     private func repository(_ script: String) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-repo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git init -q -b main .; git config user.name Tester; git config user.email t@example.com\n" + script, "sh", root.path])
-        guard result.status == 0 else { throw TestFailure("could not make the repository: \(result.errorOutput)") }
-        return root
+        try ScratchRepository("repo", script: "git config user.name Tester; git config user.email t@example.com\n" + script).root
     }
 
     private static var isRoot: Bool { getuid() == 0 }

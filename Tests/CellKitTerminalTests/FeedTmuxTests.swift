@@ -47,8 +47,7 @@ struct FeedTmuxTests {
         try tmux.send("Home")
         try tmux.waitFor("the top") { statusPosition($0)?.hasPrefix("1/") == true }
 
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     @Test("End keeps loading pages, showing progress; avatars arrive for the visible rows")
@@ -66,8 +65,7 @@ struct FeedTmuxTests {
         try tmux.waitFor("the third page") { screen in
             statusPosition(screen).flatMap { $0.split(separator: "/").last.flatMap { Int($0) } }.map { $0 >= 65 } == true
         }
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     // Failed before the fix (demo report 3, item 3): End with the selection left at the top
@@ -98,8 +96,7 @@ struct FeedTmuxTests {
                 || position(lines).map { $0.1 > total } == true
         }
         #expect(!after.contains { $0.contains("Selected @") }, "Enter selected a tweet, not the retry row: \(after)")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     // Failed before the fix: Home pressed while End loaded the feed's 50 pages waited for
@@ -128,8 +125,7 @@ struct FeedTmuxTests {
         try tmux.send("Down")
         let after = try tmux.waitFor("the second row") { statusPosition($0)?.hasPrefix("2/") == true }
         #expect(total(after) == stoppedAt)
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     @Test("a resize lays the list out at the new size")
@@ -146,8 +142,7 @@ struct FeedTmuxTests {
         #expect(screen.prefix(12).allSatisfy { $0.count <= 50 })
         try tmux.resize(columns: 100, rows: 30)
         try tmux.waitFor("the 100×30 layout") { lines in lines.contains { $0.hasPrefix(" Today") && $0.count == 100 } }
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     @Test("a filter that matches nothing shows the no-results row; Esc brings the rows back")
@@ -164,8 +159,7 @@ struct FeedTmuxTests {
         try tmux.waitFor("the no-results row") { $0.contains { $0.contains("No tweets or people match “日本語zzz” in the ") && $0.contains(" loaded tweets") } }
         try tmux.send("Escape")
         try tmux.waitFor("the rows again") { $0.contains { $0.contains("@") } && !$0.contains { $0.contains("No tweets") } }
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     @Test("--fail-rate shows the error row; Enter retries")
@@ -178,8 +172,7 @@ struct FeedTmuxTests {
         try tmux.send("Enter")
         try tmux.waitFor(text: "Loading")
         try tmux.waitFor(text: "could not load the first page of the feed")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     @Test("Ctrl-C, signals and crashes restore the terminal too", arguments: ["C-c", "SIGTERM", "SIGHUP", "SIGABRT", "SIGSEGV"])

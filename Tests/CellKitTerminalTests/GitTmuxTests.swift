@@ -6,11 +6,9 @@ import Testing
 struct GitTmuxTests {
     @Test("commits, merges and tags by day; diffstats for visible rows; filter; refresh; quit")
     func history() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        let session = try DemoSession("git", ["git", fixture.repository], columns: 90, rows: 24)
-        defer { session.close() }
-        let tmux = session.tmux
+        let demo = try GitDemo("git", columns: 90)
+        defer { demo.close() }
+        let tmux = demo.tmux
         var screen = try tmux.waitFor(text: "Remove the second file")
         #expect(screen.contains { $0.hasPrefix(" 2024-03-02 Sat ─") })
         #expect(screen.contains { $0.contains("⑂") && $0.contains("Merge branch 'feature'") })
@@ -26,7 +24,7 @@ struct GitTmuxTests {
         try tmux.waitFor(text: "Merge branch 'feature' — Test Author")
 
         // Refresh picks up a new commit at the top.
-        try fixture.addCommit("A commit made during the test")
+        try demo.fixture.addCommit("A commit made during the test")
         try tmux.send("r")
         try tmux.waitFor(text: "1 new commit")
         try tmux.waitFor(text: "A commit made during the test")
@@ -38,32 +36,25 @@ struct GitTmuxTests {
         try tmux.send("Escape")
         try tmux.waitFor(text: "Remove the second file")
 
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 
     @Test("a bare repository works too")
     func bare() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        let session = try DemoSession("git-bare", ["git", fixture.bare], columns: 80, rows: 24)
-        defer { session.close() }
-        try session.tmux.waitFor(text: "Add the first file")
-        try session.tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        let demo = try GitDemo("git-bare", repository: \.bare)
+        defer { demo.close() }
+        try demo.tmux.waitFor(text: "Add the first file")
+        try demo.session.quit()
     }
 
     @Test("a path that is not a repository shows the error row naming it")
     func notARepository() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        let session = try DemoSession("git-error", ["git", fixture.notARepository], columns: 100, rows: 24)
-        defer { session.close() }
+        let demo = try GitDemo("git-error", repository: \.notARepository, columns: 100)
+        defer { demo.close() }
         // The status line may name the error before the row shows: wait for the row.
-        let screen = try session.tmux.waitFor(text: "Select to retry")
+        let screen = try demo.tmux.waitFor(text: "Select to retry")
         #expect(screen.dropLast(2).contains { $0.contains("✖") && $0.contains("plain’ is not a git repository") })
-        try session.tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 }
 
@@ -72,18 +63,15 @@ struct GitTmuxTests {
 struct GitUsabilityTmuxTests {
     @Test("the filter says what it searched and offers the rest; Enter searches the whole history")
     func filterSearchesTheRest() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-many-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let made = try Spawn.run(["sh", "-c", """
-            set -e; cd "$1"; git init -q -b main .; git config user.name T; git config user.email t@example.com
+        let repository = try ScratchRepository("many", script: """
+            git config user.name T; git config user.email t@example.com
             for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
               GIT_AUTHOR_DATE="2024-03-01T09:$n:00+0000" GIT_COMMITTER_DATE="2024-03-01T09:$n:00+0000" git commit -q --allow-empty -m "Commit number $n"
             done
-            """, "sh", root.path])
-        #expect(made.status == 0, "\(made.errorOutput)")
+            """)
+        defer { repository.remove() }
         // Five commits a page; a short screen loads two pages: "Commit number 01" is on the last.
-        let session = try DemoSession("git-search-rest", ["git", root.path, "--page-size", "5"], columns: 100, rows: 8)
+        let session = try DemoSession("git-search-rest", ["git", repository.path, "--page-size", "5"], columns: 100, rows: 8)
         defer { session.close() }
         let tmux = session.tmux
         try tmux.waitFor(text: "Commit number 30")
@@ -97,17 +85,14 @@ struct GitUsabilityTmuxTests {
         try tmux.waitFor(text: "1 commit matches “number 01” in all 30 commits")
         let screen = try tmux.capture()
         #expect(!screen.contains { $0.contains("Enter searches the rest") })
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     @Test("Enter on a commit while a filter is active reports the commit")
     func enterWhileFiltering() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        let session = try DemoSession("git-filter-enter", ["git", fixture.repository], columns: 100, rows: 24)
-        defer { session.close() }
-        let tmux = session.tmux
+        let demo = try GitDemo("git-filter-enter", columns: 100)
+        defer { demo.close() }
+        let tmux = demo.tmux
         try tmux.waitFor(text: "Remove the second file")
         try tmux.send("/")
         try tmux.send("file", literal: true)
@@ -116,24 +101,20 @@ struct GitUsabilityTmuxTests {
         try tmux.send("Enter")
         let screen = try tmux.waitFor(text: "Remove the second file — Test Author")
         #expect(screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.contains("filter: file") == true)
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 
     @Test("a history whose days come back: no developer diagnostic in the status line, the count in words")
     func outOfOrderDays() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-days-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let made = try Spawn.run(["sh", "-c", """
-            set -e; cd "$1"; git init -q -b main .; git config user.name T; git config user.email t@example.com
+        let repository = try ScratchRepository("days", script: """
+            git config user.name T; git config user.email t@example.com
             c() { GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$2" git commit -q --allow-empty -m "$3"; }
             c 2024-03-01T09:00:00+0000 2024-03-05T09:00:00+0000 "First, on Friday"
             c 2024-03-02T09:00:00+0000 2024-03-05T10:00:00+0000 "Second, on Saturday"
             c 2024-03-01T10:00:00+0000 2024-03-05T11:00:00+0000 "Third, on Friday again"
-            """, "sh", root.path])
-        #expect(made.status == 0, "\(made.errorOutput)")
-        let session = try DemoSession("git-days", ["git", root.path], columns: 100, rows: 24)
+            """)
+        defer { repository.remove() }
+        let session = try DemoSession("git-days", ["git", repository.path], columns: 100, rows: 24)
         defer { session.close() }
         let tmux = session.tmux
         // The status line may show the count before the list applied the rows: wait for both.
@@ -142,36 +123,28 @@ struct GitUsabilityTmuxTests {
         }
         #expect(!screen.contains { $0.contains("duplicate") || $0.contains("CellKit [") }, "\(screen)")
         #expect(screen.filter { $0.hasPrefix(" 2024-03-01 Fri") }.count == 2, "\(screen)")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
         #expect(!session.standardError.contains("duplicate"), "\(session.standardError)")
     }
 
     @Test("one commit is “1 commit”")
     func singular() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-one-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let made = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git init -q -b main .; git -c user.name=T -c user.email=t@example.com commit -q --allow-empty -m Only", "sh", root.path])
-        #expect(made.status == 0)
-        let session = try DemoSession("git-one", ["git", root.path], columns: 80, rows: 24)
+        let repository = try ScratchRepository("one", script: "git -c user.name=T -c user.email=t@example.com commit -q --allow-empty -m Only")
+        defer { repository.remove() }
+        let session = try DemoSession("git-one", ["git", repository.path], columns: 80, rows: 24)
         defer { session.close() }
         let screen = try session.tmux.waitFor(text: "1 commit ")
         #expect(!screen.contains { $0.contains("1 commits") })
-        try session.tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     // Failed before the fix (demo report 3, item 5): the title bar and the status line counted
     // 👍🏽 as 2 columns, tmux draws 4: "quit" and the position's "/1" fell off the right edge.
     @Test("a path and a subject with skin-tone emoji: the bars keep their right ends")
     func emojiModifiersInTheBars() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-emoji-\(UUID().uuidString)")
-        let repository = root.appendingPathComponent("\u{1F44D}\u{1F3FD}\u{1F44D}\u{1F3FD}-日本-repo")
-        try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let made = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git init -q -b main .; git -c user.name=a -c user.email=a@example.com commit -q --allow-empty -m \"x \u{1F44D}\u{1F3FD}\"", "sh", repository.path])
-        #expect(made.status == 0, "\(made.errorOutput)")
+        let repository = try ScratchRepository("emoji", in: "\u{1F44D}\u{1F3FD}\u{1F44D}\u{1F3FD}-日本-repo",
+                                                script: "git -c user.name=a -c user.email=a@example.com commit -q --allow-empty -m \"x \u{1F44D}\u{1F3FD}\"")
+        defer { repository.remove() }
         let session = try DemoSession("git-emoji", ["git", repository.path], columns: 200, rows: 12)
         defer { session.close() }
         let tmux = session.tmux
@@ -181,7 +154,6 @@ struct GitUsabilityTmuxTests {
         screen = try tmux.waitFor("the commit in the status line") { $0.contains { $0.hasPrefix(" f") || $0.contains(" — a, ") } }
         let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
         #expect(status.hasSuffix(" 1/1"), "\(status)")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 }

@@ -7,35 +7,27 @@ import Testing
 struct PagingTmuxTests {
     @Test("End loads every page and goes to the real last commit")
     func endReachesTheRealEnd() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        try fixture.addLinearCommits(40)  // 46 commits in all
-        let session = try DemoSession("git-end", ["git", fixture.repository, "--page-size", "10"], columns: 80, rows: 24)
-        defer { session.close() }
-        let tmux = session.tmux
+        let demo = try GitDemo("git-end", linearCommits: 40, arguments: ["--page-size", "10"])  // 46 commits in all
+        defer { demo.close() }
+        let tmux = demo.tmux
         try tmux.waitFor(text: "Linear commit 40")
         try tmux.send("End")
         let screen = try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
         #expect(screen.contains { $0.contains("Add the first file") })
         #expect(screen.contains { $0.contains("46 commits") })
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 
     @Test("keys pressed past the loaded rows wait for the next page")
     func keysWaitForThePage() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        try fixture.addLinearCommits(40)
-        let session = try DemoSession("git-burst", ["git", fixture.repository, "--page-size", "10"], columns: 80, rows: 24)
-        defer { session.close() }
-        let tmux = session.tmux
+        let demo = try GitDemo("git-burst", linearCommits: 40, arguments: ["--page-size", "10"])
+        defer { demo.close() }
+        let tmux = demo.tmux
         try tmux.waitFor(text: "Linear commit 40")
         try tmux.send(Array(repeating: "j", count: 30).joined(), literal: true)
         let screen = try tmux.waitFor("row 31") { statusPosition($0)?.hasPrefix("31/") == true }
         #expect(screen.contains { $0.contains("Linear commit 10") }, "the selected row (commit 10) is on screen")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 
     @Test("a failed page shows the retry row; Enter retries and paging goes on")
@@ -65,38 +57,30 @@ struct PagingTmuxTests {
         #expect(!screen.contains { $0.contains("Couldn't load more") })
         try tmux.send("End")
         try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     @Test("a refresh with one page loaded counts the new commits")
     func refreshCountsNewCommits() throws {
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        try fixture.addLinearCommits(40)
-        let session = try DemoSession("git-refresh-count", ["git", fixture.repository, "--page-size", "20"], columns: 80, rows: 24)
-        defer { session.close() }
-        let tmux = session.tmux
+        let demo = try GitDemo("git-refresh-count", linearCommits: 40, arguments: ["--page-size", "20"])
+        defer { demo.close() }
+        let tmux = demo.tmux
         try tmux.waitFor(text: "20+ commits")
-        try fixture.addLinearCommits(3, from: 41)
+        try demo.fixture.addLinearCommits(3, from: 41)
         try tmux.send("r")
         try tmux.waitFor(text: "3 new commits")
         try tmux.waitFor(text: "Linear commit 43")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 
     @Test("a refresh after a rewind counts no new commits: the lost ones go, the history reads on")
     func refreshAfterRewind() throws {
         // Before: "10 new commits", the older commits the new first page reached.
-        let fixture = try GitFixture()
-        defer { fixture.remove() }
-        try fixture.addLinearCommits(40)
-        let session = try DemoSession("git-refresh-rewind", ["git", fixture.repository, "--page-size", "20"], columns: 80, rows: 24)
-        defer { session.close() }
-        let tmux = session.tmux
+        let demo = try GitDemo("git-refresh-rewind", linearCommits: 40, arguments: ["--page-size", "20"])
+        defer { demo.close() }
+        let tmux = demo.tmux
         try tmux.waitFor(text: "20+ commits")
-        let reset = try Spawn.run(["git", "-C", fixture.repository, "reset", "-q", "--hard", "HEAD~10"])
+        let reset = try Spawn.run(["git", "-C", demo.fixture.repository, "reset", "-q", "--hard", "HEAD~10"])
         #expect(reset.status == 0, "\(reset.errorOutput)")
         try tmux.send("r")
         var screen = try tmux.waitFor(text: "The history was rewritten: 10 commits gone")
@@ -104,7 +88,7 @@ struct PagingTmuxTests {
         #expect(screen.contains { $0.contains("Linear commit 30") })
         #expect(!screen.contains { $0.contains("Linear commit 31") })
         // A commit made after the rewind is new.
-        try fixture.addLinearCommits(1, from: 50)
+        try demo.fixture.addLinearCommits(1, from: 50)
         try tmux.send("r")
         screen = try tmux.waitFor(text: "1 new commit")
         #expect(screen.contains { $0.contains("Linear commit 50") })
@@ -112,8 +96,7 @@ struct PagingTmuxTests {
         try tmux.send("End")
         screen = try tmux.waitFor("the last commit") { $0.contains { $0.contains("Add the first file") } }
         #expect(statusPosition(screen) == "37/37", "\(screen)")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try demo.session.quit()
     }
 }
 
@@ -177,7 +160,6 @@ struct FeedPagingTmuxTests {
             if (try? tmux.waitFor("page 5 in place of the retry row", timeout: 8, pageFiveShown)) != nil { break }
             if attempts == 3 { _ = try tmux.waitFor("page 5 in place of the retry row", timeout: 1, pageFiveShown) }
         }
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 }

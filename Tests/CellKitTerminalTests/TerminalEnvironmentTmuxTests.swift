@@ -37,7 +37,6 @@ struct TerminalEnvironmentTmuxTests {
         let colors = codes.filter { (30...48).contains($0) && $0 != 39 || (90...107).contains($0) }
         #expect(colors.isEmpty, "color codes on screen: \(Set(codes).sorted())")
         #expect(codes.contains(7), "reverse video for the selection and the bars")
-        try session.tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 }

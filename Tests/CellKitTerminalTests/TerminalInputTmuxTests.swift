@@ -25,8 +25,7 @@ struct TerminalInputTmuxTests {
         try tmux.send(String(repeating: "x", count: 10_000), literal: true)
         try tmux.send("Enter")
         try tmux.waitFor(text: "No tweets or people match")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
         let counts = try stats(session)
         #expect(counts.filterLength == 10_000)
         // One pass per batch of input that arrived together: a few, however the pty cut the paste.
@@ -46,8 +45,7 @@ struct TerminalInputTmuxTests {
             try tmux.send(row == 2 ? "j" : "k")
             try tmux.waitFor("row \(row)") { statusPosition($0)?.hasPrefix("\(row)/") == true }
         }
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
         let text = session.standardError
         let match = try #require(text.firstMatch(of: /idle timer wakeups (\d+)/), "\(text)")
         // At most one, as the last spinner leaves the screen; a 100 ms timer would have woken it many times.
@@ -106,8 +104,7 @@ struct TerminalInputTmuxTests {
         let screen = try tmux.waitFor("the selection on row 2") { statusPosition($0)?.hasPrefix("2/") == true }
         #expect(!screen.contains { $0.contains("▏") }, "the filter opened")
         #expect(try tmux.display("#{pane_dead}") == "0")
-        try tmux.send("q")
-        #expect(try session.waitForExitAndCheckTerminal() == 0)
+        try session.quit()
     }
 
     @Test("signals whose default action ends the process restore the terminal", arguments: [

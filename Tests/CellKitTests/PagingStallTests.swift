@@ -22,13 +22,31 @@ private actor RepeatingServer {
     }
 }
 
+/// A screen of five rows showing a paged source of posts fetched with `fetch` (bound as
+/// `bound` wraps it), its diagnostics kept in `log`.
 @MainActor
-private func stallScreen(log: DiagnosticLog) -> (ListController, HeadlessListView) {
-    let controller = ListController(diagnostics: log.handler)
-    controller.register(TextCell.self, for: Post.self) { cell, post in cell.text = post.text }
+private struct StallScreen {
+    let log = DiagnosticLog()
+    let controller: ListController
     let listView = HeadlessListView(viewportHeight: 220, rowHeight: 44)   // five rows fit
-    controller.attach(to: listView)
-    return (controller, listView)
+    let source: PaginatedDataSource<Post>
+
+    init(prefetchDistance: Int = 0, bound: (PaginatedDataSource<Post>) -> any ListDataSource = { $0 },
+         fetch: @escaping PaginatedDataSource<Post>.FetchPage) {
+        controller = ListController(diagnostics: log.handler)
+        controller.register(TextCell.self, for: Post.self) { cell, post in cell.text = post.text }
+        controller.attach(to: listView)
+        source = PaginatedDataSource<Post>(prefetchDistance: prefetchDistance, fetch: fetch)
+        controller.bind(to: bound(source))
+    }
+
+    /// Checks that paging went to the end, showing `ids`, without a stall; then settles.
+    func expectAllLoaded(_ ids: [Int], sourceLocation: SourceLocation = #_sourceLocation) async {
+        #expect(source.items.map(\.id) == ids, sourceLocation: sourceLocation)
+        #expect(!source.hasMore, sourceLocation: sourceLocation)
+        #expect(!log.all.contains { $0.kind == .pagingStalled }, "\(log.all)", sourceLocation: sourceLocation)
+        await controller.settle()
+    }
 }
 
 /// Servers that keep saying more pages follow without bringing new rows: paging stops
@@ -39,138 +57,106 @@ private func stallScreen(log: DiagnosticLog) -> (ListController, HeadlessListVie
 @Suite("Paging: a server that repeats its pages")
 struct PagingStallTests {
     @Test func loadAllStopsAtAPageThatRepeatsThePageBefore() async {
-        let log = DiagnosticLog()
-        let (controller, _) = stallScreen(log: log)
         let server = RepeatingServer([Array(0..<10)])
-        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { await server.page($0) }
-        controller.bind(to: source)
-        await source.load().value
-        await source.loadAll().value
+        let screen = StallScreen { await server.page($0) }
+        await screen.source.load().value
+        await screen.source.loadAll().value
         // Page 1 repeats page 0: it may be the server's list shifted by a page; page 2
         // repeats it again: the server repeats itself.
         #expect(await server.calls == 3)
-        #expect(source.items.map(\.id) == Array(0..<10))
-        #expect(source.hasMore && source.nextPageError == nil)
-        let stalls = log.all.filter { $0.kind == .pagingStalled }
-        #expect(stalls.count == 1, "\(log.all)")
+        #expect(screen.source.items.map(\.id) == Array(0..<10))
+        #expect(screen.source.hasMore && screen.source.nextPageError == nil)
+        let stalls = screen.log.all.filter { $0.kind == .pagingStalled }
+        #expect(stalls.count == 1, "\(screen.log.all)")
         #expect(stalls.first.map { $0.message.contains("PaginatedDataSource<Post>") && $0.message.contains("page 2") } == true, "\(stalls)")
-        await source.loadAll().value                                // asked again: goes on by one page
+        await screen.source.loadAll().value                         // asked again: goes on by one page
         #expect(await server.calls == 4)
-        await controller.settle()
+        await screen.controller.settle()
     }
 
     @Test func loadAllStopsWhenPagesCycleThroughRowsAlreadyShown() async {
-        let log = DiagnosticLog()
-        let (controller, _) = stallScreen(log: log)
         let server = RepeatingServer([Array(0..<10), Array(10..<20)])
-        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { await server.page($0) }
-        controller.bind(to: source)
-        await source.loadAll().value
+        let screen = StallScreen { await server.page($0) }
+        await screen.source.loadAll().value
         // Pages 0 and 1 bring rows; pages 2 and 3 repeat them (rows shown, but not by
         // the pages since the last new row: it may be the server's list shifting); page
         // 4 repeats page 2: the server goes round.
         #expect(await server.calls == 5)
-        #expect(source.items.map(\.id) == Array(0..<20))
-        #expect(source.hasMore)
-        #expect(log.all.contains { $0.kind == .pagingStalled && $0.message.contains("page 4") }, "\(log.all)")
-        await controller.settle()
+        #expect(screen.source.items.map(\.id) == Array(0..<20))
+        #expect(screen.source.hasMore)
+        #expect(screen.log.all.contains { $0.kind == .pagingStalled && $0.message.contains("page 4") }, "\(screen.log.all)")
+        await screen.controller.settle()
     }
 
     @Test func loadUntilStopsAtARepeatedPageToo() async {
-        let (controller, _) = stallScreen(log: DiagnosticLog())
         let server = RepeatingServer([Array(0..<10)])
-        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { await server.page($0) }
-        controller.bind(to: source)
-        await source.loadUntil { $0.count >= 50 }.value
+        let screen = StallScreen { await server.page($0) }
+        await screen.source.loadUntil { $0.count >= 50 }.value
         #expect(await server.calls == 3)
-        await controller.settle()
+        await screen.controller.settle()
     }
 
     @Test func aChildOfAMultiDataSourceReportsToTheBindingController() async {
-        let log = DiagnosticLog()
-        let (controller, _) = stallScreen(log: log)
         let server = RepeatingServer([Array(0..<10)])
-        let pages = PaginatedDataSource<Post>(prefetchDistance: 0) { await server.page($0) }
-        controller.bind(to: MultiDataSource([SimpleDataSource([Post(100)]), pages]))
-        await pages.loadAll().value
+        let screen = StallScreen(bound: { MultiDataSource([SimpleDataSource([Post(100)]), $0]) }) { await server.page($0) }
+        await screen.source.loadAll().value
         #expect(await server.calls == 3)
-        #expect(log.all.contains { $0.kind == .pagingStalled && $0.message.contains("page 2") }, "\(log.all)")
-        await controller.settle()
+        #expect(screen.log.all.contains { $0.kind == .pagingStalled && $0.message.contains("page 2") }, "\(screen.log.all)")
+        await screen.controller.settle()
     }
 
     @Test func aPageOfRowsAlreadyShownAfterTheServerShiftedDoesNotStopLoadAll() async {
         // 15 items arrive on top after two pages loaded: the next page re-sends rows the
         // first two pages brought (old 5..<15), the one after it brings new ones.
-        let log = DiagnosticLog()
-        let (controller, _) = stallScreen(log: log)
         let server = PostServer(Array(0..<40), pageSize: 10)
-        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { await server.page($0) }
-        controller.bind(to: source)
-        await source.load().value
-        await source.loadNextPage()?.value
+        let screen = StallScreen { await server.page($0) }
+        await screen.source.load().value
+        await screen.source.loadNextPage()?.value
         await server.publish(Array(100..<115))
-        await source.loadAll().value
-        #expect(source.items.map(\.id) == Array(0..<40))
-        #expect(!source.hasMore)
-        #expect(!log.all.contains { $0.kind == .pagingStalled }, "\(log.all)")
-        await controller.settle()
+        await screen.source.loadAll().value
+        await screen.expectAllLoaded(Array(0..<40))
     }
 
     @Test func aPageThatRepeatsThePageBeforeOnceDoesNotStopLoadAll() async {
         // Exactly a page of items arrives on top after the first page: the next page
         // brings the first page's rows again, the one after it new ones.
-        let log = DiagnosticLog()
-        let (controller, _) = stallScreen(log: log)
         let server = PostServer(Array(0..<40), pageSize: 10)
-        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { await server.page($0) }
-        controller.bind(to: source)
-        await source.load().value
+        let screen = StallScreen { await server.page($0) }
+        await screen.source.load().value
         await server.publish(Array(100..<110))
-        await source.loadAll().value
-        #expect(source.items.map(\.id) == Array(0..<40))
-        #expect(!source.hasMore)
-        #expect(!log.all.contains { $0.kind == .pagingStalled }, "\(log.all)")
-        await controller.settle()
+        await screen.source.loadAll().value
+        await screen.expectAllLoaded(Array(0..<40))
     }
 
     @Test func aRefreshThatRefetchesLoadedPagesDoesNotStall() async {
         // More new items than a page: the pages after the first are fetched again and
         // several bring only rows loaded before; loadAll goes through them to the end.
-        let log = DiagnosticLog()
-        let (controller, _) = stallScreen(log: log)
         let server = PostServer(Array(0..<50), pageSize: 10)
-        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { await server.page($0) }
-        controller.bind(to: source)
-        await source.loadAll().value
+        let screen = StallScreen { await server.page($0) }
+        await screen.source.loadAll().value
         await server.publish(Array(100..<125))
-        await source.refresh().value
-        await source.loadAll().value
-        #expect(source.items.map(\.id) == Array(100..<125) + Array(0..<50))
-        #expect(!source.hasMore)
-        #expect(!log.all.contains { $0.kind == .pagingStalled }, "\(log.all)")
-        await controller.settle()
+        await screen.source.refresh().value
+        await screen.source.loadAll().value
+        await screen.expectAllLoaded(Array(100..<125) + Array(0..<50))
     }
 
     @Test func rowsShowingAtTheEndDoNotFetchARepeatedPageForever() async {
-        let log = DiagnosticLog()
-        let (controller, listView) = stallScreen(log: log)
         let server = RepeatingServer([Array(0..<10)])
-        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
-        controller.bind(to: source)
-        await source.load().value
-        await controller.settle()
+        let screen = StallScreen(prefetchDistance: 2) { await server.page($0) }
+        await screen.source.load().value
+        await screen.controller.settle()
         // The user stays at the end, nudging the list: the last rows come on screen again
         // and again. Each time, every fetch and snapshot that starts runs to its end (bounded).
         for _ in 0..<30 {
-            listView.scroll(to: 44 * 5)                             // the last rows show
-            for _ in 0..<1_000 where source.isFetching { await Task.yield() }
-            await controller.settle()
-            listView.scroll(to: 0)
+            screen.listView.scroll(to: 44 * 5)                      // the last rows show
+            for _ in 0..<1_000 where screen.source.isFetching { await Task.yield() }
+            await screen.controller.settle()
+            screen.listView.scroll(to: 0)
         }
         #expect(await server.calls == 3)
-        #expect(log.all.filter { $0.kind == .pagingStalled }.count == 1, "\(log.all)")
+        #expect(screen.log.all.filter { $0.kind == .pagingStalled }.count == 1, "\(screen.log.all)")
         // Asking for the next page goes on; a page that brings rows lets the rows showing load again.
-        await source.loadNextPage()?.value
+        await screen.source.loadNextPage()?.value
         #expect(await server.calls == 4)
     }
 }

@@ -35,6 +35,25 @@ struct RegistryTests {
         #expect(misses.first?.message.contains("Unmapped") == true)
     }
 
+    // Outside check 5, d4: an empty description showed an empty row with an empty label.
+    @Test func anUnregisteredModelWithABlankDescriptionShowsItsTypeAndID() {
+        struct Blank: Identifiable, Equatable, Sendable, CustomStringConvertible {
+            let id: Int
+            var text: String
+            var description: String { text }
+        }
+        struct Nameless: Hashable, Sendable, CustomStringConvertible { var description: String { "" } }
+        let controller = ListController(diagnostics: .ignore)
+        let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+        controller.attach(to: listView)
+        controller.apply(TableModel(sections: [TableSection(id: "rows", items: [
+            ListItem(Blank(id: 1, text: "")), ListItem(Blank(id: 2, text: " \u{200B}\n\u{2066}")),
+            ListItem(Blank(id: 3, text: "shown")), ListItem(Nameless()),
+        ])]))
+        #expect(listView.visibleTexts == ["Blank(id: 1)", "Blank(id: 2)", "shown", "Nameless"])
+        #expect(listView.visibleAccessibilityLabels == ["Blank(id: 1)", "Blank(id: 2)", "shown", "Nameless"])
+    }
+
     @Test func aSecondRegistrationReplacesTheFirst() {
         let registry = CellRegistry(diagnostics: .ignore)
         registry.register(FirstCell.self, for: Song.self) { cell, song in cell.text = "first \(song.title)" }
@@ -64,6 +83,24 @@ struct RegistryTests {
         #expect(registry.binding(for: Song(id: 1, title: "")).source == .type(FirstCell.self))
         #expect(registry.binding(for: Song(id: 1, title: "")).origin == .registered(.conformance))
         #expect(registry.binding(for: 42).origin == .defaultCell)
+    }
+
+    // Outside check 5 (doc gap): which of two registered protocols wins was not said.
+    @Test func ofTwoRegisteredProtocolsTheOneRegisteredFirstWins() {
+        let registry = CellRegistry(diagnostics: .ignore)
+        registry.register(FirstCell.self, for: (any Identifiable).self)
+        registry.register(SecondCell.self, for: (any Equatable).self)
+        #expect(registry.binding(for: Song(id: 1, title: "")).source == .type(FirstCell.self))
+        // Registering the first again replaces its cell and keeps its place.
+        registry.register(SecondCell.self, for: (any Identifiable).self)
+        registry.register(FirstCell.self, for: (any Equatable).self)
+        #expect(registry.binding(for: Song(id: 1, title: "")).source == .type(SecondCell.self))
+        let table = DispatchTable()
+        var said: [String] = []
+        table.onSelect((any Equatable).self) { _, _ in said.append("equatable") }
+        table.onSelect((any Identifiable).self) { _, _ in said.append("identifiable") }
+        table.select(Song(id: 1, title: ""), at: ItemPath(row: 0, section: 0))
+        #expect(said == ["equatable"])
     }
 
     @Test func theNearestRegisteredSuperclassWins() {

@@ -265,7 +265,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/CellRegistry.swift:14
+// Sources/CellKit/CellRegistry.swift:15
 @MainActor private func docExample25() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String }
@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:298
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:296
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -387,7 +387,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/RemoteDataSource.swift:84
+// Sources/CellKit/DataSources/RemoteDataSource.swift:82
 @MainActor private func docExample34() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
 
@@ -431,7 +431,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:109
+// Sources/CellKit/DataSources/SimpleDataSource.swift:107
 @MainActor private func docExample37() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
@@ -453,7 +453,7 @@ import Testing
     _ = collected
 }
 
-// Sources/CellKit/DispatchTable.swift:19
+// Sources/CellKit/DispatchTable.swift:20
 @MainActor private func docExample39() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
@@ -539,7 +539,7 @@ import Testing
     assert(ItemID(Tag(name: "swift")) == ItemID(type: Tag.self, id: Tag(name: "swift")))
 }
 
-// Sources/CellKit/ListAnnouncement.swift:20
+// Sources/CellKit/ListAnnouncement.swift:25
 @MainActor private func docExample46() async throws {
     let placeholders = ListController.Placeholders()
     let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
@@ -753,14 +753,14 @@ import Testing
     }
 }
 
-// Sources/CellKit/TextCell.swift:7
+// Sources/CellKit/TextCell.swift:9
 @MainActor private func docExample64() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
-// Sources/CellKit/TextCell.swift:25
+// Sources/CellKit/TextCell.swift:27
 @MainActor private func docExample65() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
@@ -1885,7 +1885,7 @@ import Testing
     assert(fitted.spans[0].text == "👩\u{200D}💻")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:423
+// Sources/CellKitTerminal/StyledText.swift:428
 @MainActor private func docExample124() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])

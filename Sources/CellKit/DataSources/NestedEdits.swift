@@ -1,8 +1,11 @@
-/// The edits made on a data source from inside the closure of its own `edit(_:)` (a
-/// helper of the screen that edits the source, called from an edit): each ran at once
-/// on a copy of the content from before the outer edit, and what it changed is applied
-/// after the outer edit, on its result (see ``SimpleDataSource/edit(_:)``).
-struct NestedEdits<Content> {
+/// The `edit(_:)` of a data source, re-entered or not: whether its closure runs, and the
+/// edits made on the source from inside that closure (a helper of the screen that edits
+/// the source, called from an edit): each ran at once on a copy of the content from
+/// before the outer edit, and what it changed is applied after the outer edit, on its
+/// result (see ``SimpleDataSource/edit(_:)``).
+///
+/// A class: a nested edit reaches it through the source while the outer edit runs.
+final class NestedEdits<Content> {
     private enum Change {
         /// An edit that turned the content before the outer edit into this.
         case edited(Content)
@@ -10,26 +13,43 @@ struct NestedEdits<Content> {
         case replaced(Content)
     }
 
+    /// Whether the closure of an outer edit runs (a `set` then waits for its end).
+    private(set) var isEditing = false
     private var changes: [Change] = []
 
-    /// Notes a nested edit that left `content` (from the content before the outer edit).
-    mutating func edited(_ content: Content) { changes.append(.edited(content)) }
-    /// Notes a `set(_:)` made inside the outer edit.
-    mutating func replaced(with content: Content) { changes.append(.replaced(content)) }
+    /// Notes a `set` made inside the outer edit (call it while ``isEditing``).
+    func replaced(with content: Content) { changes.append(.replaced(content)) }
 
-    /// `outer` (the outer edit's result) with the nested changes applied after it, in
-    /// the order they were made: an edit's changes from `before` replayed by `replay`,
-    /// a `set` replacing everything. Empties the list.
-    mutating func apply(before: Content, onto outer: Content, replay: (_ before: Content, _ after: Content, _ onto: Content) -> Content) -> Content {
-        var result = outer
-        for change in changes {
-            switch change {
-            case .edited(let after): result = replay(before, after, result)
-            case .replaced(let content): result = content
-            }
+    /// Runs `change` on a copy of `content` (the source's content, which reading the
+    /// source shows meanwhile) and returns what it returns. Called from inside an outer
+    /// edit's `change`, that is all: what it did is noted, to be applied after the outer
+    /// edit. Otherwise, when `change` returns or throws, `finish` gets the edited copy
+    /// with the nested changes applied after it, in the order they were made (an edit's
+    /// changes from `content` replayed by `replay`, a `set` replacing everything).
+    func edit<Result>(
+        _ content: Content, _ change: (inout Content) throws -> Result,
+        replay: (_ before: Content, _ after: Content, _ onto: Content) -> Content,
+        finish: (Content) -> Void
+    ) rethrows -> Result {
+        var edited = content
+        guard !isEditing else {
+            defer { changes.append(.edited(edited)) }
+            return try change(&edited)
         }
-        changes.removeAll()
-        return result
+        isEditing = true
+        defer {
+            isEditing = false
+            var result = edited
+            for change in changes {
+                switch change {
+                case .edited(let after): result = replay(content, after, result)
+                case .replaced(let content): result = content
+                }
+            }
+            changes.removeAll()
+            finish(result)
+        }
+        return try change(&edited)
     }
 }
 

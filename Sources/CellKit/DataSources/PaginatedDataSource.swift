@@ -155,10 +155,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// through the rows placed before it.
     private var unconfirmedHint = 0
     private var edits = LocalEdits()
-    /// Whether the closure of an ``edit(_:)`` runs.
-    private var isEditing = false
-    /// The edits made inside it, applied after it.
-    private var nested = NestedEdits<[Item]>()
+    /// Whether the closure of an ``edit(_:)`` runs, and the edits made inside it, applied after it.
+    private let nested = NestedEdits<[Item]>()
 
     /// Creates a source fetching pages with `fetch`.
     @inlinable
@@ -316,16 +314,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// ```
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
-        var edited = items
-        guard !isEditing else {
-            defer { nested.edited(edited) }
-            return try change(&edited)
-        }
-        let before = items.map { ItemID($0) }
-        isEditing = true
-        defer {
-            isEditing = false
-            items = nested.apply(before: items, onto: edited, replay: EditReplay.replay)
+        try nested.edit(items, change, replay: EditReplay.replay) { edited in
+            let before = items.map { ItemID($0) }
+            items = edited
             let after = items.map { ItemID($0) }
             edits.record(before: before, after: after)
             ids = Set(after)
@@ -337,7 +328,6 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             }
             publishContent()
         }
-        return try change(&edited)
     }
 
     /// Stops every fetch; the content stays. A cancelled first load shows the error row with a retry.

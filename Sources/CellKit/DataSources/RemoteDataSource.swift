@@ -43,10 +43,8 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     private var loads = LoadGenerations()
     private var hasLoaded = false
     private var edits = LocalEdits()
-    /// Whether the closure of an ``edit(_:)`` runs.
-    private var isEditing = false
-    /// The edits made inside it, applied after it.
-    private var nested = NestedEdits<[Item]>()
+    /// Whether the closure of an ``edit(_:)`` runs, and the edits made inside it, applied after it.
+    private let nested = NestedEdits<[Item]>()
 
     /// Creates a source that shows the fetched items in one section, or as `makeModel` arranges them.
     public init(makeModel: @escaping @MainActor ([Item]) -> TableModel = { TableModel($0) }, fetch: @escaping Fetch) {
@@ -97,22 +95,13 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     /// ```
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
-        var edited = items
-        guard !isEditing else {
-            defer { nested.edited(edited) }
-            return try change(&edited)
-        }
-        let before = items.map { ItemID($0) }
-        isEditing = true
-        defer {
-            isEditing = false
-            items = nested.apply(before: items, onto: edited, replay: EditReplay.replay)
-            edits.record(before: before, after: items.map { ItemID($0) })
+        try nested.edit(items, change, replay: EditReplay.replay) { edited in
+            edits.record(before: items.map { ItemID($0) }, after: edited.map { ItemID($0) })
+            items = edited
             let model = makeModel(items)
             let state: ContentState = isFetching && model.isEmpty ? .loading : .settled(model)
             publish(ListSnapshot(model, state: state, activity: isFetching && !model.isEmpty ? .refreshing : .idle))
         }
-        return try change(&edited)
     }
 
     /// Stops the fetch. The content stays; a cancelled first load shows the error row with a retry.

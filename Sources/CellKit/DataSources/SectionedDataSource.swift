@@ -27,10 +27,8 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
     /// The rows of a section's items: typed rows, built by code specialised for
     /// `Item` where the source was created (see ``TableSection``).
     private let makeRows: @Sendable ([Item]) -> _SectionRows
-    /// Whether the closure of an ``edit(_:)`` runs.
-    private var isEditing = false
-    /// The edits and sets made inside it, applied after it.
-    private var nested = NestedEdits<[Item]>()
+    /// Whether the closure of an ``edit(_:)`` runs, and the edits and sets made inside it, applied after it.
+    private let nested = NestedEdits<[Item]>()
 
     /// Creates a source grouping `items` by `key`, sections in increasing key order,
     /// titled by `title`, rows in `areInIncreasingOrder` (or in the order given).
@@ -64,7 +62,7 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
     ///
     /// Called from inside the closure of ``edit(_:)``, it applies after that edit (see there).
     public func set(_ items: [Item]) {
-        guard !isEditing else { return nested.replaced(with: items) }
+        guard !nested.isEditing else { return nested.replaced(with: items) }
         self.items = items
         var groups: [Key: [Item]] = [:]
         for item in items { groups[key(item), default: []].append(item) }
@@ -88,17 +86,7 @@ public final class SectionedDataSource<Item: Identifiable & Sendable, Key: Compa
     /// items, by identity), and a ``set(_:)`` from inside it replaces the items after it.
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
-        var items = items
-        guard !isEditing else {
-            defer { nested.edited(items) }
-            return try change(&items)
-        }
-        isEditing = true
-        defer {
-            isEditing = false
-            set(nested.apply(before: self.items, onto: items, replay: EditReplay.replay))
-        }
-        return try change(&items)
+        try nested.edit(items, change, replay: EditReplay.replay) { set($0) }
     }
 
     /// Publishes the content again.

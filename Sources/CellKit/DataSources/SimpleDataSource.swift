@@ -21,10 +21,8 @@
 public final class SimpleDataSource: ListDataSource {
     public private(set) var snapshot: ListSnapshot
     public var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
-    /// Whether the closure of an ``edit(_:)`` runs.
-    private var isEditing = false
-    /// The edits and sets made inside it, applied after it.
-    private var nested = NestedEdits<TableModel>()
+    /// Whether the closure of an ``edit(_:)`` runs, and the edits and sets made inside it, applied after it.
+    private let nested = NestedEdits<TableModel>()
 
     /// Creates a source showing `model`.
     public init(model: TableModel) {
@@ -67,7 +65,7 @@ public final class SimpleDataSource: ListDataSource {
     /// Called from inside the closure of ``edit(_:)``, it applies after that edit (its
     /// content replaces the edit's result), as if called right after it.
     public func set(model: TableModel) {
-        guard !isEditing else { return nested.replaced(with: model) }
+        guard !nested.isEditing else { return nested.replaced(with: model) }
         snapshot = ListSnapshot(model, state: .settled(model))
         onSnapshot?(snapshot)
     }
@@ -119,17 +117,7 @@ public final class SimpleDataSource: ListDataSource {
     /// ```
     @discardableResult
     public func edit<Result>(_ change: (inout TableModel) throws -> Result) rethrows -> Result {
-        var model = snapshot.model
-        guard !isEditing else {
-            defer { nested.edited(model) }
-            return try change(&model)
-        }
-        isEditing = true
-        defer {
-            isEditing = false
-            set(model: nested.apply(before: snapshot.model, onto: model, replay: EditReplay.replay))
-        }
-        return try change(&model)
+        try nested.edit(snapshot.model, change, replay: EditReplay.replay) { set(model: $0) }
     }
 
     /// Publishes the content again.

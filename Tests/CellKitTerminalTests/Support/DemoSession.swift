@@ -58,6 +58,12 @@ final class DemoSession {
         return status
     }
 
+    /// Presses q, then checks that the demo exits with status 0 and leaves the terminal as it was.
+    func quit(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tmux.send("q")
+        #expect(try waitForExitAndCheckTerminal(sourceLocation: sourceLocation) == 0, sourceLocation: sourceLocation)
+    }
+
     var standardError: String {
         (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
     }

@@ -54,3 +54,60 @@ struct GitFixture {
 
     func remove() { try? FileManager.default.removeItem(at: root) }
 }
+
+/// The demo's git mode in a terminal on a fresh ``GitFixture``; ``close()`` ends the
+/// session, then removes the fixture.
+final class GitDemo {
+    let fixture: GitFixture
+    let session: DemoSession
+    var tmux: TmuxSession { session.tmux }
+
+    /// Makes a fixture with `linearCommits` commits added (see
+    /// ``GitFixture/addLinearCommits(_:from:)``), then starts `cellkit-demo git` on its
+    /// `repository` with `arguments` after it, in a `columns` × `rows` pane.
+    init(_ name: String, repository: KeyPath<GitFixture, String> = \.repository, linearCommits: Int = 0,
+         arguments: [String] = [], columns: Int = 80, rows: Int = 24) throws {
+        let fixture = try GitFixture()
+        do {
+            if linearCommits > 0 { try fixture.addLinearCommits(linearCommits) }
+            session = try DemoSession(name, ["git", fixture[keyPath: repository]] + arguments, columns: columns, rows: rows)
+        } catch {
+            fixture.remove()
+            throw error
+        }
+        self.fixture = fixture
+    }
+
+    func close() {
+        session.close()
+        fixture.remove()
+    }
+}
+
+/// A repository a test makes itself, in a new directory; ``remove()`` deletes the directory.
+struct ScratchRepository {
+    /// The directory made for it.
+    let root: URL
+    /// The repository: `root`, or the folder named in `init` inside it.
+    let url: URL
+    var path: String { url.path }
+
+    /// Makes the repository (in `root`, or in its folder `subfolder`) with `script`, run by
+    /// sh in it (its path is `$1` too) after `set -e` and `git init -q -b main .`; throws
+    /// with the script's errors when it fails.
+    init(_ name: String, in subfolder: String? = nil, script: String) throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-\(name)-\(UUID().uuidString)")
+        self.root = root
+        url = subfolder.map { root.appendingPathComponent($0) } ?? root
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git init -q -b main .\n" + script, "sh", url.path])
+            guard result.status == 0 else { throw TestFailure("could not make the repository: \(result.errorOutput)") }
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
