@@ -1834,12 +1834,16 @@ import Testing
     assert(DisplayWidth.of("👍🏽") == 4)
 }
 
-// Sources/CellKitTerminal/InputDecoder.swift:15
+// Sources/CellKitTerminal/InputDecoder.swift:20
 @MainActor private func docExample118() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
     assert(decoder.decode([0x1B, 0x4F, 0x42]) == [.down]) // ESC O B
+    assert(decoder.decode([0xC3]) == [])                  // é, split
+    assert(decoder.flush() == [])                          // still waits for the rest
+    assert(decoder.decode([0xA9]) == [.character("é")])
+    assert(decoder.decode([0x1B, 0x0D]) == [.escape, .enter])
     assert(decoder.decode(Array("\u{1B}[200~q\r\u{1B}[201~".utf8)) == [.paste("q\r")])
 }
 
@@ -1892,7 +1896,7 @@ import Testing
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:34
+// Sources/CellKitTerminal/TerminalApp.swift:40
 @MainActor private func docExample125() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
@@ -2048,7 +2052,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:144
+// README.md:145
 @MainActor private func docExample135() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
