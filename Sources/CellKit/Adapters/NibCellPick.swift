@@ -2,19 +2,20 @@
 /// `createCellWithOwner:` loop): the first one of the cell class whose reuse
 /// identifier is ``identifier``, or of the class alone when ``identifier`` is `nil`.
 /// One nib can so hold several cells.
-package struct NibCellPick: Sendable {
+public struct NibCellPick: Sendable {
     /// The nib's name, for the message when it holds no matching cell.
-    package let nibName: String
+    public let nibName: String
     /// The reuse identifier the cell must carry; `nil`: any.
-    package let identifier: String?
+    public let identifier: String?
 
-    package init(nibName: String, identifier: String?) {
+    /// A pick of the cell with `identifier` (`nil`: any) in the nib `nibName`.
+    public init(nibName: String, identifier: String?) {
         self.nibName = nibName
         self.identifier = identifier
     }
 
     /// The first object of `objects` that is a `Cell` whose `reuseIdentifier` matches.
-    package func cell<Cell: AnyObject>(
+    public func cell<Cell: AnyObject>(
         _ cellType: Cell.Type, in objects: [Any], reuseIdentifier: (Cell) -> String?
     ) -> Cell? {
         for case let cell as Cell in objects where identifier == nil || reuseIdentifier(cell) == identifier {
@@ -24,7 +25,7 @@ package struct NibCellPick: Sendable {
     }
 
     /// What went wrong when the nib holds no matching cell: names the nib, the class and the identifier.
-    package func missingMessage(_ cellType: Any.Type, found objects: [Any]) -> String {
+    public func missingMessage(_ cellType: Any.Type, found objects: [Any]) -> String {
         let wanted = identifier.map { "a \(cellType) with reuse identifier \"\($0)\"" } ?? "a \(cellType)"
         let found = objects.isEmpty ? "nothing" : objects.map { String(describing: type(of: $0)) }.joined(separator: ", ")
         return "CellKit: the nib \"\(nibName)\" holds no \(wanted) among its top-level objects (found: \(found))"

@@ -8,19 +8,20 @@
 /// has built a cell carrying another identifier, its cells are dequeued by that one,
 /// so they are reused. Sources whose cells carry one nib identifier share that pool,
 /// as they do in UIKit.
-package struct TemplateReuseIdentifiers {
+public struct TemplateReuseIdentifiers {
     private var carried: [String: String] = [:]
 
-    package init() {}
+    /// No identifier learnt yet.
+    public init() {}
 
     /// The identifier to dequeue `source`'s cells by.
-    package func dequeueIdentifier(for source: CellSource) -> String {
+    public func dequeueIdentifier(for source: CellSource) -> String {
         carried[source.reuseIdentifier] ?? source.reuseIdentifier
     }
 
     /// `source` built a cell that carries `identifier` (`nil` or empty: none, so the
     /// platform never reuses it).
-    package mutating func built(_ source: CellSource, carrying identifier: String?) {
+    public mutating func built(_ source: CellSource, carrying identifier: String?) {
         guard let identifier, !identifier.isEmpty, identifier != source.reuseIdentifier else { return }
         carried[source.reuseIdentifier] = identifier
     }
