@@ -10,7 +10,8 @@
 ///   ``BatchPlan/decide(_:oldCounts:newCounts:hasWindow:threshold:layoutPendingAfterReload:)``;
 /// - the visible cells, followed through each batch with ``PathMapping`` (built
 ///   once per batch and lent to the backend as ``batchMapping``), and the
-///   ``ScrollAnchor`` that keeps the first visible row put;
+///   ``ScrollAnchor`` that keeps the first visible row put; with platform-owned
+///   cells, also the cells handed out for rows not displayed (``CellOwnership/platform``);
 /// - reuse pools (for backends that have none of their own), prefetch clean-up
 ///   (``PrefetchRequest``) and a consistency check.
 ///
@@ -456,8 +457,10 @@ public final class ListViewCore {
 
     /// The configured cell for `path`, from the data source (what a platform's
     /// `cellForRowAt` returns). During a reconfigure, a data source that hands
-    /// back another cell than the one showing the row is refused: the showing
-    /// cell is returned, and the violation recorded.
+    /// back another cell than the one the platform has for the row (showing it, or
+    /// prepared for it) is refused: that cell is returned, and the violation recorded.
+    /// With platform-owned cells, a cell handed out for a row not displayed is
+    /// remembered as that row's cell (``CellOwnership/platform``).
     public func cellForItem(at path: ItemPath) -> AnyObject? {
         guard let listView, let dataSource = listView.dataSource else { return nil }
         let cell = dataSource.listView(listView, cellForItemAt: path)
