@@ -200,7 +200,7 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
 
     /// A platform cell dequeued *with its index path* (so a reconfigure gets the
     /// same cell back); platform-neutral content is hosted in a hosting cell. Table-cell
-    /// templates (``CellSource/tableCell(_:cellStyle:style:)`` with a style other than
+    /// templates (`CellSource.tableCell(_:cellStyle:style:)` with a style other than
     /// `.default`) have no class registered with their style: they are dequeued by
     /// identifier alone, or built. During a reconfigure the list-view core hands back
     /// the cell UIKit has for the row, for either kind, before this is asked, as

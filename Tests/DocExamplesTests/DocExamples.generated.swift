@@ -322,7 +322,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:9
+// Sources/CellKit/DataSources/MultiDataSource.swift:14
 @MainActor private func docExample30() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -811,7 +811,7 @@ import Testing
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:32
 @MainActor private func docExample68() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -840,7 +840,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:66
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:67
 @MainActor private func docExample69() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
@@ -1860,7 +1860,7 @@ import Testing
     assert(style != .plain)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:139
+// Sources/CellKitTerminal/StyledText.swift:144
 @MainActor private func docExample121() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
@@ -1869,7 +1869,7 @@ import Testing
     assert(spoof.fitted(to: 8).plainText == "\u{FFFD}gnp.exe")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:147
+// Sources/CellKitTerminal/StyledText.swift:152
 @MainActor private func docExample122() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
@@ -1877,8 +1877,23 @@ import Testing
     assert(line.fitted(to: 6).plainText == "Ada @…")
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:34
+// Sources/CellKitTerminal/StyledText.swift:245
 @MainActor private func docExample123() async throws {
+    let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
+    let fitted = split.fitted(to: 8)
+    assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
+    assert(fitted.spans[0].text == "👩\u{200D}💻")
+}
+
+// Sources/CellKitTerminal/StyledText.swift:428
+@MainActor private func docExample124() async throws {
+    let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
+    assert(lines.map(\.plainText) == ["one", "two␛", "three"])
+    assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
+}
+
+// Sources/CellKitTerminal/TerminalApp.swift:34
+@MainActor private func docExample125() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1890,7 +1905,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample126() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -1899,7 +1914,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample127() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1910,7 +1925,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample128() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1922,7 +1937,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample129() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1939,7 +1954,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample130() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1962,14 +1977,14 @@ import Testing
     assert(frame[1].contains("Call Ada"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample129() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
+@MainActor private func docExample131() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
-@MainActor private func docExample130() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:66
+@MainActor private func docExample132() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1995,8 +2010,8 @@ import Testing
     assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:103
-@MainActor private func docExample131() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:106
+@MainActor private func docExample133() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2016,7 +2031,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample134() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2034,7 +2049,7 @@ import Testing
 }
 
 // README.md:144
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample135() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2047,7 +2062,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 133 examples compile and run") @MainActor func run() async throws {
+    @Test("all 135 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2181,5 +2196,7 @@ struct DocExamples {
         try await docExample131()
         try await docExample132()
         try await docExample133()
+        try await docExample134()
+        try await docExample135()
     }
 }
