@@ -232,10 +232,10 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// templates (`CellSource.tableCell(_:cellStyle:style:)` with a style other than
     /// `.default`) have no class registered with their style: they are dequeued by
     /// identifier alone, or built. During a reconfigure the list-view core hands back
-    /// the cell showing the row for either kind, as `reconfigureRows(at:)` requires. A
-    /// cell UIKit prepared ahead of display is not known to the core: UIKit's own dequeue
-    /// by index path hands it back, a template's dequeue cannot (see the CellKitUIKit
-    /// article's contract table).
+    /// the cell UIKit has for the row, for either kind, before this is asked, as
+    /// `reconfigureRows(at:)` requires: the cell showing it, or the cell last handed out
+    /// for it that UIKit prepared ahead of display (see the CellKitUIKit article's
+    /// contract table).
     public func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
         register(source)
         let cell = platformDequeue(source, at: path.indexPath)

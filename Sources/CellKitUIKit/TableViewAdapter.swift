@@ -66,7 +66,8 @@ public final class TableViewAdapter: ListViewAdapter {
 
     override func platformDequeue(_ source: CellSource, at indexPath: IndexPath) -> UIView {
         if case .template = source.kind, source.cellType is UITableViewCell.Type {
-            // Never during a reconfigure: the core hands back the cell showing the row before this.
+            // Never during a reconfigure of a row UIKit has a cell for: the core hands that cell back
+            // (showing the row, or prepared for it) before this.
             if let reused = tableView.dequeueReusableCell(withIdentifier: templateIdentifiers.dequeueIdentifier(for: source)) {
                 return reused
             }

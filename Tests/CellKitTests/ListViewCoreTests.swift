@@ -173,6 +173,179 @@ struct ListViewCoreTests {
         #expect(listView.core.consistencyProblem() == nil)
     }
 
+    /// Rows of `Row`, shown by a template source (a table cell with a style: UIKit has no
+    /// class registered for it and dequeues it by identifier alone) or a registered type.
+    private func make(template: Bool) -> (ListController, UIKitLikeBackend) {
+        let listView = UIKitLikeBackend()
+        let controller = ListController(diagnostics: .ignore)
+        let source = template ? CellSource.template(TextCell.self) { TextCell() } : CellSource.type(TextCell.self)
+        controller.registry.register(source, for: Row.self) { (cell: TextCell, row: Row) in cell.text = row.text }
+        controller.attach(to: listView)
+        return (controller, listView)
+    }
+
+    /// Contract 1 for a prepared row whose cell the platform cannot dequeue by index path
+    /// (a template): the core hands back the prepared cell itself, which is reconfigured.
+    @Test(arguments: [true, false])
+    func aPreparedRowIsReconfiguredWithItsOwnCell(template: Bool) {
+        let (controller, listView) = make(template: template)
+        var rows = (0..<20).map { Row(id: $0, text: "r\($0)") }
+        controller.apply(TableModel(rows))
+        let path = ItemPath(item: 13, section: 0)
+        let prepared = listView.prepareCell(at: path)
+        rows[13].text = "changed"
+        controller.apply(TableModel(rows))
+        #expect(listView.crashes.isEmpty, "\(listView.crashes)")
+        #expect(listView.preparedCell(at: path) === prepared)
+        #expect((prepared as? TextCell)?.text == "changed")
+        #expect(listView.core.consistencyProblem() == nil)
+    }
+
+    /// A prepared row moved by one batch, then updated by the next: its cell followed it.
+    @Test(arguments: [true, false])
+    func aPreparedRowMovedByABatchThenUpdatedKeepsItsCell(template: Bool) {
+        let (controller, listView) = make(template: template)
+        var rows = (0..<20).map { Row(id: $0, text: "r\($0)") }
+        controller.apply(TableModel(rows))
+        let prepared = listView.prepareCell(at: ItemPath(item: 13, section: 0))
+        rows.insert(contentsOf: [Row(id: 100, text: "new"), Row(id: 101, text: "new")], at: 0)
+        rows.remove(at: 5)
+        rows.swapAt(14, 17)   // the prepared row (id 13, now at 14) moves to 17, off screen
+        controller.apply(TableModel(rows))
+        let moved = ItemPath(item: 17, section: 0)
+        #expect(listView.preparedCell(at: moved) === prepared)
+        rows[17].text = "changed"
+        controller.apply(TableModel(rows))
+        listView.layout()
+        let cell = listView.cell(at: moved) ?? listView.preparedCell(at: moved)
+        #expect(cell === prepared)
+        #expect((prepared as? TextCell)?.text == "changed")
+        #expect(listView.crashes.isEmpty, "\(listView.crashes)")
+        expectVisibleCellsShowTheModel(controller, listView, "after the move and the update")
+        #expect(listView.core.consistencyProblem() == nil)
+    }
+
+    /// A prepared cell the platform gave up and dequeued for another row is that row's
+    /// cell only: a reconfigure of its old row (UIKit would skip it; this backend asks)
+    /// gets another cell, and the cell keeps showing its new row.
+    @Test(arguments: [true, false])
+    func aPreparedCellReusedForAnotherRowIsNotHandedBackForItsOldRow(template: Bool) {
+        let (controller, listView) = make(template: template)
+        var rows = (0..<20).map { Row(id: $0, text: "r\($0)") }
+        controller.apply(TableModel(rows))
+        let cell = listView.prepareCell(at: ItemPath(item: 13, section: 0))
+        listView.discardPreparedCell(at: ItemPath(item: 13, section: 0))
+        #expect(listView.prepareCell(at: ItemPath(item: 15, section: 0)) === cell)   // from the pool
+        listView.asksForRowsWithoutCells = true
+        rows[13].text = "changed"
+        controller.apply(TableModel(rows))
+        #expect((cell as? TextCell)?.text == "r15")
+        #expect(listView.preparedCell(at: ItemPath(item: 13, section: 0)) !== cell)
+        #expect(listView.crashes.isEmpty, "\(listView.crashes)")
+        #expect(listView.core.consistencyProblem() == nil)
+    }
+
+    /// A prepared cell the platform dropped into its pool unannounced: the platform skips
+    /// the row's reconfigure, and its later, fresh request for the row gets a dequeued
+    /// cell, not the pooled one.
+    @Test(arguments: [true, false])
+    func aFreshRequestAfterADroppedPreparedCellGetsNoPooledCell(template: Bool) {
+        let (controller, listView) = make(template: template)
+        var rows = (0..<20).map { Row(id: $0, text: "r\($0)") }
+        controller.apply(TableModel(rows))
+        let path = ItemPath(item: 13, section: 0)
+        listView.prepareCell(at: path)
+        listView.discardPreparedCell(at: path)
+        rows[13].text = "changed"
+        controller.apply(TableModel(rows))
+        let fresh = listView.prepareCell(at: path)
+        #expect((fresh as? TextCell)?.text == "changed")
+        #expect(listView.crashes.isEmpty, "\(listView.crashes)")
+        #expect(listView.core.consistencyProblem() == nil)
+    }
+
+    /// A reload drops the prepared cells (UIKit puts them in its pool): a row updated
+    /// afterwards does not get its old prepared cell back.
+    @Test(arguments: [true, false])
+    func aReloadForgetsPreparedCells(template: Bool) {
+        let (controller, listView) = make(template: template)
+        var rows = (0..<20).map { Row(id: $0, text: "r\($0)") }
+        controller.apply(TableModel(rows))
+        let path = ItemPath(item: 13, section: 0)
+        listView.prepareCell(at: path)
+        listView.reloadData()
+        listView.asksForRowsWithoutCells = true
+        rows[13].text = "changed"
+        let before = listView.calls.count
+        controller.apply(TableModel(rows))
+        // Dequeued from the platform (which may give the old cell from its pool), not handed back.
+        #expect(listView.calls[before...].contains { if case .dequeue(_, path) = $0 { true } else { false } })
+        #expect((listView.preparedCell(at: path) as? TextCell)?.text == "changed")
+        #expect(listView.crashes.isEmpty, "\(listView.crashes)")
+        #expect(listView.core.consistencyProblem() == nil)
+    }
+
+    /// Seeded random runs of what UIKit does with cells: prepare rows ahead of display,
+    /// scroll (display, end display), drop prepared cells into the pool, batches that
+    /// insert, delete, move and update rows, reloads. After each step every row the
+    /// table holds a cell for (displayed or prepared) shows its current model, and no
+    /// cell is held for two rows.
+    @Test(arguments: 0..<30)
+    func randomPreparedCellsStayInSync(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 7000)
+        print("randomPreparedCellsStayInSync seed \(seed)")
+        let (controller, listView) = make(template: seed % 2 == 0)
+        listView.screenRows = 6
+        var rows = (0..<24).map { Row(id: $0, text: "r\($0)") }
+        var nextID = 24
+        controller.apply(TableModel(rows))
+        for step in 0..<40 {
+            let count = controller.displayed.itemCount
+            var action = ""
+            switch rng.below(8) {
+            case 0, 1:
+                let item = rng.below(max(count, 1))
+                action = "prepare \(item)"
+                if item < count { listView.prepareCell(at: ItemPath(item: item, section: 0)) }
+            case 2:
+                listView.firstRow = rng.below(max(count, 1))
+                action = "scroll to \(listView.firstRow)"
+                listView.layout()
+            case 3:
+                if let path = listView.preparedItemPaths.randomElement(using: &rng) {
+                    action = "drop prepared \(path.item)"
+                    listView.discardPreparedCell(at: path)
+                }
+            case 4:
+                action = "reload"
+                listView.reloadData()
+            default:
+                for i in rows.indices where rng.below(4) == 0 { rows[i].text += "'" }
+                rows.removeAll { _ in rng.below(10) == 0 }
+                if rows.count > 2, rng.below(2) == 0 { rows.swapAt(rng.below(rows.count), rng.below(rows.count)) }
+                for _ in 0..<rng.below(3) {
+                    rows.insert(Row(id: nextID, text: "r\(nextID)"), at: rng.below(rows.count + 1))
+                    nextID += 1
+                }
+                action = "batch to \(rows.count) rows"
+                controller.apply(TableModel(rows))
+            }
+            let note = "seed \(seed) step \(step) (\(action))"
+            #expect(listView.crashes.isEmpty, "\(note): \(listView.crashes)")
+            #expect(listView.core.consistencyProblem() == nil, "\(note)")
+            var holders: [ObjectIdentifier: ItemPath] = [:]
+            for (path, cell) in listView.heldCells {
+                let shown = (cell as? TextCell)?.text
+                let model = (controller.displayed.model(at: path) as? Row)?.text
+                #expect(shown == model, "\(note): row \(path) shows \(shown ?? "nil"), model is \(model ?? "nil")")
+                if let other = holders.updateValue(path, forKey: ObjectIdentifier(cell)) {
+                    Issue.record("\(note): one cell is held for rows \(other) and \(path)")
+                }
+            }
+            guard listView.crashes.isEmpty else { return }
+        }
+    }
+
     /// A collection view's section index jumps to an item: never one of an empty
     /// section (UIKit raises "Attempted to scroll the collection view to an
     /// out-of-bounds item (0) when there are only 0 items in section 1").

@@ -181,13 +181,13 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewBackend.swift:78
+// Sources/CellKit/Adapters/ListViewBackend.swift:80
 @MainActor private func docExample17() async throws {
     let outcome = BatchOutcome.reloaded(.notInWindow)
     assert(outcome.error == nil && !outcome.isAnimated)
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:36
+// Sources/CellKit/Adapters/ListViewCore.swift:39
 @MainActor private func docExample18() async throws {
     @MainActor final class Backend: ListViewBackend {
         var hasWindow: Bool { true }

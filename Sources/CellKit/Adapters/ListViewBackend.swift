@@ -37,6 +37,8 @@ public protocol ListViewBackend: AnyObject {
     /// the visible rows; with platform-owned cells (``ListViewCore/CellOwnership/platform``),
     /// every updated row that survived the batch: the platform reconfigures the
     /// cells it has, including cells it prepared ahead of display, and skips the others.
+    /// The core hands back a prepared row's cell only while this call runs (ask for
+    /// those cells before returning); the cells of visible rows, until they are asked for.
     func reconfigureItems(at paths: [ItemPath])
     /// Forgets what is shown and asks the core for counts and cells again, now
     /// or on the next layout pass (then call ``ListViewCore/readCounts()`` first).

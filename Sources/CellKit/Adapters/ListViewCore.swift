@@ -10,7 +10,8 @@
 ///   ``BatchPlan/decide(_:oldCounts:newCounts:hasWindow:threshold:layoutPendingAfterReload:)``;
 /// - the visible cells, followed through each batch with ``PathMapping`` (built
 ///   once per batch and lent to the backend as ``batchMapping``), and the
-///   ``ScrollAnchor`` that keeps the first visible row put;
+///   ``ScrollAnchor`` that keeps the first visible row put; with platform-owned
+///   cells, also the cells handed out for rows not displayed (``CellOwnership/platform``);
 /// - reuse pools (for backends that have none of their own), prefetch clean-up
 ///   (``PrefetchRequest``) and a consistency check.
 ///
@@ -19,9 +20,11 @@
 ///   counts when a batch starts; otherwise it changed outside the update closure,
 ///   and the batch becomes a reload (``BatchPlan/ReloadReason/dataChangedOutsideBatch(cached:reported:)``).
 /// - **A reconfigure gives back the same cell.** While rows are reconfigured, a
-///   dequeue for a visible row returns the cell showing it; a data source that
-///   returns another cell is refused (the old cell stays, a ``ListViewEvent/refused(_:)``
-///   is recorded and ``consistencyProblem()`` reports it).
+///   dequeue for a row returns the cell the platform has for it: the one showing
+///   it, or, with platform-owned cells, the one prepared for it ahead of display
+///   (see ``CellOwnership/platform``); a data source that returns another cell is
+///   refused (the old cell stays, a ``ListViewEvent/refused(_:)`` is recorded and
+///   ``consistencyProblem()`` reports it).
 /// - **No batch while a reload's layout is pending**: it becomes a reload.
 /// - **Re-entrancy.** ``reloadData()`` called while a batch runs (from a configure
 ///   handler or a display hook) runs after the batch; a batch started inside
@@ -67,6 +70,16 @@ public final class ListViewCore {
         case core
         /// The platform (UIKit): the backend reports display with
         /// ``willDisplay(_:at:)`` and ``didEndDisplaying(_:at:)``, and dequeues in ``ListViewBackend/makeCell(_:for:)``.
+        ///
+        /// The platform may hold cells it does not display: cells it prepared ahead
+        /// of display (UIKit's cell prefetching) and cells it keeps for a while after
+        /// their display ended. The core remembers, per row, the cell it last handed
+        /// out for that row through ``cellForItem(at:)`` (weakly: a cell the platform
+        /// dropped is not kept alive), follows it through batches like the visible
+        /// cells, and hands it back when the platform reconfigures that row, as
+        /// `reconfigureRows(at:)` requires, for every kind of cell, including the
+        /// ones the platform cannot dequeue by index path (table-cell templates). Never
+        /// a cell shown, or handed out since, for another row; a reload forgets them all.
         case platform
     }
 
@@ -111,6 +124,8 @@ public final class ListViewCore {
     private var sources: [String: CellSource] = [:]
     private var reuseIdentifiers: [ObjectIdentifier: String] = [:]
     private var prefetched: [ItemPath] = []
+    /// Platform-owned cells handed out for rows they are not displayed at (see ``CellOwnership/platform``).
+    private var prepared = PreparedCells()
 
     private var userMovePending = false
 
@@ -174,6 +189,7 @@ public final class ListViewCore {
         }
         visible.removeAll()
         pathOfCell.removeAll()
+        prepared.removeAll()
         cancelAllPrefetching()
         isReloadPending = true
         onEvent?(.reloaded)
@@ -355,6 +371,7 @@ public final class ListViewCore {
 
     /// Moves the visible cells to their rows' new paths with the batch's `mapping`; rows that left end display.
     private func follow(_ mapping: PathMapping, newCounts: [Int]) {
+        prepared.follow(mapping, newCounts: newCounts)
         guard !visible.isEmpty else { return }
         // Most batches change rows off screen: when every visible row keeps its path, the
         // cells stay where they are, and no dictionary is rebuilt.
@@ -387,8 +404,20 @@ public final class ListViewCore {
     private func reconfigure(_ paths: [ItemPath], backend: any ListViewBackend) {
         guard !paths.isEmpty else { return }
         phase = .reconfiguring
-        reconfiguring.formUnion(paths)
+        guard ownership == .platform, !prepared.isEmpty else {
+            reconfiguring.formUnion(paths)
+            backend.reconfigureItems(at: paths)
+            phase = .idle
+            return
+        }
+        // A prepared row gets its cell back only while the platform reconfigures (UIKit asks at
+        // once for the cells it has): the platform may have dropped that cell into its pool
+        // unannounced, and then skips the row; a later request for the row is a fresh one,
+        // which must not get the pooled cell. Rows on screen wait until the platform asks.
+        let waiting = paths.filter { visible[$0] != nil || prepared.cell(at: $0, visible: pathOfCell) != nil }
+        reconfiguring.formUnion(waiting)
         backend.reconfigureItems(at: paths)
+        for path in waiting where visible[path] == nil { reconfiguring.remove(path) }
         phase = .idle
     }
 
@@ -400,13 +429,16 @@ public final class ListViewCore {
     }
 
     /// A cell of `source` for `path`. While `path` is reconfigured, the cell
-    /// showing it (same reuse identifier); otherwise one from the pool (after
-    /// its ``ListCell/prepareForReuse()``) or a new one from the backend.
+    /// the platform has for it (same reuse identifier): the one showing it, or a
+    /// platform-owned cell prepared for it (``CellOwnership/platform``); otherwise
+    /// one from the pool (after its ``ListCell/prepareForReuse()``) or a new one
+    /// from the backend.
     public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
         let id = source.reuseIdentifier
         register(source)
-        if reconfiguring.contains(path), let showing = visible[path], reuseIdentifiers[ObjectIdentifier(showing)] == id {
-            return showing
+        if !reconfiguring.isEmpty, reconfiguring.contains(path), let existing = existingCell(at: path),
+           reuseIdentifiers[ObjectIdentifier(existing)] == id {
+            return existing
         }
         if ownership == .core, var pool = pools[id], let cell = pool.popLast() {
             pools[id] = pool
@@ -425,23 +457,34 @@ public final class ListViewCore {
 
     /// The configured cell for `path`, from the data source (what a platform's
     /// `cellForRowAt` returns). During a reconfigure, a data source that hands
-    /// back another cell than the one showing the row is refused: the showing
-    /// cell is returned, and the violation recorded.
+    /// back another cell than the one the platform has for the row (showing it, or
+    /// prepared for it) is refused: that cell is returned, and the violation recorded.
+    /// With platform-owned cells, a cell handed out for a row not displayed is
+    /// remembered as that row's cell (``CellOwnership/platform``).
     public func cellForItem(at path: ItemPath) -> AnyObject? {
         guard let listView, let dataSource = listView.dataSource else { return nil }
         let cell = dataSource.listView(listView, cellForItemAt: path)
-        guard reconfiguring.remove(path) != nil, let showing = visible[path] else {
+        guard reconfiguring.remove(path) != nil, let showing = existingCell(at: path) else {
             onEvent?(.configured(path))
+            if ownership == .platform, visible[path] == nil { prepared.remember(cell, at: path) }
             return cell
         }
         guard cell === showing else {
-            refuse("the data source returned a different cell (\(type(of: cell))) when reconfiguring section \(path.section), row \(path.item), which shows a \(type(of: showing)); a reconfigure must configure the same cell (dequeue it with its index path)", isViolation: true)
+            refuse("the data source returned a different cell (\(type(of: cell))) when reconfiguring section \(path.section), row \(path.item), which \(visible[path] == nil ? "was prepared with" : "shows") a \(type(of: showing)); a reconfigure must configure the same cell (dequeue it with its index path)", isViolation: true)
             if ownership == .core { enqueue(cell) }
             return showing
         }
         onEvent?(.reconfigured(path))
         return cell
     }
+
+    /// The cell the platform has for `path`: the one showing it, else a platform-owned
+    /// cell prepared for it that no other row shows or was handed since.
+    private func existingCell(at path: ItemPath) -> AnyObject? {
+        if let showing = visible[path] { return showing }
+        return ownership == .platform ? prepared.cell(at: path, visible: pathOfCell) : nil
+    }
+
 
     /// Reconfigures the visible row at `path` in place (backends without a
     /// platform reconfigure call it from ``ListViewBackend/reconfigureItems(at:)``).
@@ -461,6 +504,9 @@ public final class ListViewCore {
 
     /// The platform is about to show `cell` at `path`: remember it and tell the delegate.
     public func willDisplay(_ cell: AnyObject, at path: ItemPath) {
+        if ownership == .platform {
+            prepared.forget(cell, at: path)
+        }
         // A cell already shown at another row stays there too: the consistency check reports it.
         visible[path] = cell
         pathOfCell[ObjectIdentifier(cell)] = path
@@ -474,6 +520,9 @@ public final class ListViewCore {
             visible[current] = nil
             pathOfCell[ObjectIdentifier(cell)] = nil
             reconfiguring.remove(current)
+            // The platform may keep the cell configured for its row and show it again without
+            // asking (a collection view does when the scroll turns back): it stays that row's cell.
+            if ownership == .platform { prepared.remember(cell, at: current) }
         }
         listView.map { $0.delegate?.listView($0, didEndDisplaying: cell, at: path) }
     }

@@ -32,6 +32,11 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     var laysOutAtOnce = true
     /// Whether reconfigured rows get their cells on the next layout pass instead of at once.
     var defersReconfigure = false
+    /// The first row on screen (flat index over the sections): scrolling.
+    var firstRow = 0
+    /// Whether a reconfigure asks the data source even for rows the table has no cell for
+    /// (UIKit skips them; this checks what the core would hand out if it did not).
+    var asksForRowsWithoutCells = false
     private var reconfigureLater: [ItemPath] = []
     private(set) var calls: [Call] = []
     /// What UIKit would raise (NSInternalInconsistencyException and friends).
@@ -88,9 +93,41 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     /// display and keeps it; it is displayed as it is when the row comes on screen.
     @discardableResult
     func prepareCell(at path: ItemPath) -> AnyObject? {
-        guard let cell = core.cellForItem(at: path) else { return nil }
+        guard core.cell(at: path) == nil, prepared[path] == nil, let cell = core.cellForItem(at: path) else { return nil }
+        checkHandOut(cell, for: path)
         prepared[path] = cell
         return cell
+    }
+
+    /// A cell the data source handed out for a row the table had no cell for must be
+    /// a cell the table does not hold: not shown or prepared for another row, not in its pool.
+    private func checkHandOut(_ cell: AnyObject, for path: ItemPath) {
+        if let other = heldCells.first(where: { $0.cell === cell }) {
+            crashes.append("the cell handed out for \(path) is held for \(other.path)")
+        }
+        if pool.values.contains(where: { $0.contains { $0 === cell } }) {
+            crashes.append("the cell handed out for \(path) is in the reuse pool")
+        }
+    }
+
+    /// UIKit gives up a cell it prepared for `path` (the scroll turned back): into the
+    /// reuse pool, without telling the data source. Returns the cell.
+    @discardableResult
+    func discardPreparedCell(at path: ItemPath) -> AnyObject? {
+        guard let cell = prepared.removeValue(forKey: path) else { return nil }
+        pool[reuseIDs[ObjectIdentifier(cell)] ?? "", default: []].append(cell)
+        return cell
+    }
+
+    /// The rows the table prepared a cell for and does not display yet.
+    var preparedItemPaths: [ItemPath] { prepared.keys.sorted() }
+
+    /// The cell the table prepared for `path`, if any.
+    func preparedCell(at path: ItemPath) -> AnyObject? { prepared[path] }
+
+    /// Every cell the table holds for a row (displayed or prepared) with its row.
+    var heldCells: [(path: ItemPath, cell: AnyObject)] {
+        onScreen.values.map { ($0.path, $0.cell) } + prepared.map { ($0.key, $0.value) }
     }
 
     func reconfigureItems(at paths: [ItemPath]) {
@@ -105,12 +142,17 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     private func askReconfigured(_ paths: [ItemPath]) {
         isReconfiguring = true
         for path in paths {
-            guard let shown = core.cell(at: path) ?? prepared[path] else { continue }
-            reconfiguringPath = path
+            let shown = core.cell(at: path) ?? prepared[path]
+            guard shown != nil || asksForRowsWithoutCells else { continue }
+            reconfiguringPath = shown == nil ? nil : path
             defer { reconfiguringPath = nil }
             // UIKit asks cellForRowAt and requires the same cell back.
-            if let cell = core.cellForItem(at: path), cell !== shown {
-                crashes.append("reconfigure at \(path) returned another cell")
+            guard let cell = core.cellForItem(at: path) else { continue }
+            if let shown {
+                if cell !== shown { crashes.append("reconfigure at \(path) returned another cell") }
+            } else {
+                checkHandOut(cell, for: path)
+                prepared[path] = cell
             }
         }
         isReconfiguring = false
@@ -118,6 +160,8 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
 
     func reloadAll() {
         calls.append(.reload)
+        // A reload drops the prepared cells into the reuse pool.
+        for (_, cell) in prepared { pool[reuseIDs[ObjectIdentifier(cell)] ?? "", default: []].append(cell) }
         prepared = [:]
         tableCounts = nil
         if laysOutAtOnce { layoutIfNeeded() }
@@ -128,9 +172,11 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
 
     func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
         calls.append(.dequeue(reuseIdentifier: source.reuseIdentifier, path: path))
-        // Dequeuing with the index path of a row being reconfigured hands back its existing cell.
-        if isReconfiguring, reconfiguringPath == path, let cell = prepared[path] { return cell }
-        if isReconfiguring { crashes.append("a new cell was dequeued while reconfiguring \(path)") }
+        // Dequeuing with the index path of a row being reconfigured hands back its existing cell;
+        // a template (a table cell with a style, no class registered) is dequeued by identifier
+        // alone, which cannot: it gets a pooled or new cell.
+        if isReconfiguring, reconfiguringPath == path, source.kind != .template, let cell = prepared[path] { return cell }
+        if isReconfiguring, reconfiguringPath == path { crashes.append("a new cell was dequeued while reconfiguring \(path)") }
         if var cells = pool[source.reuseIdentifier], let cell = cells.popLast() {
             pool[source.reuseIdentifier] = cells
             (cell as? any ListCell)?.prepareForReuse()
@@ -152,10 +198,15 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         layout()
     }
 
-    private func layout() {
+    /// Lays the screen out again (after scrolling with `firstRow` or `screenRows`).
+    func layout() {
         var wanted: [ItemPath] = []
+        var flat = 0
         for (section, count) in core.counts.enumerated() {
-            for item in 0..<count where wanted.count < screenRows { wanted.append(ItemPath(item: item, section: section)) }
+            for item in 0..<count {
+                if flat >= firstRow, wanted.count < screenRows { wanted.append(ItemPath(item: item, section: section)) }
+                flat += 1
+            }
         }
         let wantedSet = Set(wanted)
         // Cells the core no longer shows (deleted rows, a reload) or that scrolled away end display.
@@ -171,7 +222,9 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         }
         for path in wanted where core.cell(at: path) == nil {
             // A prepared cell is displayed as it is, without asking the data source again.
-            guard let cell = prepared.removeValue(forKey: path) ?? core.cellForItem(at: path) else { continue }
+            let kept = prepared.removeValue(forKey: path)
+            guard let cell = kept ?? core.cellForItem(at: path) else { continue }
+            if kept == nil { checkHandOut(cell, for: path) }
             core.willDisplay(cell, at: path)
             onScreen[ObjectIdentifier(cell)] = (cell, path)
         }
