@@ -49,6 +49,9 @@ struct CellKitDemo: ParsableCommand {
     )
 
     static func main() {
+        // Every way out ends in exit() (q, Ctrl-C, SIGTERM/SIGHUP through the terminal's
+        // handler, errors, piped output's end): the git processes still running end with the demo.
+        atexit { Subprocess.terminateAll() }
         exitIfStandardOutputIsClosed()
         switch GitCommand.arguments(Array(CommandLine.arguments.dropFirst())) {
         case .success(let arguments):
