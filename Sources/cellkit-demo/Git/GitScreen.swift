@@ -113,13 +113,25 @@ final class GitScreen: DemoScreen {
         await controller.settle()
     }
 
-    /// The rows shown were printed: later pages shape only the commits after them, so
-    /// each page costs the same however long the history printed before it.
+    /// The rows shown were printed: they leave the source (all but the last, so that the list
+    /// is not empty meanwhile) and later pages shape only the commits after them, so each page
+    /// costs the same however long the history printed before it (also with `--page-size 1`).
     func rowsPrinted() {
         let items = pages.items
         guard printed.start.index < items.count else { return }
         printed.start.advance(over: items[printed.start.index...])
+        // Not after the last page: the list would end empty, and say "No commits yet".
+        let dropped = items.count - 1
+        guard dropped > 0, pages.hasMore else { return }
+        printedAndDropped += dropped
+        printed.start.index -= dropped
+        pages.edit { $0.removeFirst(dropped) }
     }
+
+    /// Commits printed and dropped from the source (plain output).
+    private var printedAndDropped = 0
+
+    var rowsRead: Int { printedAndDropped + pages.items.count }
 
     /// Ends the running `git log` (quitting).
     func stop() {
