@@ -768,7 +768,7 @@ import Testing
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
 @MainActor private func docExample66() async throws {
     final class ProductCell: ListCell {
         var title = ""
@@ -804,7 +804,7 @@ import Testing
     assert((wishlist.listView.visibleCells.first as? ProductCell)?.styled == true)
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:76
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:91
 @MainActor private func docExample67() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
@@ -1129,7 +1129,7 @@ import Testing
     assert(listView.visibleCells.compactMap { ($0 as? TweetCell)?.text } == ["tweet 0", "tweet 1", "tweet 2"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
 @MainActor private func docExample78() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
@@ -1153,7 +1153,7 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
 @MainActor private func docExample79() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
