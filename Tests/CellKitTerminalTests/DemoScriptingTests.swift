@@ -114,7 +114,7 @@ struct DemoScriptingTests {
         #expect(some.status == 0)
         #expect(!some.output.contains("Add the first file"))
         #expect(some.errorOutput.contains("printed 1 page (2 commits); more remain: --pages N"), "\(some.errorOutput)")
-        // The endless feed prints a page and says so.
+        // The feed prints a page and says so.
         let feed = try demo(["feed", "--pages", "2"])
         #expect(feed.errorOutput.contains("printed 2 pages"), "\(feed.errorOutput)")
         #expect(feed.output.count > (try demo(["feed"])).output.count)
