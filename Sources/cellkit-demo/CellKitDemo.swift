@@ -29,8 +29,9 @@ struct CellKitDemo: ParsableCommand {
         When standard input or output is not a terminal (a pipe, CI), or TERM is dumb or unset \
         (Emacs' M-x shell), the rows are printed \
         plainly, without escape codes: a history in full (every page, with real diffstats), \
-        the endless sample feed one page at a time (--pages N prints N pages; when more remain, \
-        standard error says so). Output is deterministic for a given --seed.
+        the sample feed one page at a time (--pages N prints N pages; when more remain, \
+        standard error says so, and also when fewer were there: the sample feed ends after 50 pages, \
+        1,000 tweets, plus those a refresh brings). Output is deterministic for a given --seed.
 
         Exit status: 0 on success; 1 when loading failed (not a repository, a missing or \
         unreadable path, --fail-rate), with the error on standard error; 2 when standard output \
@@ -49,6 +50,9 @@ struct CellKitDemo: ParsableCommand {
     )
 
     static func main() {
+        // Every way out ends in exit() (q, Ctrl-C, SIGTERM/SIGHUP through the terminal's
+        // handler, errors, piped output's end): the git processes still running end with the demo.
+        atexit { Subprocess.terminateAll() }
         exitIfStandardOutputIsClosed()
         switch GitCommand.arguments(Array(CommandLine.arguments.dropFirst())) {
         case .success(let arguments):
@@ -70,7 +74,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: "Width of plain output in columns, \(DisplayOptions.widths.lowerBound)...\(DisplayOptions.widths.upperBound) (default: $COLUMNS, else 80).")
     var width: Int?
 
-    @Option(name: .long, parsing: .unconditional, help: "Pages to print when not interactive (default: all of a history, one of the endless feed).")
+    @Option(name: .long, parsing: .unconditional, help: "Pages to print when not interactive (default: all of a history, one of the feed).")
     var pages: Int?
 
     @Flag(name: .long, help: "Also write CellKit's diagnostics for developers to standard error (at exit when interactive).")

@@ -45,11 +45,14 @@ protocol DemoScreen: AnyObject {
     /// Plain output printed the rows shown: the screen may leave them out of later
     /// snapshots (a long history then costs the same per page to the end).
     func rowsPrinted()
+    /// How many rows were read, printed ones left out since included.
+    var rowsRead: Int { get }
 }
 
 extension DemoScreen {
     func stop() {}
     func rowsPrinted() {}
+    var rowsRead: Int { loadedSnapshot.model.itemCount }
 }
 
 /// Runs a screen interactively in a terminal, or prints its rows plainly.
@@ -98,7 +101,10 @@ enum ScreenRunner {
         screen.controller.attach(to: list)
         screen.start()
         let pageLimit = options.pages ?? screen.defaultPlainPages
+        let stats = getenv("CELLKIT_DEMO_STATS") != nil
         Task { @MainActor in
+            // Work counts for the tests: the most rows the source held (a page must not cost a pass over every row printed before).
+            var mostRowsHeld = 0
             await screen.firstLoadFinished()
             var pages = 1
             // The last row printed; the rows before it may be gone from the list since.
@@ -141,8 +147,10 @@ enum ScreenRunner {
                 }
                 await task.value
                 await screen.controller.settle()
+                mostRowsHeld = max(mostRowsHeld, screen.loadedSnapshot.model.itemCount)
                 pages += 1
             }
+            if stats { writeToStandardError("cellkit-demo stats: most rows held \(mostRowsHeld)\n") }
             await screen.controller.settle()
             printNewRows()
             screen.stop()
@@ -152,8 +160,12 @@ enum ScreenRunner {
             }
             let loaded = screen.loadedSnapshot
             if loaded.hasMore {
-                let count = loaded.model.itemCount
+                let count = screen.rowsRead
                 writeToStandardError("cellkit-demo: printed \(pages) page\(pages == 1 ? "" : "s") (\(count) \(screen.rowName)s); more remain: --pages N prints N pages\n")
+            } else if let asked = options.pages, pages < asked {
+                // Fewer pages than asked for: say so, the list ended there (the sample feed ends after 1,000 tweets).
+                let count = screen.rowsRead
+                writeToStandardError("cellkit-demo: printed all \(pages) page\(pages == 1 ? "" : "s") (\(count) \(screen.rowName)\(count == 1 ? "" : "s")), fewer than --pages \(asked): there are no more\n")
             }
             exit(0)
         }

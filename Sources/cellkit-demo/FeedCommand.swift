@@ -8,7 +8,8 @@ struct FeedCommand: ParsableCommand {
         abstract: "A Twitter-style feed on bundled sample data (the default mode; no network).",
         discussion: """
         Tweets grouped by hour, with "who to follow" users in the byline style. The loading row shows \
-        while the first page loads; more tweets load when the last row comes on screen; r brings new \
+        while the first page loads (keys pressed meanwhile wait for it); more tweets load when the last row \
+        comes on screen, down to the feed's end (1,000 tweets in 50 pages); r brings new \
         tweets at the top without moving the row you are on; avatars download (simulated) for the rows \
         on screen only. --fail-rate makes loads fail (the error row, Enter retries), the same way for the same --seed.
         """

@@ -2,8 +2,9 @@ import CellKit
 import CellKitTerminal
 
 /// Navigation keys on a paged list: End / G load every page before going to
-/// the last row, and keys that move past the loaded rows wait for the next
-/// page instead of being dropped (keys pressed meanwhile are kept, in order).
+/// the last row, and keys that move past the loaded rows (or come while the first
+/// page loads) wait for the next page instead of being dropped (keys pressed
+/// meanwhile are kept, in order).
 ///
 /// While End loads, the selection is on the load-more row at the end ("Loading
 /// more…"), page after page; a page that fails stops it there, on the "Couldn't load
@@ -19,6 +20,8 @@ final class PagedNavigation {
         var count: @MainActor () -> Int
         var hasMore: @MainActor () -> Bool
         var failed: @MainActor () -> Bool
+        /// Whether the first page is loading with nothing shown yet.
+        var firstLoading: @MainActor () -> Bool = { false }
         /// Told when End starts loading every page (`true`) and when it stops (`false`).
         var loadingAll: @MainActor (Bool) -> Void = { _ in }
     }
@@ -51,6 +54,7 @@ final class PagedNavigation {
             count: { source().items.count },
             hasMore: { source().hasMore },
             failed: { source().nextPageError != nil },
+            firstLoading: { source().isFetchingFirstPage && source().items.isEmpty },
             loadingAll: loadingAll
         ), controller: controller)
     }
@@ -74,6 +78,12 @@ final class PagedNavigation {
                 return false
             }
             queue.append(key)
+            return true
+        }
+        if pages.firstLoading() {
+            // Nothing to move through yet: the key waits for the first page (dropped if it fails).
+            queue.append(key)
+            wait(for: pages.loadUntil(0), in: list, then: nil) { [pages] in pages.count() > 0 }
             return true
         }
         switch key {

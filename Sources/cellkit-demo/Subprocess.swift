@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Dispatch
+import Foundation
 
 /// The result of running a program to its end.
 struct ProcessResult: Sendable {
@@ -20,6 +21,49 @@ struct ProcessResult: Sendable {
 /// Runs programs with posix_spawn, standard input from /dev/null (never the terminal in raw mode).
 enum Subprocess {
     private static let queue = DispatchQueue(label: "cellkit-demo.subprocess", attributes: .concurrent)
+
+    /// The children started and not reaped yet, so that none outlives the demo (see ``terminateAll()``).
+    private static let children = Children()
+
+    private final class Children: @unchecked Sendable {
+        let lock = NSLock()
+        /// Under `lock`.
+        var live: Set<pid_t> = []
+        /// Under `lock`: set by ``Subprocess/terminateAll()``; no child starts after it.
+        var closing = false
+    }
+
+    /// The children started and not reaped yet.
+    static var liveChildren: Set<pid_t> { children.lock.withLock { children.live } }
+
+    /// Ends every child still running (SIGTERM, SIGKILL after a second) and reaps it; no
+    /// child starts afterwards. Called once as the demo exits, whichever way it does
+    /// (q, Ctrl-C, a signal, an error): a diffstat `git show` must not outlive the demo.
+    static func terminateAll() {
+        let pids = children.lock.withLock {
+            children.closing = true
+            return children.live
+        }
+        for pid in pids { kill(pid, SIGTERM) }
+        for pid in pids {
+            var status: Int32 = 0
+            var waited = 0
+            // The thread that started the child may reap it first: then waitpid fails (ECHILD),
+            // and no new child can have its pid (none starts any more).
+            while true {
+                let result = waitpid(pid, &status, WNOHANG)
+                if result != 0 && !(result < 0 && errno == EINTR) { break }
+                if waited == 100 { kill(pid, SIGKILL) }
+                if waited > 100 {
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    break
+                }
+                usleep(10_000)
+                waited += 1
+            }
+        }
+        children.lock.withLock { children.live.subtract(pids) }
+    }
 
     /// Runs `arguments` (the first is looked up in PATH) off the main thread, in this
     /// process's environment with `set` added (a nil value removes the variable).
@@ -91,7 +135,11 @@ enum Subprocess {
             for p in cEnvironment { free(p) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, &cEnvironment)
+        // Started and registered at once: ``terminateAll()`` sees every child, and none starts after it.
+        children.lock.lock()
+        let spawned = children.closing ? ECANCELED : posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, &cEnvironment)
+        if spawned == 0 { children.live.insert(pid) }
+        children.lock.unlock()
         close(out[1])
         close(err[1])
         guard spawned == 0 else {
@@ -106,6 +154,7 @@ enum Subprocess {
     static func reap(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        children.lock.withLock { _ = children.live.remove(pid) }
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 

@@ -114,10 +114,17 @@ struct DemoScriptingTests {
         #expect(some.status == 0)
         #expect(!some.output.contains("Add the first file"))
         #expect(some.errorOutput.contains("printed 1 page (2 commits); more remain: --pages N"), "\(some.errorOutput)")
-        // The endless feed prints a page and says so.
+        // The feed prints a page and says so.
         let feed = try demo(["feed", "--pages", "2"])
         #expect(feed.errorOutput.contains("printed 2 pages"), "\(feed.errorOutput)")
         #expect(feed.output.count > (try demo(["feed"])).output.count)
+        // Failed before the fix (demo report 4, item 11): the sample feed ends after 50 pages,
+        // and --pages 60 printed them without a word.
+        let all = try demo(["feed", "--pages", "60"])
+        #expect(all.status == 0)
+        #expect(all.errorOutput.contains("printed all 50 pages (1000 tweets), fewer than --pages 60: there are no more"), "\(all.errorOutput)")
+        let history = try demo(["git", fixture.repository, "--page-size", "2", "--pages", "9"])
+        #expect(history.errorOutput.contains("printed all 3 pages (6 commits), fewer than --pages 9"), "\(history.errorOutput)")
     }
 
     @Test("git mode: a path that starts with '-' is a path; GIT_DIR does not override it", .enabled(if: GitFixture.isAvailable))

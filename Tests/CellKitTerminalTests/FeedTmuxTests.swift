@@ -50,6 +50,20 @@ struct FeedTmuxTests {
         try session.quit()
     }
 
+    // Failed before the fix (demo report 4, item 9): keys pressed while the first page loaded
+    // were dropped, and r then called the first page "20 new tweets".
+    @Test("keys pressed while the first page loads wait for it; r then brings no \"new\" tweets")
+    func keysDuringTheFirstLoad() throws {
+        let session = try DemoSession("feed-first-keys", ["feed", "--seed", "5"], columns: 80, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Loading the feed")
+        try tmux.send("r", "j", "j", "j")
+        let screen = try tmux.waitFor("the selection on row 4") { statusPosition($0)?.hasPrefix("4/") == true }
+        #expect(!screen.contains { $0.contains("new tweet") }, "\(screen)")
+        try session.quit()
+    }
+
     @Test("End keeps loading pages, showing progress; avatars arrive for the visible rows")
     func pagingAndAvatars() throws {
         let session = try DemoSession("feed-paging", ["feed", "--seed", "3"], columns: 80, rows: 24)

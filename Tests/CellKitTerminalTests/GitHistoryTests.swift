@@ -60,6 +60,24 @@ struct GitHistoryTests {
         #expect(onePage.output == result.output)
     }
 
+    // Failed before the fix (demo report 4, item 5): piped, every commit printed stayed in the
+    // source, and each page cost a pass over all of them (--page-size 1: quadratic, 2 minutes for
+    // 50,000 commits). Counted as the rows the source held, not timed.
+    @Test("piped with --page-size 1, the source holds a page or two, not every commit printed")
+    func smallPagesCostTheSame() throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(30)
+        let result = try demo(["git", fixture.repository, "--page-size", "1"], environment: ["CELLKIT_DEMO_STATS": "1"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        for n in [1, 15, 30] { #expect(result.output.contains("Linear commit \(n)\n") || result.output.contains("Linear commit \(n) ")) }
+        #expect(result.output.contains("Add the first file"))
+        let held = result.errorOutput.firstMatch(of: /most rows held (\d+)/).flatMap { Int($0.1) }
+        #expect(held != nil && held! <= 3, "\(result.errorOutput)")
+        // The same rows as with one page holding everything.
+        #expect(try demo(["git", fixture.repository, "--page-size", "1000"]).output == result.output)
+    }
+
     @Test("piped, the first page is printed while git log is still running")
     func pipedOutputStreams() throws {
         let fixture = try GitFixture()

@@ -2052,7 +2052,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:145
+// README.md:148
 @MainActor private func docExample135() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 

@@ -80,12 +80,17 @@ final class FeedScreen: DemoScreen {
         await controller.settle()
     }
 
-    func refresh() { source.refresh() }
+    /// Loads new tweets on top; nothing while the first page loads (it is the newest already,
+    /// and none of it is new: nothing was shown before it).
+    func refresh() {
+        guard firstLoadDone else { return }
+        source.refresh()
+    }
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool { navigation.handle(key, in: list) }
 
     func filter(_ text: String) {
-        // Say what was searched: the filter looks at the loaded pages of the endless feed only.
+        // Say what was searched: the filter looks at the loaded pages of the feed only.
         let loaded = source.innerSnapshot.model.itemCount
         controller.placeholders.noResults = NoResultsPlaceholder(
             message: "No tweets or people match “\(text)” in the \(loaded) loaded tweet\(loaded == 1 ? "" : "s")")

@@ -32,7 +32,7 @@ struct FeedError: LocalizedError, CustomStringConvertible {
     var errorDescription: String? { description }
 }
 
-/// The bundled sample network: users and an endless, seeded stream of tweets. No network.
+/// The bundled sample network: users and a seeded stream of 1,000 tweets (more arrive with each refresh). No network.
 struct SampleFeed: Sendable {
     let users: [User]
     private let seed: UInt64

@@ -200,14 +200,7 @@ struct GitRepository: Sendable {
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
-    /// "3 files +10 −2" for `hash` (against its first parent), or nil when git fails.
-    func diffstat(_ hash: String) async -> String? {
-        let result = await git(["show", "--shortstat", "--format=", "--diff-merges=first-parent", hash, "--"])
-        guard result.status == 0 else { return nil }
-        return Self.diffstat(shortstat: Self.firstLine(result.output))
-    }
-
-    /// "3 files +10 −2" for `hash`, or nil when git fails; blocks the calling thread.
+    /// "3 files +10 −2" for `hash` (against its first parent), or nil when git fails; blocks the calling thread.
     func diffstatNow(_ hash: String) -> String? {
         let result = Subprocess.runBlocking(command(["show", "--shortstat", "--format=", "--diff-merges=first-parent", hash, "--"]), environment: Self.environment)
         guard result.status == 0 else { return nil }

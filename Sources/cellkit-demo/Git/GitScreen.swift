@@ -5,7 +5,8 @@ import CellKitTerminal
 ///
 /// Pages come from a ``PaginatedDataSource`` over `git log`, shaped into day
 /// sections and cell types by a ``ShapedDataSource``; diffstats come from a
-/// ``ResourceLoader`` that runs `git show --shortstat` for rows as they show.
+/// ``ResourceLoader`` that runs `git show --shortstat` for rows as they show, once per
+/// commit (a ``DiffstatStore``).
 @MainActor
 final class GitScreen: DemoScreen {
     let controller = ListController()
@@ -28,6 +29,8 @@ final class GitScreen: DemoScreen {
     private let withDiffstats: Bool
     private var navigation: PagedNavigation!
     private let diffstats: ResourceLoader<any CommitRow, String>
+    /// The diffstats computed, by commit id.
+    let diffstatStore: DiffstatStore
     private var firstLoadDone = false
     private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastActivity = ListActivity.idle
@@ -50,8 +53,13 @@ final class GitScreen: DemoScreen {
         source = ShapedDataSource(pages) { loaded, filter, hasMore in
             GitScreen.shape(loaded, filter: filter, hasMore: hasMore, from: printed.start)
         }
+        // Each commit's diffstat is computed once (rows that flash past cost none) and kept
+        // by commit id, within a bound: holding j costs neither a git show per row nor memory.
+        let store = DiffstatStore(concurrency: 2) { hash in repository.diffstatNow(hash) ?? GitHistory.unavailable }
+        diffstatStore = store
         diffstats = ResourceLoader(key: "diffstat", cacheLimit: 1_000) { row in
-            await repository.diffstat(row.info.hash) ?? GitHistory.unavailable
+            guard let value = await store.value(for: row.info.hash) else { throw CancellationError() }
+            return value
         }
         // End reads in pages that grow.
         navigation = PagedNavigation({ [unowned self] in pages }, controller: controller, loadingAll: { [unowned self] on in history.growing = on })
@@ -84,7 +92,7 @@ final class GitScreen: DemoScreen {
     private func register<Model: CommitRow & Identifiable, Cell: CommitCellBase>(_ cell: Cell.Type, for model: Model.Type, height: Double) where Model.ID: Sendable {
         controller.register(cell, for: model) { [unowned self] cell, row in
             cell.info = row.info
-            cell.diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row))
+            cell.diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.hash)
         }
         controller.height(for: model) { _ in height }
         controller.dispatch.onResource(model) { (cell: Cell, _, update) in
@@ -105,13 +113,25 @@ final class GitScreen: DemoScreen {
         await controller.settle()
     }
 
-    /// The rows shown were printed: later pages shape only the commits after them, so
-    /// each page costs the same however long the history printed before it.
+    /// The rows shown were printed: they leave the source (all but the last, so that the list
+    /// is not empty meanwhile) and later pages shape only the commits after them, so each page
+    /// costs the same however long the history printed before it (also with `--page-size 1`).
     func rowsPrinted() {
         let items = pages.items
         guard printed.start.index < items.count else { return }
         printed.start.advance(over: items[printed.start.index...])
+        // Not after the last page: the list would end empty, and say "No commits yet".
+        let dropped = items.count - 1
+        guard dropped > 0, pages.hasMore else { return }
+        printedAndDropped += dropped
+        printed.start.index -= dropped
+        pages.edit { $0.removeFirst(dropped) }
     }
+
+    /// Commits printed and dropped from the source (plain output).
+    private var printedAndDropped = 0
+
+    var rowsRead: Int { printedAndDropped + pages.items.count }
 
     /// Ends the running `git log` (quitting).
     func stop() {
