@@ -98,6 +98,72 @@ struct PagingTmuxTests {
         #expect(statusPosition(screen) == "37/37", "\(screen)")
         try demo.session.quit()
     }
+
+    @Test("a refresh with more new commits than rows shown puts every one on top; the old head loses its HEAD label")
+    func refreshWithMoreNewCommitsThanRows() throws {
+        // Before: the first page read again kept its old size (10): "11 new commits  11/20",
+        // Linear commit 5 missing, Linear commit 4 still "HEAD -> main".
+        let demo = try GitDemo("git-refresh-many", linearCommits: 4, columns: 100, rows: 50)  // 10 commits
+        defer { demo.close() }
+        let tmux = demo.tmux
+        try tmux.waitFor(text: "10 commits")
+        try demo.fixture.addLinearCommits(11, from: 5)
+        try tmux.send("r")
+        // The status line may say it a frame before the rows show; the selection stays on the old head.
+        let screen = try tmux.waitFor("the new commits") { lines in lines.contains { $0.contains("11 new commits") } && statusPosition(lines) == "12/21" }
+        let five = try #require(screen.firstIndex { $0.contains("Linear commit 5") })
+        #expect(screen[five + 2].contains("Linear commit 4"), "\(screen)")
+        #expect(!screen[five + 3].contains("HEAD ->"), "\(screen)")
+        #expect(screen.contains { $0.contains("HEAD -> main") })
+        try demo.session.quit()
+    }
+
+    @Test("a refresh with one commit shown counts the new commits")
+    func refreshFromOneCommit() throws {
+        // Before: "4 commits" (the refresh read one commit, the next page the rest).
+        let repository = try ScratchRepository("one", script: "git config user.name T; git config user.email t@example.com; git commit -q --allow-empty -m 'Commit 1'")
+        defer { repository.remove() }
+        let session = try DemoSession("git-refresh-one", ["git", repository.path], columns: 100, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "1 commit")
+        let more = try Spawn.run(["sh", "-c", "cd \"$1\"; for n in 2 3 4; do git commit -q --allow-empty -m \"Commit $n\"; done", "sh", repository.path])
+        #expect(more.status == 0, "\(more.errorOutput)")
+        try tmux.send("r")
+        // The status line may say it a frame before the rows show.
+        let screen = try tmux.waitFor("the new commits") { lines in lines.contains { $0.contains("3 new commits") } && statusPosition(lines) == "4/4" }
+        #expect(screen.contains { $0.contains("Commit 4") })
+        try session.quit()
+    }
+
+    @Test("a refresh after a rewind whose commits were pruned counts the commits gone")
+    func refreshAfterRewindAndPrune() throws {
+        // Before: "Up to date" (git cannot compare with a head it no longer has).
+        let demo = try GitDemo("git-refresh-pruned", linearCommits: 24, columns: 100)  // 30 commits
+        defer { demo.close() }
+        let tmux = demo.tmux
+        try tmux.waitFor(text: "30 commits")
+        let prune = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git reset -q --hard HEAD~5; git reflog expire --expire=now --all; git gc -q --prune=now", "sh", demo.fixture.repository])
+        #expect(prune.status == 0, "\(prune.errorOutput)")
+        try tmux.send("r")
+        try tmux.waitFor("the rewritten history") { lines in
+            lines.contains { $0.contains("The history was rewritten: 5 commits gone") } && statusPosition(lines) == "1/25"
+        }
+        try demo.session.quit()
+    }
+
+    @Test("r and End typed together: the refresh, then End reads every page")
+    func refreshThenEnd() throws {
+        // Before: the refresh's first page cancelled End's page: End stopped at "Up to date  10/10".
+        let demo = try GitDemo("git-refresh-end", linearCommits: 40, arguments: ["--page-size", "10"])  // 46 commits
+        defer { demo.close() }
+        let tmux = demo.tmux
+        try tmux.waitFor(text: "Linear commit 40")
+        try tmux.send("r", "End")
+        let screen = try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
+        #expect(screen.contains { $0.contains("Add the first file") })
+        try demo.session.quit()
+    }
 }
 
 extension GitFixture {
