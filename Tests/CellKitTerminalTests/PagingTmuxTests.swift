@@ -164,6 +164,51 @@ struct PagingTmuxTests {
         #expect(screen.contains { $0.contains("Add the first file") })
         try demo.session.quit()
     }
+
+    @Test("r while End reads every page: End reads to the last commit, then the refresh runs")
+    func refreshDuringEnd() throws {
+        // Before: the refresh cancelled End's page: End stopped short, not on the last row,
+        // and the refresh's own result never showed.
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)  // 46 commits
+        // A git whose `git log` holds its end (the last page) until the file "go" exists.
+        let real = try Spawn.run(["sh", "-c", "command -v git"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bin = fixture.root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let go = fixture.root.appendingPathComponent("go").path
+        let calls = fixture.root.appendingPathComponent("calls").path
+        try writeExecutable("""
+            #!/bin/sh
+            echo "$*" >> '\(calls)'
+            case " $* " in
+            *" log "*)
+              '\(real)' "$@" || exit $?
+              i=0
+              while [ ! -e '\(go)' ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+              exit 0 ;;
+            esac
+            exec '\(real)' "$@"
+            """, to: bin.appendingPathComponent("git").path)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let session = try DemoSession("git-end-refresh", ["git", fixture.repository, "--page-size", "10"], columns: 100, rows: 24, environment: ["PATH": path])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Linear commit 40")
+        try tmux.send("End")
+        // End waits for the last page, which waits for the end of `git log`.
+        try tmux.waitFor(text: "Loading more…")
+        try tmux.send("r")
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
+        // The refresh ran after End: it asked git for HEAD.
+        try tmux.waitFor("the refresh") { _ in
+            ((try? String(contentsOfFile: calls, encoding: .utf8)) ?? "").contains("HEAD^{commit}")
+        }
+        let screen = try tmux.waitFor("the refresh's rows") { !$0.contains { $0.contains("Refreshing") || $0.contains("Loading more") } }
+        #expect(statusPosition(screen) == "46/46", "\(screen)")
+        try session.quit()
+    }
 }
 
 extension GitFixture {
