@@ -1,15 +1,20 @@
 /// Turns the bytes read from a terminal in raw mode into keys.
 ///
 /// One read may carry several keys, or end in the middle of an escape sequence
-/// or a UTF-8 character; the decoder keeps the unfinished tail for the next
-/// read. A lone ESC is ambiguous until more bytes arrive or a short pause
-/// passes: call ``flush()`` after the pause.
+/// or a UTF-8 character; the decoder keeps the unfinished tail, and the next
+/// read completes it, however late it comes. A lone ESC is ambiguous until more
+/// bytes arrive or a short pause passes: call ``flush(includingUnfinished:)`` after
+/// the pause (it makes the Escape key); call it with `true` after a longer pause to
+/// give up a sequence that never ended (a cut-off mouse report).
 ///
 /// Every escape sequence is decoded whole, known or not: mouse reports
 /// (`ESC [ M b x y`, SGR `ESC [ < b;x;y M`), unknown CSI and SS3 sequences,
 /// OSC, DCS, APC, PM and SOS strings become one ``Key/unknown(_:)`` key, and
-/// ESC before a printable character is ``Key/alt(_:)``: none of their bytes
-/// acts as another key. Bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) becomes
+/// ESC before a printable character is ``Key/alt(_:)`` (which is also what Esc
+/// typed quickly before that character sends: ``TerminalApp`` handles it as Esc,
+/// then the character). A byte that cannot continue a sequence ends it and is
+/// decoded as its own key: ESC before a control key (Enter, Backspace, Ctrl-C) is
+/// Escape, then that key. Bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) becomes
 /// one ``Key/paste(_:)`` with the text, however many reads it spans.
 ///
 /// ```swift
@@ -17,6 +22,10 @@
 /// assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
 /// assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
 /// assert(decoder.decode([0x1B, 0x4F, 0x42]) == [.down]) // ESC O B
+/// assert(decoder.decode([0xC3]) == [])                  // é, split
+/// assert(decoder.flush() == [])                          // still waits for the rest
+/// assert(decoder.decode([0xA9]) == [.character("é")])
+/// assert(decoder.decode([0x1B, 0x0D]) == [.escape, .enter])
 /// assert(decoder.decode(Array("\u{1B}[200~q\r\u{1B}[201~".utf8)) == [.paste("q\r")])
 /// ```
 public struct InputDecoder: Sendable {
@@ -72,13 +81,22 @@ public struct InputDecoder: Sendable {
         return keys
     }
 
-    /// Ends an unfinished sequence after a pause: a lone ESC is the Escape key,
-    /// anything else pending (half a sequence, a cut UTF-8 character) is one
-    /// ``Key/unknown(_:)``. An unfinished paste keeps waiting for its end.
-    public mutating func flush() -> [Key] {
+    /// Ends what is pending after a pause in the input: a lone ESC is the Escape key.
+    ///
+    /// Half an escape sequence or a cut UTF-8 character stays pending, for the next
+    /// read to complete (a terminal or a slow link may split one anywhere), unless
+    /// `includingUnfinished` is `true`: then it is given up as one ``Key/unknown(_:)``
+    /// (its bytes after ESC), so that the keys typed after it are not taken as its end.
+    /// Call it with `false` after a short pause (tens of milliseconds) and with `true`
+    /// after a long one (a second). An unfinished paste keeps waiting for its end.
+    public mutating func flush(includingUnfinished: Bool = false) -> [Key] {
         guard !pending.isEmpty, paste == nil else { return [] }
+        if pending == [0x1B] {
+            pending.removeAll()
+            return [.escape]
+        }
+        guard includingUnfinished else { return [] }
         defer { pending.removeAll() }
-        if pending == [0x1B] { return [.escape] }
         return [.unknown(pending.first == 0x1B ? Array(pending.dropFirst()) : pending)]
     }
 
@@ -164,6 +182,8 @@ public struct InputDecoder: Sendable {
         case 0x4F:  // ESC O x: SS3 (application cursor keys, F1-F4)
             guard i + 2 < bytes.count else { return nil }
             let final = bytes[i + 2]
+            // Broken off by a byte that cannot end it: ESC O is Alt-O, the byte its own key.
+            guard (0x40...0x7E).contains(final) else { return (.alt("O"), 2) }
             let key: Key
             switch final {
             case 0x41: key = .up
@@ -198,8 +218,9 @@ public struct InputDecoder: Sendable {
             if case .character(let c)? = key { return (.alt(c), length + 1) }
             return (.unknown(Array(bytes[(i + 1)..<(i + 1 + length)])), length + 1)
         default:
-            // Alt with a control key (Alt-Enter, Alt-Backspace, …).
-            return (.unknown([introducer]), 2)
+            // A control key (Enter, Backspace, Ctrl-C, …) after ESC: Escape, then that key
+            // (Alt with a control key is not told apart from Esc typed just before it).
+            return (.escape, 1)
         }
     }
 

@@ -71,8 +71,17 @@ public final class Terminal {
         return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
     }
 
+    /// Whether this process is in the terminal's foreground process group (`fg`), so that it
+    /// may take the terminal; `false` in the background (`bg`, `&`) or without a terminal.
+    public nonisolated static var isForeground: Bool {
+        let group = tcgetpgrp(STDIN_FILENO)
+        return group >= 0 && group == getpgrp()
+    }
+
     /// Whether raw mode is on.
     public private(set) var isRaw = false
+    /// Whether ``suspend()`` gave the terminal back and ``resume()`` has not taken it again.
+    public private(set) var isSuspended = false
 
     /// Creates a handle on the terminal; nothing changes until ``enterRawMode()``.
     public init() {}
@@ -103,8 +112,12 @@ public final class Terminal {
 
     /// Restores the terminal and stops the process group, as Ctrl-Z does in a shell
     /// (SIGTSTP with its default action, sent to the whole group as `less` and `vim`
-    /// send it); returns once the process is continued (`fg`), with raw mode and the
-    /// alternate screen back. The caller redraws.
+    /// send it); returns once the process is continued. Continued in the foreground
+    /// (`fg`), raw mode and the alternate screen are back (``isRaw``) and the caller
+    /// redraws; continued in the background (`bg`), the terminal stays the shell's
+    /// (``isSuspended``) and the process group stops again (SIGTTOU, as the kernel stops
+    /// a background job that touches the terminal; the shell lists it as stopped), so
+    /// that `fg` continues it and ``resume()`` takes the terminal back.
     ///
     /// The whole group stops, not only this process: run from a script (or `make`, or
     /// any wrapper that waits for it), the wrapper stops too, so the shell gets the
@@ -114,39 +127,67 @@ public final class Terminal {
     public func suspend() {
         guard isRaw else { return }
         restore()
+        Terminal.stopProcessGroup(with: SIGTSTP)
+        isSuspended = true
+        resume()
+    }
+
+    /// Stops the process group with `signal` (SIGTSTP, SIGTTOU) and its default action;
+    /// returns once the process is continued.
+    private static func stopProcessGroup(with stopSignal: Int32) {
         var previous = sigaction()
-        _ = sigaction(SIGTSTP, nil, &previous)
+        _ = sigaction(stopSignal, nil, &previous)
         // The rest of the process group (0) first: a wrapper waiting for this process
         // stops with it. The signal is ignored here meanwhile, so that it leaves nothing
         // pending in this process: the kernel hands a signal sent to a process to any of
         // its threads, which may stop the process only after this thread has run on.
-        _ = signal(SIGTSTP, SIG_IGN)
-        _ = kill(0, SIGTSTP)
+        _ = signal(stopSignal, SIG_IGN)
+        _ = kill(0, stopSignal)
         // Then this process: a signal sent to this thread, with the default action,
         // stops the process before `pthread_kill` returns (the continue, SIGCONT, also
         // discards any stop signal still pending).
         var defaultAction = sigaction()
         sigemptyset(&defaultAction.sa_mask)
-        _ = sigaction(SIGTSTP, &defaultAction, nil)
+        _ = sigaction(stopSignal, &defaultAction, nil)
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGTSTP)
+        sigaddset(&set, stopSignal)
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        _ = pthread_kill(pthread_self(), SIGTSTP)
+        _ = pthread_kill(pthread_self(), stopSignal)
         // Continued.
-        _ = sigaction(SIGTSTP, &previous, nil)
-        try? enterRawMode()
+        _ = sigaction(stopSignal, &previous, nil)
     }
 
-    /// Puts raw mode and the alternate screen back after the process was stopped and
-    /// continued by someone else (SIGSTOP, then SIGCONT), in case the shell changed the
-    /// terminal meanwhile. Does nothing when raw mode is off. The caller redraws.
-    public func resume() {
-        guard isRaw else { return }
+    /// Takes the terminal again after the process was continued (SIGCONT), when it is
+    /// in the terminal's foreground process group (``isForeground``); returns whether
+    /// the terminal is this program's (raw mode on), so the caller redraws.
+    ///
+    /// After ``suspend()``, it enters raw mode and the alternate screen again; after a
+    /// stop by someone else (SIGSTOP, then SIGCONT) it puts raw mode and the alternate
+    /// screen back, in case the shell changed the terminal meanwhile. Continued in the
+    /// background after ``suspend()`` (`bg`), it stops the process group again (SIGTTOU)
+    /// without touching the terminal, and takes it once `fg` continues it. Otherwise, in
+    /// the background (a group no shell manages), it changes nothing and returns
+    /// `false`: draw nothing and call it again on the next SIGCONT.
+    @discardableResult
+    public func resume() -> Bool {
+        guard isRaw || isSuspended else { return false }
+        if isSuspended, !Terminal.isForeground {
+            // Continued in the background (`bg`): stop again, as a background process that
+            // touches the terminal is stopped (SIGTTOU), so that `fg` continues it.
+            Terminal.stopProcessGroup(with: SIGTTOU)
+        }
+        guard Terminal.isForeground else { return false }
+        if isSuspended {
+            isSuspended = false
+            try? enterRawMode()
+            return isRaw
+        }
         var raw = _savedTerminalAttributes
         cfmakeraw(&raw)
         _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &raw)
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h")
+        return true
     }
 
     /// Puts the terminal back as it was before ``enterRawMode()``. Safe to call more than once.

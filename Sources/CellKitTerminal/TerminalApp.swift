@@ -21,14 +21,20 @@ import CellKit
 /// the filter is told once per batch (``onFilter`` with the text after the whole
 /// batch), so a 10,000-character paste costs one filter pass; Ctrl-C anywhere in
 /// a batch quits before the rest is handled. Escape sequences that are not keys
-/// (mouse reports, Alt keys, unknown sequences) are ignored.
+/// (mouse reports, unknown sequences) are ignored. Esc typed quickly before
+/// another key arrives as one Alt combination (``Key/alt(_:)``), which the app
+/// binds to nothing: it handles it as Esc, then that key (Esc then `q` clears
+/// the filter and quits). A sequence or UTF-8 character split across reads is
+/// completed by the next read; a lone Esc counts after 40 ms without more input.
 ///
 /// Every way out restores the terminal: `q` exits 0; Ctrl-C exits 130;
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT exit 128 + the signal; every other
 /// signal whose default action ends the process restores the terminal and then
 /// ends it. Ctrl-Z and SIGTSTP restore the terminal and stop the process group (see
-/// ``Terminal/suspend()``); SIGCONT (`fg`)
-/// takes the terminal again and redraws. The loading row's spinner runs a timer
+/// ``Terminal/suspend()``); SIGCONT in the foreground (`fg`) takes the terminal again
+/// and redraws. Continued in the background (`bg`), it leaves the terminal to the
+/// shell and stops again (SIGTTOU: the shell lists it as stopped, as it does `less`
+/// or `vim`), drawing nothing; `fg` continues it, and it takes the terminal and redraws. The loading row's spinner runs a timer
 /// only while it is on screen: an idle app does not wake up.
 ///
 /// ```swift
@@ -87,6 +93,9 @@ public final class TerminalApp {
     private var sources: [any DispatchSourceProtocol] = []
     private var size = TerminalSize.fallback
     private var running = false
+    /// Whether the terminal is the app's: false while suspended, and while continued in the background.
+    private var ownsTerminal = true
+    private var inputSource: (any DispatchSourceRead)?
     private var animation: (any DispatchSourceTimer)?
     private var animationRunning = false
     /// Inside ``handle(_:)-(Key)`` for a batch: the filter is told once, at the end or before a key that needs it.
@@ -148,6 +157,7 @@ public final class TerminalApp {
             MainActor.assumeIsolated { self?.readInput() }
         }
         inputSource.resume()
+        self.inputSource = inputSource
         // The loading row's spinner: a frame every 100 ms, only while one is on screen (see render()).
         let animation = DispatchSource.makeTimerSource(queue: .main)
         animation.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
@@ -178,9 +188,9 @@ public final class TerminalApp {
         case SIGTSTP:
             suspend()
         case SIGCONT:
-            // Stopped and continued by someone else: the shell may have changed the terminal.
-            terminal.resume()
-            redrawAll()
+            // Continued (after a stop by anyone): in the foreground, take the terminal again,
+            // the shell may have changed it; in the background, leave it alone.
+            takeTerminalIfForeground(terminal.resume())
         default:
             quit(status: 128 + signal)
         }
@@ -195,10 +205,21 @@ public final class TerminalApp {
         render()
     }
 
-    /// Gives the terminal back and stops (Ctrl-Z, SIGTSTP); after `fg`, takes it again and redraws.
+    /// Gives the terminal back and stops (Ctrl-Z, SIGTSTP); after `fg`, takes it again and
+    /// redraws; after `bg`, stays off the terminal until the SIGCONT of a later `fg`.
     private func suspend() {
         terminal.suspend()
-        redrawAll()
+        takeTerminalIfForeground(terminal.isRaw)
+    }
+
+    /// Redraws and reads keys when `owned` (the terminal is the app's again); otherwise
+    /// draws nothing and reads nothing (a background read would stop the process, SIGTTIN).
+    private func takeTerminalIfForeground(_ owned: Bool) {
+        if owned != ownsTerminal, let inputSource {
+            if owned { inputSource.resume() } else { inputSource.suspend() }
+        }
+        ownsTerminal = owned
+        if owned { redrawAll() }
     }
 
     private func redrawAll() {
@@ -225,14 +246,21 @@ public final class TerminalApp {
         }
         guard !bytes.isEmpty else { return }
         handle(decoder.decode(bytes))
-        if decoder.hasPending {
-            // A lone ESC, or half a sequence: wait briefly for the rest.
-            escapeGeneration += 1
-            let generation = escapeGeneration
-            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(40)) { [weak self] in
-                MainActor.assumeIsolated {
-                    guard let self, self.escapeGeneration == generation else { return }
-                    self.handle(self.decoder.flush())
+        escapeGeneration += 1
+        guard decoder.hasPending else { return }
+        // A lone ESC is Escape after a short pause; half a sequence or a cut UTF-8 character
+        // waits for the next read, and is given up only after a long pause.
+        let generation = escapeGeneration
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(40)) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.escapeGeneration == generation else { return }
+                self.handle(self.decoder.flush())
+                guard self.decoder.hasPending else { return }
+                DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(1)) { [weak self] in
+                    MainActor.assumeIsolated {
+                        guard let self, self.escapeGeneration == generation else { return }
+                        self.handle(self.decoder.flush(includingUnfinished: true))
+                    }
                 }
             }
         }
@@ -267,6 +295,12 @@ public final class TerminalApp {
     }
 
     private func handleInBatch(_ key: Key) {
+        if case .alt(let character) = key {
+            // No Alt bindings: ESC and a character are Esc typed just before it.
+            handleInBatch(.escape)
+            handleInBatch(.character(character))
+            return
+        }
         if isEditingFilter {
             switch key {
             case .character(let c):
@@ -395,7 +429,7 @@ public final class TerminalApp {
 
     private func render() {
         renderScheduled = false
-        guard running else { return }
+        guard running, ownsTerminal else { return }
         let frame = composeFrame()
         let bytes = screen.update(frame, columns: listView.columns)
         if !bytes.isEmpty { terminal.write(bytes) }

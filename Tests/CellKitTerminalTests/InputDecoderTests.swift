@@ -71,7 +71,7 @@ struct InputDecoderStrayTests {
         "\u{1B}[?1;2c", "\u{1B}[>0;95;0c", "\u{1B}[15~", "\u{1B}[2~", "\u{1B}[200~x", "\u{1B}[201~", "\u{1B}[I", "\u{1B}[O",
         "\u{1B}OP", "\u{1B}Oq",
         "\u{1B}]11;rgb:0000/0000/0000\u{07}", "\u{1B}]52;c;cXVpdA==\u{1B}\\", "\u{1B}P1$r0m\u{1B}\\", "\u{1B}_Gq\u{1B}\\",
-        "\u{1B}q", "\u{1B}/", "\u{1B}j", "\u{1B}\r", "\u{1B}\u{7F}", "\u{1B}é",
+        "\u{1B}q", "\u{1B}/", "\u{1B}j", "\u{1B}é",
     ])
     func strayIgnored(sequence: String) {
         let (whole, split) = decodeBothWays(bytes(sequence))
@@ -101,14 +101,43 @@ struct InputDecoderStrayTests {
         #expect(decoder.decode(bytes("\u{1B}[5;5~")) == [.pageUp])
     }
 
-    @Test("an unfinished sequence flushed after the pause is one unknown key, not its letters")
+    @Test("an unfinished sequence given up after the long pause is one unknown key, not its letters")
     func unfinishedFlush() {
         var decoder = InputDecoder()
         #expect(decoder.decode(bytes("\u{1B}[<0;1")) == [])
-        #expect(decoder.flush() == [.unknown(bytes("[<0;1"))])
+        #expect(decoder.flush() == [])
+        #expect(decoder.flush(includingUnfinished: true) == [.unknown(bytes("[<0;1"))])
         #expect(decoder.decode(bytes("\u{1B}[M q")) == [])
-        #expect(decoder.flush() == [.unknown(bytes("[M q"))])
+        #expect(decoder.flush(includingUnfinished: true) == [.unknown(bytes("[M q"))])
         #expect(decoder.decode(bytes("q")) == [.character("q")])
+    }
+
+    @Test("a sequence or UTF-8 character split across reads, with the short pause between, is completed by the next read",
+          arguments: ["\u{1B}[B", "\u{1B}OB", "\u{1B}[5~", "\u{1B}[1;5A", "é", "日", "👨‍👩‍👧", "\u{1B}é"])
+    func splitAcrossPause(text: String) {
+        let input = bytes(text)
+        var whole = InputDecoder()
+        let expected = whole.decode(input)
+        #expect(!expected.isEmpty)
+        for cut in 1..<input.count where !(cut == 1 && input[0] == 0x1B) {
+            var decoder = InputDecoder()
+            var keys = decoder.decode(input[..<cut])
+            keys += decoder.flush()   // the short pause: only a lone ESC counts as Escape
+            keys += decoder.decode(input[cut...])
+            keys += decoder.decode(bytes("q"))
+            #expect(keys == expected + [.character("q")], "cut at \(cut): \(keys)")
+        }
+    }
+
+    @Test("ESC before a control key is Escape, then the key; a broken SS3 keeps the byte that broke it")
+    func escapeBeforeControl() {
+        var decoder = InputDecoder()
+        #expect(decoder.decode(bytes("\u{1B}\r\u{1B}\u{7F}\u{1B}\u{03}")) == [.escape, .enter, .escape, .backspace, .escape, .control("c")])
+        #expect(decoder.decode(bytes("\u{1B}O\rq")) == [.alt("O"), .enter, .character("q")])
+        #expect(decoder.decode(bytes("\u{1B}")) == [])
+        #expect(decoder.flush() == [.escape])
+        #expect(decoder.decode(bytes("\u{1B}")) == [])
+        #expect(decoder.decode(bytes("q")) == [.alt("q")])
     }
 
     @Test("a bracketed paste is one key, across reads, with the end marker split")

@@ -108,3 +108,27 @@ struct TerminalAppChromeTests {
         #expect(TerminalError.unsupportedTerminal(term: nil).description.contains("TERM is not set"))
     }
 }
+
+/// Esc typed quickly before another key (one read: ESC then the key, an Alt combination).
+@Suite("Terminal app: Esc then a key in one read")
+@MainActor
+struct TerminalAppEscapeTests {
+    // Failed before the fix (demo report 4, item 7): ESC j was an Alt key and ignored: the
+    // filter stayed, and the j did not move the selection.
+    @Test("Esc and a key together are Esc, then the key: the filter clears, the key acts")
+    func escapeThenKey() {
+        let fixture = NotesFixture(columns: 40, rows: 6)
+        fixture.controller.apply(NotesFixture.model(sections: 1, rows: 5))
+        let app = TerminalApp(listView: fixture.list, title: "Notes")
+        app.handle([.character("/"), .character("x")])
+        #expect(app.isEditingFilter && app.filterText == "x")
+        var decoder = InputDecoder()
+        app.handle(decoder.decode(Array("\u{1B}/yz\u{1B}".utf8)))
+        app.handle(decoder.decode(Array("j".utf8)))
+        #expect(app.filterText == "", "the second Esc clears the filter typed after the first")
+        #expect(!app.isEditingFilter)
+        let before = app.listView.positionDescription
+        app.handle(decoder.decode(Array("\u{1B}j".utf8)))
+        #expect(app.listView.positionDescription != before, "the j after Esc moves the selection")
+    }
+}

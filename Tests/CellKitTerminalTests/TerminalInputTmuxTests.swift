@@ -85,11 +85,11 @@ struct TerminalInputTmuxTests {
         #expect(try session.waitForExitAndCheckTerminal() == 130)
     }
 
-    @Test("stray escape sequences are ignored: mouse reports, Alt keys, unknown sequences", arguments: [
+    // Alt-q (ESC q) is not here: it is what Esc typed just before q sends, and quits (see below).
+    @Test("stray escape sequences are ignored: mouse reports, unknown sequences", arguments: [
         "1b 5b 4d 20 71 71",                          // X10 mouse press at column 'q', row 'q'
         "1b 5b 4d 23 2f 2f",                          // X10 mouse release over '/'
         "1b 5b 3c 30 3b 31 32 3b 35 4d",              // SGR mouse ESC [ < 0;12;5 M
-        "1b 71", "1b 2f", "1b 72",                    // Alt-q, Alt-/, Alt-r
         "1b 5d 30 3b 71 07",                          // OSC 0;q BEL
         "1b 50 71 1b 5c",                             // DCS q ST
         "1b 5b 31 35 7e", "1b 4f 50",                 // F5, F1
@@ -105,6 +105,24 @@ struct TerminalInputTmuxTests {
         #expect(!screen.contains { $0.contains("▏") }, "the filter opened")
         #expect(try tmux.display("#{pane_dead}") == "0")
         try session.quit()
+    }
+
+    // Failed before the fix (demo report 4, item 7): Esc and a key in one write were one Alt
+    // key, ignored: the filter stayed open, and a q after Esc did not quit.
+    @Test("Esc typed together with a key is Esc, then the key: it clears the filter, and Esc q quits")
+    func escapeThenKeyInOneWrite() throws {
+        let session = try DemoSession("esc-then-key", ["feed"])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.send("/", "x")
+        try tmux.waitFor("the filter prompt") { $0.contains { $0.contains("/x▏") } }
+        try tmux.tmux(["send-keys", "-t", "main", "-H", "1b", "2f", "79"])   // ESC / y, one write
+        try tmux.waitFor("a new filter, the old one cleared") { $0.last { !$0.isEmpty }?.hasPrefix(" /y▏") == true }
+        try tmux.tmux(["send-keys", "-t", "main", "-H", "1b", "1b", "48"])   // ESC ESC H: clear, then H
+        try tmux.waitFor("the filter cleared") { $0.last { !$0.isEmpty }?.contains("▏") == false }
+        try tmux.tmux(["send-keys", "-t", "main", "-H", "6a", "1b", "71"])   // j ESC q
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
 
     @Test("signals whose default action ends the process restore the terminal", arguments: [
@@ -185,6 +203,63 @@ struct TerminalInputTmuxTests {
         try shellCommand("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
         #expect(try settings("status") == "0\n")
         #expect(try settings("after") == before)
+        #expect(try tmux.display("#{alternate_on}") == "0")
+    }
+
+    // Failed before the fix (demo report 4, item 2): continued by `bg`, the demo took the
+    // terminal from the shell (alternate screen, raw mode) and drew over it; after `fg` it
+    // stayed in the shell's line mode: keys echoed, nothing redrawn.
+    @Test("Ctrl-Z then bg: the app stays off the terminal in the background; fg takes it again and redraws")
+    func suspendThenBackground() throws {
+        let binary = try DemoBinary.path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-bg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tmux = try TmuxSession("suspend-bg", columns: 80, rows: 24, command: "env PS1='ready$ ' bash --norc --noprofile -i")
+        defer { tmux.kill() }
+        let d = DemoSession.quote(directory.path)
+        func shellCommand(_ line: String, waitingFor file: String) throws {
+            try tmux.send(line, literal: true)
+            try tmux.send("Enter")
+            let path = directory.appendingPathComponent(file).path
+            try tmux.waitFor("\(file) written") { _ in
+                (try? String(contentsOfFile: path, encoding: .utf8))?.hasSuffix("\n") == true
+            }
+        }
+        func contents(_ file: String) -> String {
+            (try? String(contentsOfFile: directory.appendingPathComponent(file).path, encoding: .utf8)) ?? ""
+        }
+        try tmux.waitFor(text: "ready$")
+        try shellCommand("stty -g > \(d)/before", waitingFor: "before")
+        try tmux.send(DemoSession.quote(binary) + " feed", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "@")
+        try tmux.send("C-z")
+        try tmux.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
+        try tmux.send("bg", literal: true)
+        try tmux.send("Enter")
+        // The shell has the terminal, in its own modes, and runs commands; the app draws
+        // nothing (it stops again, as a background job that touches the terminal does).
+        try shellCommand("jobs -l > \(d)/jobs; stty -g > \(d)/background; echo bg-marker", waitingFor: "background")
+        #expect(contents("jobs").contains("cellkit-demo"), "\(contents("jobs"))")
+        #expect(contents("background") == contents("before"), "the terminal's modes changed in the background")
+        let screen = try tmux.waitFor("the marker") { $0.contains { $0 == "bg-marker" } }
+        #expect(try tmux.display("#{alternate_on}") == "0")
+        #expect(try tmux.display("#{cursor_flag}") == "1")
+        #expect(!screen.contains { $0.contains("CellKit · feed") || $0.contains("@") }, "\(screen)")
+
+        try tmux.send("fg", literal: true)
+        try tmux.send("Enter")
+        // Redrawn on the alternate screen, in raw mode: j moves without Enter, q quits.
+        try tmux.waitFor("the list again after fg") { $0[0].contains("CellKit · feed") && $0.contains { $0.contains("@") } }
+        #expect(try tmux.display("#{alternate_on}") == "1")
+        try tmux.send("Home", "j")
+        try tmux.waitFor("the selection on row 2 after fg") { statusPosition($0)?.hasPrefix("2/") == true }
+        try tmux.send("q")
+        try tmux.waitFor("the prompt") { $0.last { !$0.isEmpty }?.hasPrefix("ready$") == true }
+        try shellCommand("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
+        #expect(contents("status") == "0\n")
+        #expect(contents("after") == contents("before"))
         #expect(try tmux.display("#{alternate_on}") == "0")
     }
 

@@ -768,7 +768,7 @@ import Testing
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
 @MainActor private func docExample66() async throws {
     final class ProductCell: ListCell {
         var title = ""
@@ -804,7 +804,7 @@ import Testing
     assert((wishlist.listView.visibleCells.first as? ProductCell)?.styled == true)
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:76
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:91
 @MainActor private func docExample67() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
@@ -1129,7 +1129,7 @@ import Testing
     assert(listView.visibleCells.compactMap { ($0 as? TweetCell)?.text } == ["tweet 0", "tweet 1", "tweet 2"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
 @MainActor private func docExample78() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
@@ -1153,7 +1153,7 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
 @MainActor private func docExample79() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
@@ -1834,12 +1834,16 @@ import Testing
     assert(DisplayWidth.of("👍🏽") == 4)
 }
 
-// Sources/CellKitTerminal/InputDecoder.swift:15
+// Sources/CellKitTerminal/InputDecoder.swift:20
 @MainActor private func docExample118() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
     assert(decoder.decode([0x1B, 0x4F, 0x42]) == [.down]) // ESC O B
+    assert(decoder.decode([0xC3]) == [])                  // é, split
+    assert(decoder.flush() == [])                          // still waits for the rest
+    assert(decoder.decode([0xA9]) == [.character("é")])
+    assert(decoder.decode([0x1B, 0x0D]) == [.escape, .enter])
     assert(decoder.decode(Array("\u{1B}[200~q\r\u{1B}[201~".utf8)) == [.paste("q\r")])
 }
 
@@ -1892,7 +1896,7 @@ import Testing
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:34
+// Sources/CellKitTerminal/TerminalApp.swift:40
 @MainActor private func docExample125() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
@@ -2048,7 +2052,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:144
+// README.md:145
 @MainActor private func docExample135() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
