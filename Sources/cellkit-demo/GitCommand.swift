@@ -19,12 +19,14 @@ struct GitCommand: ParsableCommand {
         scroll, from one git log for the whole history; each commit's diffstat is computed only once \
         its row is on screen and arrives as a resource update. Piped, every page is printed with its \
         diffstat as it is read ("diffstat unavailable" where git cannot compute one). r counts the \
-        commits newer than the head shown; after a rewind or rebase the history is read again. A PATH \
+        commits newer than the head shown (r during End refreshes once End is done); after a rewind or \
+        rebase the history is read again. A PATH \
         that is not a repository, does not exist, cannot be read, or that git refuses (dubious \
         ownership, with git's safe.directory advice; a bad config value, with git's message) shows \
         the error row, and exits 1 when piped. A filter (/) \
         searches the loaded pages and says so: its last row (Enter) searches the rest of the \
-        history; one that matches nothing shows the no-results row.
+        history (Esc stops it and goes back to the row selected before the filter); one that \
+        matches nothing shows the no-results row.
 
         The path is always the repository: GIT_DIR and GIT_WORK_TREE in the environment are \
         ignored. A path that starts with '-' goes after '--' or after -C. Messages are read as \

@@ -111,7 +111,8 @@ final class PagedNavigation {
     /// row at the end while each page loads. Stops at a page that fails (its row, failed,
     /// stays selected and on screen: it came on screen loading, so showing it does not
     /// retry the page behind the user's back), and at one that brings no row (a refresh
-    /// started, or a server that repeats itself).
+    /// started, or a server that repeats itself); pages fetched again after a refresh, which
+    /// bring only rows shown already, are read on.
     private func loadAll(followingEndOf list: TerminalListView) -> Task<Void, Never> {
         pages.loadingAll(true)
         return Task { [pages, controller] in
@@ -124,6 +125,11 @@ final class PagedNavigation {
                 if Task.isCancelled { break }
                 list.handle(.end)
                 await page.value
+                if pages.count() <= count, !pages.failed(), pages.hasMore(), !Task.isCancelled {
+                    // The pages fetched again after a refresh bring rows already shown: read on to new ones.
+                    let more = pages.loadUntil(count)
+                    await withTaskCancellationHandler { await more.value } onCancel: { more.cancel() }
+                }
                 if pages.failed() || pages.count() <= count { break }
             }
             await controller.settle()

@@ -13,6 +13,10 @@ final class ShapedDataSource: ListDataSource {
     /// Told about every snapshot published, after the observer (status messages, first-load waiters).
     var onPublish: ((ListSnapshot) -> Void)?
 
+    /// Told about every snapshot of the wrapped source before it is shaped and published
+    /// (what the rows say that depends on every loaded row, such as a no-results message).
+    var willPublish: ((ListSnapshot) -> Void)?
+
     /// How many times loaded rows were shaped with a filter (one per filter change, plus one per page while filtering).
     private(set) var filterPasses = 0
 
@@ -67,6 +71,7 @@ final class ShapedDataSource: ListDataSource {
     }
 
     private func publish(_ source: ListSnapshot) {
+        willPublish?(source)
         if !filter.isEmpty { filterPasses += 1 }
         let model = shape(source.model, filter, source.hasMore)
         var state = source.state

@@ -251,4 +251,21 @@ struct GitHistoryTests {
         #expect(closed.status == 2)
         #expect(closed.errorOutput.contains("could not write the output: Bad file descriptor"), "\(closed.errorOutput)")
     }
+    @Test("a refresh whose shown head was pruned counts the commits shown that the history lacks")
+    @MainActor
+    func replacedHistoryMessage() {
+        // All shown: exact counts, new commits too.
+        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c", "b", "a"], shownAll: true, now: ["c", "b", "a"])
+                == "The history was rewritten: 2 commits gone")
+        #expect(GitScreen.replacedMessage(shown: ["c", "b", "a"], shownAll: true, now: ["x", "a"])
+                == "The history was rewritten: 2 commits gone, 1 new commit")
+        // Pages left, the oldest loaded kept: the older ones are its history, kept too.
+        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c"], shownAll: false, now: ["c", "b", "a"])
+                == "The history was rewritten: 2 commits gone")
+        // Pages left, the oldest loaded gone: older ones may be gone too.
+        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c"], shownAll: false, now: ["a"])
+                == "The history was rewritten: at least 3 commits gone")
+        // git failed: no count.
+        #expect(GitScreen.replacedMessage(shown: ["a"], shownAll: true, now: nil) == nil)
+    }
 }

@@ -88,6 +88,56 @@ struct GitUsabilityTmuxTests {
         try session.quit()
     }
 
+    @Test("after searching the rest, the no-results row counts every commit searched")
+    func noResultsAfterSearchingTheRest() throws {
+        // Before: the row said "in all 10 commits" (those loaded when the filter was typed).
+        let repository = try ScratchRepository("nomatch", script: """
+            git config user.name T; git config user.email t@example.com
+            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+              git commit -q --allow-empty -m "Commit number $n"
+            done
+            """)
+        defer { repository.remove() }
+        let session = try DemoSession("git-search-none", ["git", repository.path, "--page-size", "5"], columns: 100, rows: 8)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Commit number 30")
+        try tmux.send("/")
+        try tmux.send("xyzzy", literal: true)
+        try tmux.waitFor(text: "Enter searches the rest of the history")
+        try tmux.send("Enter")   // ends the filter prompt
+        try tmux.send("Enter")   // on the "search the rest" row
+        try tmux.waitFor(text: "in all 30 commits")
+        try tmux.waitFor(text: "No commits match “xyzzy” in all 30 commits")
+        try session.quit()
+    }
+
+    @Test("Esc while searching the rest clears the filter, back on the row selected before")
+    func escapeWhileSearchingTheRest() throws {
+        // Before: the selection stayed at the end, where the search-rest row was, and paging went on.
+        let repository = try ScratchRepository("escsearch", script: """
+            git config user.name T; git config user.email t@example.com
+            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+              git commit -q --allow-empty -m "Commit number $n"
+            done
+            """)
+        defer { repository.remove() }
+        let session = try DemoSession("git-search-esc", ["git", repository.path, "--page-size", "5"], columns: 100, rows: 12)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Commit number 30")
+        try tmux.send("j", "j", "j")
+        try tmux.waitFor("row 4") { statusPosition($0)?.hasPrefix("4/") == true }
+        try tmux.send("/")
+        try tmux.send("xyzzy", literal: true)
+        try tmux.waitFor(text: "Enter searches the rest of the history")
+        try tmux.send("Enter")   // ends the filter prompt
+        try tmux.send("Enter", "Escape")   // searches the rest, then clears the filter at once
+        let screen = try tmux.waitFor("the filter cleared") { !$0.contains { $0.contains("filter:") || $0.contains("xyzzy") } && statusPosition($0) != nil }
+        #expect(statusPosition(screen)?.hasPrefix("4/") == true, "\(screen)")
+        try session.quit()
+    }
+
     @Test("Enter on a commit while a filter is active reports the commit")
     func enterWhileFiltering() throws {
         let demo = try GitDemo("git-filter-enter", columns: 100)

@@ -98,6 +98,117 @@ struct PagingTmuxTests {
         #expect(statusPosition(screen) == "37/37", "\(screen)")
         try demo.session.quit()
     }
+
+    @Test("a refresh with more new commits than rows shown puts every one on top; the old head loses its HEAD label")
+    func refreshWithMoreNewCommitsThanRows() throws {
+        // Before: the first page read again kept its old size (10): "11 new commits  11/20",
+        // Linear commit 5 missing, Linear commit 4 still "HEAD -> main".
+        let demo = try GitDemo("git-refresh-many", linearCommits: 4, columns: 100, rows: 50)  // 10 commits
+        defer { demo.close() }
+        let tmux = demo.tmux
+        try tmux.waitFor(text: "10 commits")
+        try demo.fixture.addLinearCommits(11, from: 5)
+        try tmux.send("r")
+        // The status line may say it a frame before the rows show; the selection stays on the old head.
+        let screen = try tmux.waitFor("the new commits") { lines in lines.contains { $0.contains("11 new commits") } && statusPosition(lines) == "12/21" }
+        let five = try #require(screen.firstIndex { $0.contains("Linear commit 5") })
+        #expect(screen[five + 2].contains("Linear commit 4"), "\(screen)")
+        #expect(!screen[five + 3].contains("HEAD ->"), "\(screen)")
+        #expect(screen.contains { $0.contains("HEAD -> main") })
+        try demo.session.quit()
+    }
+
+    @Test("a refresh with one commit shown counts the new commits")
+    func refreshFromOneCommit() throws {
+        // Before: "4 commits" (the refresh read one commit, the next page the rest).
+        let repository = try ScratchRepository("one", script: "git config user.name T; git config user.email t@example.com; git commit -q --allow-empty -m 'Commit 1'")
+        defer { repository.remove() }
+        let session = try DemoSession("git-refresh-one", ["git", repository.path], columns: 100, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "1 commit")
+        let more = try Spawn.run(["sh", "-c", "cd \"$1\"; for n in 2 3 4; do git commit -q --allow-empty -m \"Commit $n\"; done", "sh", repository.path])
+        #expect(more.status == 0, "\(more.errorOutput)")
+        try tmux.send("r")
+        // The status line may say it a frame before the rows show.
+        let screen = try tmux.waitFor("the new commits") { lines in lines.contains { $0.contains("3 new commits") } && statusPosition(lines) == "4/4" }
+        #expect(screen.contains { $0.contains("Commit 4") })
+        try session.quit()
+    }
+
+    @Test("a refresh after a rewind whose commits were pruned counts the commits gone")
+    func refreshAfterRewindAndPrune() throws {
+        // Before: "Up to date" (git cannot compare with a head it no longer has).
+        let demo = try GitDemo("git-refresh-pruned", linearCommits: 24, columns: 100)  // 30 commits
+        defer { demo.close() }
+        let tmux = demo.tmux
+        try tmux.waitFor(text: "30 commits")
+        let prune = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git reset -q --hard HEAD~5; git reflog expire --expire=now --all; git gc -q --prune=now", "sh", demo.fixture.repository])
+        #expect(prune.status == 0, "\(prune.errorOutput)")
+        try tmux.send("r")
+        try tmux.waitFor("the rewritten history") { lines in
+            lines.contains { $0.contains("The history was rewritten: 5 commits gone") } && statusPosition(lines) == "1/25"
+        }
+        try demo.session.quit()
+    }
+
+    @Test("r and End typed together: the refresh, then End reads every page")
+    func refreshThenEnd() throws {
+        // Before: the refresh's first page cancelled End's page: End stopped at "Up to date  10/10".
+        let demo = try GitDemo("git-refresh-end", linearCommits: 40, arguments: ["--page-size", "10"])  // 46 commits
+        defer { demo.close() }
+        let tmux = demo.tmux
+        try tmux.waitFor(text: "Linear commit 40")
+        try tmux.send("r", "End")
+        let screen = try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
+        #expect(screen.contains { $0.contains("Add the first file") })
+        try demo.session.quit()
+    }
+
+    @Test("r while End reads every page: End reads to the last commit, then the refresh runs")
+    func refreshDuringEnd() throws {
+        // Before: the refresh cancelled End's page: End stopped short, not on the last row,
+        // and the refresh's own result never showed.
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)  // 46 commits
+        // A git whose `git log` holds its end (the last page) until the file "go" exists.
+        let real = try Spawn.run(["sh", "-c", "command -v git"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bin = fixture.root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let go = fixture.root.appendingPathComponent("go").path
+        let calls = fixture.root.appendingPathComponent("calls").path
+        try writeExecutable("""
+            #!/bin/sh
+            echo "$*" >> '\(calls)'
+            case " $* " in
+            *" log "*)
+              '\(real)' "$@" || exit $?
+              i=0
+              while [ ! -e '\(go)' ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+              exit 0 ;;
+            esac
+            exec '\(real)' "$@"
+            """, to: bin.appendingPathComponent("git").path)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let session = try DemoSession("git-end-refresh", ["git", fixture.repository, "--page-size", "10"], columns: 100, rows: 24, environment: ["PATH": path])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Linear commit 40")
+        try tmux.send("End")
+        // End waits for the last page, which waits for the end of `git log`.
+        try tmux.waitFor(text: "Loading more…")
+        try tmux.send("r")
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
+        // The refresh ran after End: it asked git for HEAD.
+        try tmux.waitFor("the refresh") { _ in
+            ((try? String(contentsOfFile: calls, encoding: .utf8)) ?? "").contains("HEAD^{commit}")
+        }
+        let screen = try tmux.waitFor("the refresh's rows") { !$0.contains { $0.contains("Refreshing") || $0.contains("Loading more") } }
+        #expect(statusPosition(screen) == "46/46", "\(screen)")
+        try session.quit()
+    }
 }
 
 extension GitFixture {

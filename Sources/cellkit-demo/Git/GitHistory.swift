@@ -50,6 +50,15 @@ final class GitHistory: @unchecked Sendable {
     }
     /// How many `git log` processes were started (under `lock`).
     private var started = 0
+    /// The least size of the next page 0 (under `lock`; used once).
+    private var firstPageLeast = 0
+
+    /// The least size of the next page 0, once: a refresh that must reach the head shown
+    /// reads all the new commits and that head in its first page (set before the refresh).
+    var nextFirstPageSize: Int {
+        get { lock.withLock { firstPageLeast } }
+        set { lock.withLock { firstPageLeast = newValue } }
+    }
 
     /// How many `git log` processes were started (for the tests: one per pass, not one per page).
     var processesStarted: Int { lock.withLock { started } }
@@ -92,12 +101,13 @@ final class GitHistory: @unchecked Sendable {
     }
 
     private func read(_ page: Int, generation: Int) throws -> Page<CommitInfo> {
+        let least = page == 0 ? lock.withLock { defer { firstPageLeast = 0 }; return firstPageLeast } : 0
         // A page never read (only after a refresh kept later rows) starts where pages of
         // the usual size after the last known one would.
         let start = page < starts.count ? starts[page] : starts[starts.count - 1] + (page - starts.count + 1) * pageSize
         // A page read before keeps its size (a retry, a page after a refresh): pages stay numbered alike.
-        let size = page + 1 < starts.count ? max(1, starts[page + 1] - start)
-            : growing && page > 0 ? min(Self.largestPage, max(pageSize, lastSize * 2)) : pageSize
+        let size = max(least, page + 1 < starts.count ? max(1, starts[page + 1] - start)
+            : growing && page > 0 ? min(Self.largestPage, max(pageSize, lastSize * 2)) : pageSize)
         if position > start || lock.withLock({ stream == nil }) {
             // Behind the stream, or none runs: a new git log from the first commit of the page.
             try restart(at: start, generation: generation)

@@ -176,6 +176,9 @@ struct GitRepository: Sendable {
         /// `head` is not in the history any more (a reset, a rebase): `removed` of its commits
         /// are gone from it, and `added` are new.
         case rewritten(removed: Int, added: Int)
+        /// `head` is not in the repository any more (pruned after a reset or a rebase, or the
+        /// repository was replaced): git cannot count what changed.
+        case replaced
         /// git could not say (HEAD gone, `head` unknown).
         case unknown
     }
@@ -188,9 +191,19 @@ struct GitRepository: Sendable {
         if current == head { return .unchanged }
         let counts = await git(["rev-list", "--left-right", "--count", head + "..." + current, "--"])
         let numbers = Self.firstLine(counts.output).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard counts.status == 0, numbers.count == 2 else { return .unknown }
+        guard counts.status == 0, numbers.count == 2 else {
+            let known = await git(["cat-file", "-e", head + "^{commit}"])
+            return known.status == 0 ? .unknown : .replaced
+        }
         // Left: commits only in the old history; right: only in the new one.
         return numbers[0] == 0 ? .added(count: numbers[1]) : .rewritten(removed: numbers[0], added: numbers[1])
+    }
+
+    /// The hashes of HEAD's history, newest first; nil when git fails.
+    func historyHashes() async -> [String]? {
+        let result = await git(["rev-list", "HEAD", "--"])
+        guard result.status == 0 else { return nil }
+        return result.output.split(whereSeparator: \.isNewline).map(String.init)
     }
 
     /// `bytes` as UTF-8, or as Latin-1 when they are not valid UTF-8 (a message written

@@ -39,6 +39,17 @@ final class GitScreen: DemoScreen {
     private let printed: ShapeStartBox
     /// What the status line says once the refresh running now ends ("3 new commits").
     private var refreshMessage: String?
+    /// Whether a refresh runs (from `r` until its first page is in).
+    private var refreshing = false
+    /// List keys pressed while a refresh ran, handled once it ends.
+    private var keysAfterRefresh: [(Key, TerminalListView)] = []
+    /// Whether End reads every page.
+    private var loadingAll = false
+    /// `r` was pressed while End read every page: the refresh starts when End ends.
+    private var refreshAfterEnd = false
+    /// The row selected when the filter started, selected again when Esc clears the filter
+    /// with no commit selected (on the "search the rest" row, or while it searches).
+    private var selectedBeforeFilter: ItemID?
 
     /// A screen on the repository at `path`; with `diffstats`, pages are read with their diffstats
     /// (for piped output, which shows every row at once) instead of per visible row.
@@ -62,7 +73,14 @@ final class GitScreen: DemoScreen {
             return value
         }
         // End reads in pages that grow.
-        navigation = PagedNavigation({ [unowned self] in pages }, controller: controller, loadingAll: { [unowned self] on in history.growing = on })
+        navigation = PagedNavigation({ [unowned self] in pages }, controller: controller, loadingAll: { [unowned self] on in
+            history.growing = on
+            loadingAll = on
+            if !on && refreshAfterEnd {
+                refreshAfterEnd = false
+                refresh()
+            }
+        })
         // Pages read with their diffstats (piped) need none per row.
         if !withDiffstats { controller.addResourceLoader(diffstats) }
         controller.placeholders.noResults = NoResultsPlaceholder(message: "No commits yet in ‘\(path)’")
@@ -72,6 +90,8 @@ final class GitScreen: DemoScreen {
         controller.register(SearchRestCell.self, for: SearchRest.self) { cell, row in cell.row = row }
         controller.onSelect(SearchRest.self) { [unowned self] _, _ in searchRest() }
         source.onPublish = { [unowned self] snapshot in published(snapshot) }
+        // Before the rows show: the no-results row counts the commits searched so far.
+        source.willPublish = { [unowned self] loaded in updateNoResults(loaded: loaded.model.itemCount) }
         navigation.isEnabled = { [unowned self] in source.filter.isEmpty }
     }
 
@@ -142,49 +162,122 @@ final class GitScreen: DemoScreen {
     /// Reads the history again. New commits (not in the history shown, newer than its
     /// head) go on top and are counted; when the history was rewound or rewritten
     /// (`git reset`, a rebase), it is read again from the top, without the commits it lost.
+    ///
+    /// `r` while End reads every page refreshes once End is done; list keys pressed while
+    /// a refresh runs wait for it (End right after `r` reads every page of the new history).
     func refresh() {
+        if loadingAll {
+            refreshAfterEnd = true
+            return
+        }
+        guard !refreshing else { return }
         guard let shownHead = pages.items.first?.hash, !pages.isFetching else {
             source.refresh()
             return
         }
+        refreshing = true
         showStatus("Refreshing…")
+        let shown = pages.items.map(\.hash)
+        let shownAll = !pages.hasMore
         Task { [weak self, repository] in
             let change = await repository.change(since: shownHead)
-            guard let self, self.pages.items.first?.hash == shownHead else { return }
+            guard let self else { return }
+            defer { self.refreshEnded() }
+            guard self.pages.items.first?.hash == shownHead else { return }
             switch change {
             case .unchanged:
                 self.refreshMessage = "Up to date"
-                self.source.refresh()
+                await self.source.refresh().value
             case .added(let count):
                 self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
-                self.source.refresh()
+                // The first page reaches the head shown: no new commit is left for a later page.
+                self.history.nextFirstPageSize = count + 1
+                await self.source.refresh().value
             case .rewritten(let removed, let added):
                 var message = "The history was rewritten: \(Self.commits(removed)) gone"
                 if added > 0 { message += ", " + Self.newCommits(added) }
                 self.refreshMessage = message
-                self.reload()
+                await self.reload().value
+            case .replaced:
+                self.refreshMessage = await Self.replacedMessage(shown: shown, shownAll: shownAll, now: repository.historyHashes())
+                await self.reload().value
             case .unknown:
                 self.refreshMessage = nil
-                self.source.refresh()
+                await self.source.refresh().value
             }
         }
     }
 
+    /// What the status line says when the head shown is gone from the repository (pruned):
+    /// the commits shown that HEAD's history (`now`) lacks, and its new ones when every
+    /// commit was shown. When the oldest commit loaded is gone too, older ones not loaded
+    /// may be: "at least".
+    static func replacedMessage(shown: [String], shownAll: Bool, now: [String]?) -> String? {
+        guard let now else { return nil }
+        let kept = Set(now)
+        let gone = shown.count { !kept.contains($0) }
+        let exact = shownAll || shown.last.map(kept.contains) == true
+        var message = "The history was rewritten: \(exact ? "" : "at least ")\(Self.commits(gone)) gone"
+        if shownAll {
+            let old = Set(shown)
+            let added = now.count { !old.contains($0) }
+            if added > 0 { message += ", " + Self.newCommits(added) }
+        }
+        return message
+    }
+
+    /// A refresh ended: the list keys pressed meanwhile are handled.
+    private func refreshEnded() {
+        refreshing = false
+        while !refreshing, !keysAfterRefresh.isEmpty {
+            let (key, list) = keysAfterRefresh.removeFirst()
+            if !navigation.handle(key, in: list) { list.handle(key) }
+        }
+    }
+
     /// Reads the history from the top with a new source (the rows shown go).
-    private func reload() {
+    @discardableResult private func reload() -> Task<Void, Never> {
         history.stop()
         (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
         source.replace(pages)
-        source.load()
+        return source.load()
     }
 
-    func handleListKey(_ key: Key, in list: TerminalListView) -> Bool { navigation.handle(key, in: list) }
+    func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {
+        if refreshing {
+            keysAfterRefresh.append((key, list))
+            return true
+        }
+        return navigation.handle(key, in: list)
+    }
 
     func filter(_ text: String) {
+        let list = controller.listView as? TerminalListView
+        let selected = list?.selectedPath.flatMap { controller.displayed.item(at: $0) }
+        if source.filter.isEmpty {
+            selectedBeforeFilter = selected?.id
+        }
+        // Esc with no commit selected (the "search the rest" row): back to the row selected before.
+        let restore = text.isEmpty && !(selected?.model is any CommitRow) ? selectedBeforeFilter : nil
         searchingRest = false
-        controller.placeholders.noResults = NoResultsPlaceholder(
-            message: text.isEmpty ? "No commits yet in ‘\(repository.path)’" : "No commits match “\(text)” in all \(Self.commits(loadedCount))")
+        filterText = text
+        updateNoResults(loaded: loadedCount)
         source.filter = text
+        if let restore, let list {
+            Task { [controller] in
+                await controller.settle()
+                if let path = controller.displayed.indexPath(of: restore) { list.select(path) }
+            }
+        }
+    }
+
+    /// The filter typed last (the no-results row names it).
+    private var filterText = ""
+
+    /// The no-results row: what the filter searched, `loaded` commits.
+    private func updateNoResults(loaded: Int) {
+        controller.placeholders.noResults = NoResultsPlaceholder(
+            message: filterText.isEmpty ? "No commits yet in ‘\(repository.path)’" : "No commits match “\(filterText)” in all \(Self.commits(loaded))")
     }
 
     var loadedCount: Int { source.innerSnapshot.model.itemCount }
