@@ -654,14 +654,14 @@ import Testing
     }
 }
 
-// Sources/CellKit/Placeholders.swift:33
+// Sources/CellKit/Placeholders.swift:36
 @MainActor private func docExample55() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
-// Sources/CellKit/Placeholders.swift:68
+// Sources/CellKit/Placeholders.swift:71
 @MainActor private func docExample56() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
@@ -670,7 +670,7 @@ import Testing
     assert(placeholders.message(for: CancellationError()) == "Loading was cancelled.")
 }
 
-// Sources/CellKit/Placeholders.swift:101
+// Sources/CellKit/Placeholders.swift:105
 @MainActor private func docExample57() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.loadMore.failureMessage = "No connection"
@@ -768,8 +768,22 @@ import Testing
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
+// Sources/CellKit/TextCell.swift:61
 @MainActor private func docExample66() async throws {
+    final class BrandedLoadingCell: LoadingCell {
+        var brand = "Coffee"
+        override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
+    }
+
+    let controller = ListController()
+    controller.register(BrandedLoadingCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
+        cell.text = "Brewing…"
+        cell.isAnimating = true
+    }
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
+@MainActor private func docExample67() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -805,14 +819,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:76
-@MainActor private func docExample67() async throws {
+@MainActor private func docExample68() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
-@MainActor private func docExample68() async throws {
+@MainActor private func docExample69() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
@@ -841,7 +855,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:66
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample70() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -889,7 +903,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample71() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -918,7 +932,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample72() async throws {
     struct Setting: Identifiable, Equatable, Sendable {
         let id: String
         var title: String
@@ -951,7 +965,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample73() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -980,7 +994,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample74() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1019,7 +1033,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample75() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -1040,14 +1054,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample76() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
-    final class SpinnerCell: TextCell { var spinning = false }
+    final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
 
     let controller = ListController()
     // ICLoadingTableViewCell is registered by default; register another, and -configureLoadingCell:
     controller.register(SpinnerCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
-        cell.spinning = true
+        cell.isAnimating = true                  // -startAnimating (the default configure did it; this one replaces it)
         cell.text = "Fetching followers"
     }
     // -configureNoResultsCell:
@@ -1057,7 +1071,7 @@ import Testing
 
     let listView = HeadlessListView()
     controller.attach(to: listView)
-    assert((listView.visibleCells.first as? SpinnerCell)?.spinning == true)
+    assert((listView.visibleCells.first as? SpinnerCell)?.isAnimating == true)
 
     controller.apply(TableModel(), state: .empty)
     assert(listView.visibleTexts == ["Nobody follows you yet"])
@@ -1074,7 +1088,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample77() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1095,7 +1109,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample78() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1130,7 +1144,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample79() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1154,7 +1168,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample80() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1168,7 +1182,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:41
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample81() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1182,7 +1196,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:62
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample82() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1213,7 +1227,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:124
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample83() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1235,7 +1249,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:157
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample84() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1257,7 +1271,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:197
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample85() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1274,7 +1288,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:215
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample86() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1291,7 +1305,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:27
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample87() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1302,7 +1316,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:43
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample88() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1319,7 +1333,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:66
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample89() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1345,7 +1359,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:99
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample90() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1356,7 +1370,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:114
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample91() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1372,7 +1386,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample92() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1400,7 +1414,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:66
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1416,7 +1430,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:92
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample94() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1434,7 +1448,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:117
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample95() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1443,7 +1457,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1469,7 +1483,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1485,7 +1499,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:116
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1511,7 +1525,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:207
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1535,7 +1549,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:234
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1547,7 +1561,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1557,7 +1571,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1584,7 +1598,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:69
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample103() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1606,7 +1620,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:98
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample104() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1619,7 +1633,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:55
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample105() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1636,7 +1650,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample106() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1652,7 +1666,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample107() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1674,7 +1688,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:112
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1689,7 +1703,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1706,7 +1720,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:177
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample110() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1721,7 +1735,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:196
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1741,7 +1755,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1756,7 +1770,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1774,7 +1788,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:215
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1788,7 +1802,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:32
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1803,14 +1817,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample117() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1827,7 +1841,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -1835,7 +1849,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:15
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1844,7 +1858,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1853,7 +1867,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1861,7 +1875,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:139
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -1870,7 +1884,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:147
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1878,7 +1892,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:34
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1890,7 +1904,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -1899,7 +1913,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1910,7 +1924,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1922,7 +1936,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1939,7 +1953,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1963,13 +1977,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample130() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:63
-@MainActor private func docExample130() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:66
+@MainActor private func docExample131() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -1995,8 +2009,8 @@ import Testing
     assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:103
-@MainActor private func docExample131() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:106
+@MainActor private func docExample132() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2016,7 +2030,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample133() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2034,7 +2048,7 @@ import Testing
 }
 
 // README.md:144
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample134() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2047,7 +2061,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 133 examples compile and run") @MainActor func run() async throws {
+    @Test("all 134 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2181,5 +2195,6 @@ struct DocExamples {
         try await docExample131()
         try await docExample132()
         try await docExample133()
+        try await docExample134()
     }
 }
