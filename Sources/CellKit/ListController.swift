@@ -180,6 +180,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         self.resources = ResourceFanOut(rows: rows)
         self.diagnostics = diagnostics
         self.displayed = Self.displayedModel(model, state: state, placeholders: shownPlaceholders)
+        rows.controller = self
     }
 
     /// ``placeholders`` as shown: the error row offers a retry only when there is one
@@ -528,6 +529,20 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: objectID, displayed: displayed, listView: listView, only: cell)
     }
 
+    /// Where the row with identity `id`, presented in `cell` at `path`, is now: where
+    /// `cell` shows it, else `path` while the row there has that identity, else the
+    /// first row with it; `path` when it is gone (``PresentationContext/path``).
+    func currentPath(ofRow id: ItemID, shownIn cell: AnyObject?, presentedAt path: ItemPath) -> ItemPath {
+        if let cell, let listView {
+            for visible in listView.visibleItemPaths where listView.cell(at: visible) === cell {
+                if displayed.item(at: visible)?.id == id { return visible }
+                break
+            }
+        }
+        if displayed.item(at: path)?.id == id { return path }
+        return displayed.indexPath(of: id) ?? path
+    }
+
     // MARK: ListViewDataSource
 
     public func numberOfSections(in listView: any ListView) -> Int { displayed.sections.count }
@@ -544,7 +559,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         // A row already on screen is being reconfigured: its configure reset the cell, so
         // the resources cached for it are handed to it again (UIKit contract 4).
         let isReconfigure = listView.cell(at: path) != nil
-        let cell = rows.cell(for: item.model, in: listView, at: path)
+        let cell = rows.cell(for: item.model, id: item.id, in: listView, at: path)
         if isReconfigure, let content = contentItem(at: path) {
             resources.presentProvided(content, cell: cell)
             if resources.hasLoaders { resources.reconfigured(content, cell: cell) }
