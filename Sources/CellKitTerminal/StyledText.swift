@@ -136,6 +136,11 @@ public struct StyledSpan: Hashable, Sendable {
 /// text is shown in the order it is stored. ``fitted(to:padStyle:)``,
 /// ``rendered(ansi:)`` and ``plainText`` of a fitted line all use this form.
 ///
+/// The spans are drawn one after another, so the terminal joins a grapheme cluster
+/// that crosses a span boundary (a ZWJ sequence split between two spans, a span that
+/// starts with a combining mark); ``displayWidth`` and ``fitted(to:padStyle:)``
+/// measure the joined text the same way.
+///
 /// ```swift
 /// let hostile = StyledLine("a\tb\u{1B}[2Jc")
 /// assert(hostile.displayWidth == 8)
@@ -184,7 +189,23 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     public var plainText: String { spans.map(\.text).joined() }
 
     /// The columns the line occupies when drawn, control characters counting one column each.
-    public var displayWidth: Int { spans.reduce(0) { $0 + DisplayWidth.of(Self.visible($1.text)) } }
+    ///
+    /// The spans are measured joined, as the terminal shows them: a grapheme cluster that
+    /// crosses a span boundary (an emoji ZWJ sequence split between two spans, or a span
+    /// that starts with a combining mark, variation selector or skin-tone modifier) counts
+    /// once, so `"👩\u{200D}"` followed by `"💻"` is 2 columns, not 4.
+    public var displayWidth: Int {
+        var total = 0
+        var previous = ""
+        for span in spans {
+            let text = Self.visible(span.text)
+            if text.isEmpty { continue }
+            if Self.joins(previous, text) { return DisplayWidth.of(Self.visible(plainText)) }
+            total += DisplayWidth.of(text)
+            previous = text
+        }
+        return total
+    }
 
     /// The widest line ``fitted(to:padStyle:)`` makes: 65,535 columns, the most a terminal can report.
     public static let maximumWidth = Int(UInt16.max)
@@ -214,20 +235,34 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     /// (see ``StyledLine``). Padding uses `padStyle` (default: the style of the
     /// last span, so a highlight spans the row). Any width is accepted: zero or
     /// less gives an empty line, more than ``maximumWidth`` is fitted to ``maximumWidth``.
+    ///
+    /// The line is measured and cut by the grapheme clusters of its joined text, as
+    /// ``displayWidth`` counts them, and a cluster that crosses a span boundary is
+    /// kept whole in the style of the span it starts in. So every span boundary of
+    /// the result is a cluster boundary, and `DisplayWidth.of(fitted.plainText)`,
+    /// `fitted.displayWidth` and `width` are equal.
+    ///
+    /// ```swift
+    /// let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
+    /// let fitted = split.fitted(to: 8)
+    /// assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
+    /// assert(fitted.spans[0].text == "👩\u{200D}💻")
+    /// ```
     public func fitted(to width: Int, padStyle: TextStyle? = nil) -> StyledLine {
         guard width > 0 else { return StyledLine() }
         let width = min(width, Self.maximumWidth)
-        let spans = self.spans.map { StyledSpan(Self.visible($0.text), style: $0.style) }
+        let spans = visibleClusterSpans()
         let total = spans.reduce(0) { $0 + DisplayWidth.of($1.text) }
         var result = StyledLine()
         if total <= width {
             for span in spans { result.append(span.text, style: span.style) }
             if total < width {
-                result.append(String(repeating: " ", count: width - total), style: padStyle ?? spans.last?.style ?? .plain)
+                result.appendFiller(spaces: width - total, ellipsis: false, style: padStyle ?? self.spans.last?.style ?? .plain)
             }
             return result
         }
-        // Cut: keep width - 1 columns, then an ellipsis.
+        // Cut: keep width - 1 columns, then spaces up to them (a wide character that
+        // straddles the edge) and an ellipsis.
         let budget = width - 1
         var used = 0
         var lastStyle = TextStyle.plain
@@ -237,7 +272,6 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
             for character in span.text {
                 let w = DisplayWidth.of(character)
                 if used + w > budget {
-                    if used < budget { piece += " "; used += 1 }
                     result.append(piece, style: span.style)
                     break outer
                 }
@@ -246,9 +280,34 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
             }
             result.append(piece, style: span.style)
         }
-        if used < budget { result.append(String(repeating: " ", count: budget - used), style: lastStyle) }
-        result.append("…", style: lastStyle)
+        result.appendFiller(spaces: budget - used, ellipsis: true, style: lastStyle)
         return result
+    }
+
+    /// Appends `spaces` spaces, then an ellipsis if `ellipsis`, after the text.
+    ///
+    /// After a prepended concatenation mark (U+0600 and the like), which joins the
+    /// character after it into its cluster, the first of them goes in the mark's span
+    /// and style, and a column the join loses (``DisplayWidth`` counts a cluster at
+    /// most 2 columns) is made up with a space, so the line keeps its width.
+    private mutating func appendFiller(spaces: Int, ellipsis: Bool, style: TextStyle) {
+        var spaces = spaces
+        var ellipsis = ellipsis
+        // Prepended marks are not ASCII: after ASCII nothing joins.
+        if let last = spans.last, let end = last.text.utf8.last, end >= 0x80, spaces > 0 || ellipsis,
+           Self.joins(last.text, spaces > 0 ? " " : "…") {
+            let cluster = String(last.text.last!)
+            if DisplayWidth.of(cluster + " ") == DisplayWidth.of(cluster) { spaces += 1 }
+            if spaces > 0 {
+                append(" ", style: last.style)
+                spaces -= 1
+            } else {
+                append("…", style: last.style)
+                ellipsis = false
+            }
+        }
+        if spaces > 0 { append(String(repeating: " ", count: spaces), style: style) }
+        if ellipsis { append("…", style: style) }
     }
 
     /// The line as text with SGR escape codes (`ansi`), or plain text.
@@ -268,6 +327,60 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
             }
         }
         return out
+    }
+
+    /// The spans in their visible form, empty ones left out, with every span boundary
+    /// on a grapheme-cluster boundary of the joined text: a cluster that starts in one
+    /// span and ends in a later one goes whole to the span it starts in.
+    func visibleClusterSpans() -> [StyledSpan] {
+        var shown: [StyledSpan] = []
+        shown.reserveCapacity(spans.count)
+        var crosses = false
+        for span in spans {
+            let text = Self.visible(span.text)
+            if text.isEmpty { continue }
+            if !crosses, !shown.isEmpty, Self.joins(shown[shown.count - 1].text, text) { crosses = true }
+            shown.append(StyledSpan(text, style: span.style))
+        }
+        guard crosses else { return shown }
+        // Walk the clusters of the joined text; each takes the style of the span holding its first byte.
+        var result: [StyledSpan] = []
+        var spanIndex = 0
+        var spanEnd = shown[0].text.utf8.count
+        var offset = 0
+        var piece = ""
+        var pieceStyle = shown[0].style
+        for character in shown.map(\.text).joined() {
+            while offset >= spanEnd {
+                spanIndex += 1
+                spanEnd += shown[spanIndex].text.utf8.count
+            }
+            let style = shown[spanIndex].style
+            if style != pieceStyle {
+                if !piece.isEmpty { result.append(StyledSpan(piece, style: pieceStyle)) }
+                piece = ""
+                pieceStyle = style
+            }
+            piece.append(character)
+            offset += character.utf8.count
+        }
+        if !piece.isEmpty { result.append(StyledSpan(piece, style: pieceStyle)) }
+        return result
+    }
+
+    /// Whether `text` written right after `previous` changes the grapheme clusters: the
+    /// boundary between them is not a cluster boundary of the joined text (a ZWJ sequence,
+    /// a combining mark or modifier starting `text`, a regional-indicator pair, a prepended
+    /// mark ending `previous`). Checking the boundary is enough: with no cluster across it,
+    /// the clusters on each side are those of each text alone.
+    static func joins(_ previous: String, _ text: String) -> Bool {
+        guard let after = text.utf8.first, let before = previous.utf8.last else { return false }
+        // ASCII next to ASCII always breaks (after `visible`, which leaves no CR or LF).
+        if before < 0x80 && after < 0x80 { return false }
+        guard let last = previous.last, let first = text.first else { return false }
+        var pair = String(last)
+        pair.append(first)
+        return pair.first!.unicodeScalars.count != last.unicodeScalars.count
     }
 
     /// `text` with every control character replaced by its one-column visible form:
@@ -301,8 +414,22 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
 }
 
 extension StyledLine {
-    /// Words of `text` wrapped into lines of at most `width` columns (wide characters counted twice);
-    /// a word longer than a line is broken. At most `maxLines` lines; the last one is cut with "…".
+    /// Words of `text` wrapped into lines of at most `width` columns, as ``displayWidth``
+    /// counts them; a word longer than a line is broken between grapheme clusters.
+    ///
+    /// Words are separated by spaces, newlines and tabs. The lines hold the words'
+    /// visible form (see ``StyledLine``): each control character is one column, as
+    /// drawn. A character wider than the whole line (a wide character at width 1) is
+    /// shown as ``fitted(to:padStyle:)`` shows it, cut to "…", so no line is wider
+    /// than `width` and no line is empty, except the one line of a `text` with no
+    /// words. At most `maxLines` lines; the last one is cut with "…". A width or
+    /// `maxLines` of zero or less gives no lines.
+    ///
+    /// ```swift
+    /// let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
+    /// assert(lines.map(\.plainText) == ["one", "two␛", "three"])
+    /// assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
+    /// ```
     public static func wrap(_ text: String, width: Int, maxLines: Int = .max, style: TextStyle = .plain) -> [StyledLine] {
         guard width > 0, maxLines > 0 else { return [] }
         var lines: [String] = []
@@ -313,29 +440,38 @@ extension StyledLine {
             current = ""
             currentWidth = 0
         }
-        for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+        for rawWord in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+            // Measured as drawn: a control character is a one-column symbol, a direction mark nothing.
+            let word = visible(String(rawWord))
+            if word.isEmpty { continue }
             let wordWidth = DisplayWidth.of(word)
-            let gap = currentWidth == 0 ? 0 : 1
+            let gap = current.isEmpty ? 0 : 1
             if currentWidth + gap + wordWidth <= width {
                 if gap == 1 { current += " " }
                 current += word
                 currentWidth += gap + wordWidth
                 continue
             }
-            if currentWidth > 0 { flush() }
+            if !current.isEmpty { flush() }
             if wordWidth <= width {
-                current = String(word)
+                current = word
                 currentWidth = wordWidth
                 continue
             }
             for character in word {
                 let w = DisplayWidth.of(character)
-                if currentWidth + w > width { flush() }
-                current.append(character)
-                currentWidth += w
+                if currentWidth + w > width, !current.isEmpty { flush() }
+                if w > width {
+                    // No line can hold it: its stand-in fills a line of its own.
+                    current = StyledLine(String(character)).fitted(to: width).plainText
+                    currentWidth = width
+                } else {
+                    current.append(character)
+                    currentWidth += w
+                }
             }
         }
-        if currentWidth > 0 || lines.isEmpty { flush() }
+        if !current.isEmpty || lines.isEmpty { flush() }
         if lines.count > maxLines {
             var kept = Array(lines.prefix(maxLines))
             kept[maxLines - 1] = StyledLine(kept[maxLines - 1] + " " + lines[maxLines], style: style).fitted(to: width).plainText

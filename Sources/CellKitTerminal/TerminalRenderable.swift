@@ -70,7 +70,8 @@ enum CellRendering {
     static func textCellLines(_ cell: TextCell, width: Int) -> [StyledLine] {
         var first = StyledLine(" " + cell.text)
         if let accessory = cell.accessory, !accessory.isEmpty {
-            let accessoryWidth = DisplayWidth.of(accessory) + 1
+            // Measured as drawn (a control character is a one-column symbol), so the accessory ends at the edge.
+            let accessoryWidth = StyledLine(accessory).displayWidth + 1
             first = first.fitted(to: max(0, width - accessoryWidth))
             first.append(" " + accessory, style: .dim)
         }

@@ -66,11 +66,74 @@ extension CellSource {
         return .nib(cellType, name: nibName, bundleIdentifier: bundle?.bundleIdentifier, style: style)
     }
 
+    /// A table cell loaded from the nib `name` with File's Owner `owner`, picked among
+    /// the nib's top-level objects (Carbon Five's `createCellWithOwner:`): the first
+    /// `Cell` whose reuse identifier is `identifier` (any `Cell` when `identifier` is nil),
+    /// so one nib can hold several cells.
+    ///
+    /// UIKit's nib registration cannot do either (it passes no owner, and takes a nib
+    /// holding exactly one cell), so this source is a table-cell template (see
+    /// ``tableCellTemplate(_:style:make:)``): CellKit instantiates the nib with
+    /// `UINib.instantiate(withOwner:options:)` (the nib is read once) and returns the
+    /// matching cell; the owner's outlets and actions are connected each time. `owner`
+    /// is held weakly (a controller that keeps the source does not keep itself alive).
+    /// Cells are reused under the reuse identifier set in the nib: leave it empty and
+    /// every row loads the nib again. A nib holding no matching cell stops the app with
+    /// a message naming the nib, the class and the identifier.
+    ///
+    /// For table views (a collection view only shows cells it built from a registered
+    /// class or nib: use ``nibCell(_:name:bundle:style:)`` there).
+    ///
+    /// ```swift
+    /// // no-compile: UIKit; type-checked as Tests/CellKitUIKitTests/NibOwnerTests.swift
+    /// CellSource.nibCell(ProductCell.self, name: "Cells", bundle: .main, owner: self, identifier: "ProductCell")
+    /// ```
+    public static func nibCell<Cell: UITableViewCell>(
+        _ cellType: Cell.Type, name: String? = nil, bundle: Bundle? = nil,
+        owner: AnyObject?, identifier: String? = nil, style: CellStyle = .default
+    ) -> CellSource {
+        let loader = NibLoader(name: name ?? String(describing: cellType), bundleIdentifier: bundle?.bundleIdentifier, owner: owner)
+        let pick = NibCellPick(nibName: loader.name, identifier: identifier)
+        return tableCellTemplate(cellType, style: style) { _ in
+            let objects = loader.nib.instantiate(withOwner: loader.owner, options: nil)
+            guard let cell = pick.cell(Cell.self, in: objects, reuseIdentifier: { $0.reuseIdentifier }) else {
+                preconditionFailure(pick.missingMessage(Cell.self, found: objects))
+            }
+            return cell
+        }
+    }
+
     /// The nib of a `.nib` source, from its bundle (the main bundle when none is named).
     @MainActor var uiNib: UINib? {
         guard case .nib(let name, let bundleIdentifier) = kind else { return nil }
-        let bundle = bundleIdentifier.flatMap { Bundle(identifier: $0) } ?? Bundle.main
-        return UINib(nibName: name, bundle: bundle)
+        return UINib(nibName: name, bundle: Self.bundle(identifier: bundleIdentifier))
+    }
+
+    /// The bundle with `identifier`; the main bundle when it is nil or unknown.
+    static func bundle(identifier: String?) -> Bundle {
+        identifier.flatMap { Bundle(identifier: $0) } ?? Bundle.main
+    }
+}
+
+/// The nib a ``CellSource/nibCell(_:name:bundle:owner:identifier:style:)`` loads, read
+/// once, and its File's Owner, held weakly; used only by its template, on the main actor.
+private final class NibLoader: @unchecked Sendable {
+    let name: String
+    private let bundleIdentifier: String?
+    private(set) weak var owner: AnyObject?
+    private var loaded: UINib?
+
+    init(name: String, bundleIdentifier: String?, owner: AnyObject?) {
+        self.name = name
+        self.bundleIdentifier = bundleIdentifier
+        self.owner = owner
+    }
+
+    @MainActor var nib: UINib {
+        if let loaded { return loaded }
+        let nib = UINib(nibName: name, bundle: CellSource.bundle(identifier: bundleIdentifier))
+        loaded = nib
+        return nib
     }
 }
 

@@ -43,7 +43,7 @@ import CellKit
 @MainActor
 public final class CollectionViewAdapter: ListViewAdapter {
     /// The collection view driven.
-    public let collectionView: UICollectionView
+    public var collectionView: UICollectionView { unsafeDowncast(scrollView, to: UICollectionView.self) }
     /// Builds a section's header or footer view; the default shows the data source's title.
     /// Return `nil` to use the default.
     public var supplementaryViewProvider: (@MainActor (_ collectionView: UICollectionView, _ kind: String, _ indexPath: IndexPath) -> UICollectionReusableView?)?
@@ -52,9 +52,13 @@ public final class CollectionViewAdapter: ListViewAdapter {
     private static let titleReuseIdentifier = "CellKit.SectionTitle"
 
     /// Makes `collectionView` a list view; becomes its data source, delegate and prefetch data source.
-    public init(collectionView: UICollectionView) {
-        self.collectionView = collectionView
-        super.init(scrollView: collectionView)
+    public convenience init(collectionView: UICollectionView) {
+        self.init(collectionView: collectionView, role: .drives)
+    }
+
+    init(collectionView: UICollectionView, role: Role) {
+        super.init(scrollView: collectionView, role: role)
+        guard role == .drives else { return }
         collectionView.dataSource = self
         collectionView.delegate = self
         collectionView.prefetchDataSource = self
@@ -156,8 +160,11 @@ extension CollectionViewAdapter: UICollectionViewDataSource {
 
     public func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
         // The data source dequeues with the index path; hosted content comes back in its hosting cell.
-        configuredCell(at: indexPath) as? UICollectionViewCell ?? UICollectionViewCell()
+        collectionCell(configuredCell(at: indexPath))
     }
+
+    /// The cell UIKit gets (one the adapter hands out is always a cell it dequeued, or hosts).
+    func collectionCell(_ view: UIView) -> UICollectionViewCell { view as? UICollectionViewCell ?? UICollectionViewCell() }
 
     public func collectionView(
         _ collectionView: UICollectionView, viewForSupplementaryElementOfKind kind: String, at indexPath: IndexPath

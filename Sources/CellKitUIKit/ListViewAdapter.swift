@@ -69,19 +69,48 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// The last decision taken for a batch, for diagnostics and tests.
     public var lastPlan: BatchPlan? { core.lastPlan }
 
-    let scrollView: UIScrollView
+    /// What the adapter does with its view.
+    enum Role {
+        /// It drives the view: data source, delegate, batches. It keeps the view alive.
+        case drives
+        /// It only hands out the view's cells to a data source of the app's own (Nimbus
+        /// level 1: `CellRegistry.cell(for:in:at:)` with a `UITableView` or `UICollectionView`); the view keeps it, so it holds the view weakly.
+        case vendsCells
+    }
+    let role: Role
+    private let drivenView: UIScrollView?
+    private weak var vendedView: UIScrollView?
+    /// The view: only a cell vendor's view can be gone, and then nothing reaches the vendor any more.
+    var scrollView: UIScrollView {
+        guard let view = drivenView ?? vendedView else { preconditionFailure("CellKit: the adapter's view is gone") }
+        return view
+    }
     var hosts = HostIndex()
     private var registered: Set<String> = []
+    /// The identifiers template cells are dequeued by (a nib cell's own, once one was built).
+    var templateIdentifiers = TemplateReuseIdentifiers()
     /// View types the platform refused as cells, reported once each.
     private var refusedCellTypes: Set<ObjectIdentifier> = []
     private let refresh = RefreshBridge()
 
-    init(scrollView: UIScrollView) {
-        self.scrollView = scrollView
+    init(scrollView: UIScrollView, role: Role) {
+        self.role = role
+        drivenView = role == .drives ? scrollView : nil
+        vendedView = scrollView
         super.init()
+        guard role == .drives else { return }
         keepsFirstVisibleRow = true
         NotificationCenter.default.addObserver(self, selector: #selector(contentSizeCategoryDidChange),
                                                name: UIContentSizeCategory.didChangeNotification, object: nil)
+    }
+
+    /// The adapter that hands out `view`'s cells for a data source of the app's own,
+    /// made by `make` on first use and kept by the view (an associated object).
+    static func cellVendor<Adapter: ListViewAdapter>(of view: UIScrollView, make: () -> Adapter) -> Adapter {
+        if let vendor = objc_getAssociatedObject(view, cellVendorKey) as? Adapter { return vendor }
+        let vendor = make()
+        objc_setAssociatedObject(view, cellVendorKey, vendor, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        return vendor
     }
 
     // MARK: Platform hooks (each adapter overrides them)
@@ -200,7 +229,7 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
 
     /// A platform cell dequeued *with its index path* (so a reconfigure gets the
     /// same cell back); platform-neutral content is hosted in a hosting cell. Table-cell
-    /// templates (``CellSource/tableCell(_:cellStyle:style:)`` with a style other than
+    /// templates (`CellSource.tableCell(_:cellStyle:style:)` with a style other than
     /// `.default`) have no class registered with their style: they are dequeued by
     /// identifier alone, or built. During a reconfigure the list-view core hands back
     /// the cell showing the row for either kind, as `reconfigureRows(at:)` requires. A
@@ -219,7 +248,7 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
 
     // MARK: Shared glue for the platform callbacks
 
-    /// The platform cell that shows `object` (the object itself, or its host).
+    /// The platform cell that shows `object` (the object itself, or its host), drawn by ``renderer`` when hosted.
     func platformCell(for object: AnyObject, at indexPath: IndexPath) -> UIView {
         if let view = object as? UIView {
             if platformAccepts(view) { return view }
@@ -322,4 +351,6 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
         return super.forwardingTarget(for: selector)
     }
 }
+/// The key of the cell vendor a view keeps (an address, never read or written).
+@MainActor private let cellVendorKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 #endif

@@ -35,14 +35,18 @@ import CellKit
 @MainActor
 public final class TableViewAdapter: ListViewAdapter {
     /// The table view driven.
-    public let tableView: UITableView
+    public var tableView: UITableView { unsafeDowncast(scrollView, to: UITableView.self) }
     /// The animation of inserted, deleted and reloaded rows and sections.
     public var rowAnimation: UITableView.RowAnimation = .automatic
 
     /// Makes `tableView` a list view; becomes its data source, delegate and prefetch data source.
-    public init(tableView: UITableView) {
-        self.tableView = tableView
-        super.init(scrollView: tableView)
+    public convenience init(tableView: UITableView) {
+        self.init(tableView: tableView, role: .drives)
+    }
+
+    init(tableView: UITableView, role: Role) {
+        super.init(scrollView: tableView, role: role)
+        guard role == .drives else { return }
         if tableView.rowHeight <= 0 { tableView.rowHeight = UITableView.automaticDimension }
         tableView.dataSource = self
         tableView.delegate = self
@@ -63,8 +67,12 @@ public final class TableViewAdapter: ListViewAdapter {
     override func platformDequeue(_ source: CellSource, at indexPath: IndexPath) -> UIView {
         if case .template = source.kind, source.cellType is UITableViewCell.Type {
             // Never during a reconfigure: the core hands back the cell showing the row before this.
-            return tableView.dequeueReusableCell(withIdentifier: source.reuseIdentifier)
-                ?? (source.make?() as? UITableViewCell) ?? HostingTableCell()
+            if let reused = tableView.dequeueReusableCell(withIdentifier: templateIdentifiers.dequeueIdentifier(for: source)) {
+                return reused
+            }
+            let built = (source.make?() as? UITableViewCell) ?? HostingTableCell()
+            templateIdentifiers.built(source, carrying: built.reuseIdentifier)
+            return built
         }
         return tableView.dequeueReusableCell(withIdentifier: source.reuseIdentifier, for: indexPath)
     }
@@ -111,8 +119,11 @@ extension TableViewAdapter: UITableViewDataSource {
     public func numberOfSections(in tableView: UITableView) -> Int { core.readCounts().count }
     public func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { rowCount(in: section) }
     public func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
-        configuredCell(at: indexPath) as? UITableViewCell ?? UITableViewCell()
+        tableCell(configuredCell(at: indexPath))
     }
+
+    /// The cell UIKit gets (one the adapter hands out is always a table cell).
+    func tableCell(_ view: UIView) -> UITableViewCell { view as? UITableViewCell ?? UITableViewCell() }
 
     public func tableView(_ tableView: UITableView, titleForHeaderInSection section: Int) -> String? {
         dataSource?.listView(self, titleForHeaderInSection: section)

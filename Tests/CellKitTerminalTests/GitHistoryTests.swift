@@ -34,8 +34,7 @@ struct GitHistoryTests {
         exec '\(real)' "$@"
         """
         let git = bin.appendingPathComponent("git").path
-        try script.write(toFile: git, atomically: true, encoding: .utf8)
-        chmod(git, 0o755)
+        try writeExecutable(script, to: git)
         return (bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), calls)
     }
 

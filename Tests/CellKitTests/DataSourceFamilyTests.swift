@@ -219,6 +219,23 @@ struct DataSourceFamilyTests {
         try screen.expectConsistent()
     }
 
+    // MultiDataSource's doc: a child failing while another shows rows keeps those rows,
+    // announces the error and calls onError once; the failed child gets no error row.
+    @Test func multiWithOneChildFailingKeepsTheOthersRowsAndReportsOnce() async throws {
+        struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
+        let source = MultiDataSource([SimpleDataSource(posts(0..<2)), RemoteDataSource<Post> { throw Offline() }])
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        await source.load().value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [0, 1])
+        #expect(screen.placeholder == nil)
+        #expect(!screen.controller.displayed.sections.flatMap(\.items).contains { $0.model is ErrorPlaceholder })
+        #expect(screen.errors.value == ["offline"])
+        #expect(screen.listView.announcements.map(\.kind) == [.loaded, .failed])
+        try screen.expectConsistent()
+    }
+
     @Test func multiRoutesRowsAboutToShowToTheirChild() async throws {
         let gate = FetchGate<Page<Post>>()
         let paged = PaginatedDataSource<Post>(prefetchDistance: 1) { try await gate.fetch($0) }

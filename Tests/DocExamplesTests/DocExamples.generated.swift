@@ -322,7 +322,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:15
+// Sources/CellKit/DataSources/MultiDataSource.swift:20
 @MainActor private func docExample30() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -824,7 +824,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:34
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
 @MainActor private func docExample69() async throws {
     final class ProductCell: ListCell {
         var title = ""
@@ -860,14 +860,14 @@ import Testing
     assert((wishlist.listView.visibleCells.first as? ProductCell)?.styled == true)
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:76
+// Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:91
 @MainActor private func docExample70() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:31
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:32
 @MainActor private func docExample71() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -896,7 +896,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:66
+// Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:67
 @MainActor private func docExample72() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
@@ -1185,7 +1185,7 @@ import Testing
     assert(listView.visibleCells.compactMap { ($0 as? TweetCell)?.text } == ["tweet 0", "tweet 1", "tweet 2"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:100
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
 @MainActor private func docExample81() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
@@ -1209,7 +1209,7 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:128
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
 @MainActor private func docExample82() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
@@ -1940,7 +1940,7 @@ import Testing
     assert(style != .plain)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:139
+// Sources/CellKitTerminal/StyledText.swift:144
 @MainActor private func docExample125() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
@@ -1949,7 +1949,7 @@ import Testing
     assert(spoof.fitted(to: 8).plainText == "\u{FFFD}gnp.exe")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:147
+// Sources/CellKitTerminal/StyledText.swift:152
 @MainActor private func docExample126() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
@@ -1957,8 +1957,23 @@ import Testing
     assert(line.fitted(to: 6).plainText == "Ada @…")
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:34
+// Sources/CellKitTerminal/StyledText.swift:245
 @MainActor private func docExample127() async throws {
+    let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
+    let fitted = split.fitted(to: 8)
+    assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
+    assert(fitted.spans[0].text == "👩\u{200D}💻")
+}
+
+// Sources/CellKitTerminal/StyledText.swift:428
+@MainActor private func docExample128() async throws {
+    let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
+    assert(lines.map(\.plainText) == ["one", "two␛", "three"])
+    assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
+}
+
+// Sources/CellKitTerminal/TerminalApp.swift:34
+@MainActor private func docExample129() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1970,7 +1985,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample130() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -1979,7 +1994,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample131() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1990,7 +2005,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample132() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2002,7 +2017,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample133() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2019,7 +2034,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample134() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2042,14 +2057,14 @@ import Testing
     assert(frame[1].contains("Call Ada"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:52
-@MainActor private func docExample133() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
+@MainActor private func docExample135() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:66
-@MainActor private func docExample134() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
+@MainActor private func docExample136() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2075,8 +2090,8 @@ import Testing
     assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:106
-@MainActor private func docExample135() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
+@MainActor private func docExample137() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2096,7 +2111,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample138() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2114,7 +2129,7 @@ import Testing
 }
 
 // README.md:144
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample139() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2127,7 +2142,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 137 examples compile and run") @MainActor func run() async throws {
+    @Test("all 139 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2265,5 +2280,7 @@ struct DocExamples {
         try await docExample135()
         try await docExample136()
         try await docExample137()
+        try await docExample138()
+        try await docExample139()
     }
 }

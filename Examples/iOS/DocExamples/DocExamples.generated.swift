@@ -112,8 +112,39 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:42
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:108
 @MainActor func iosDocExample9() async throws {
+    // iOS only: type-checked against the iOS SDK, never run here
+    final class TweetCell: UITableViewCell, UpdatableCell {
+        func update(with tweet: Tweet) -> Bool { textLabel?.text = tweet.text; return true }
+    }
+    struct Tweet: CellModel, Sendable {
+        var text: String
+        static var cellSource: CellSource { .tableCell(TweetCell.self) }
+    }
+
+    final class LegacyFeedController: UITableViewController {
+        let registry = CellRegistry()
+        var objects: [Any] = [Tweet(text: "hello"), "an object not migrated yet"]
+
+        override func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { objects.count }
+
+        override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+            let object = objects[indexPath.row]
+            if registry.binding(for: object).origin == .defaultCell {
+                // Whatever code you were using to create cells: nothing maps this object yet.
+                let cell = tableView.dequeueReusableCell(withIdentifier: "Legacy")
+                    ?? UITableViewCell(style: .default, reuseIdentifier: "Legacy")
+                cell.textLabel?.text = String(describing: object)
+                return cell
+            }
+            return registry.cell(for: object, in: tableView, at: indexPath)
+        }
+    }
+}
+
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:42
+@MainActor func iosDocExample10() async throws {
     // iOS only: type-checked against the iOS SDK
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String; var likes: Int }
 
@@ -135,7 +166,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:72
-@MainActor func iosDocExample10() async throws {
+@MainActor func iosDocExample11() async throws {
     // iOS only: type-checked against the iOS SDK
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -150,7 +181,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:91
-@MainActor func iosDocExample11() async throws {
+@MainActor func iosDocExample12() async throws {
     // iOS only: type-checked against the iOS SDK
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -185,7 +216,7 @@ import CellKitSwiftUI
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:169
-@MainActor func iosDocExample12() async throws {
+@MainActor func iosDocExample13() async throws {
     // iOS only: type-checked against the iOS SDK
     struct ListStatus: View {
         @ObservedObject var list: ObservableListState

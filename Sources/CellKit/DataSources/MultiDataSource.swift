@@ -12,6 +12,11 @@
 /// row still gets the object's resources (``ListController/provideResource(_:key:value:)``,
 /// ``ResourceLoader``).
 ///
+/// A child that fails while another shows rows makes the snapshot `.failed` with
+/// those rows, once: the controller keeps them, announces the error and calls
+/// ``ListController/onError``, but the failed child gets no error row of its own
+/// (retry with ``refresh()``, or that child's own `load()`).
+///
 /// ```swift
 /// struct Friend: Identifiable, Equatable, Sendable { let id: Int }
 /// struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }

@@ -249,3 +249,20 @@ final class TmuxSession {
 
     deinit { kill() }
 }
+
+/// Writes an executable script through a close-on-exec descriptor. A descriptor that
+/// children spawned meanwhile by other tests inherit (Foundation's `write(toFile:)`)
+/// keeps the file open for writing in them, and running it then fails with "Text file
+/// busy" (ETXTBSY): the fake `git` of GitHistoryTests failed so in a full run.
+func writeExecutable(_ text: String, to path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw TestFailure("could not create \(path): errno \(errno)") }
+    defer { close(fd) }
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written > 0 else { throw TestFailure("could not write \(path): errno \(errno)") }
+        bytes = bytes.dropFirst(written)
+    }
+    guard fchmod(fd, 0o755) == 0 else { throw TestFailure("could not chmod \(path): errno \(errno)") }
+}
