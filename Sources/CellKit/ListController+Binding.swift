@@ -122,7 +122,7 @@ extension ListController {
         guard let item = contentItem(at: path) else { return }
         if let dataSource { dataSource.willDisplayItem(at: path, in: displayedContent) }
         for hook in displayHooks { hook.willDisplay?(path, item) }
-        resources.presentProvided(item, cell: cell, at: path, displayed: displayed)
+        resources.presentProvided(item, cell: cell)
         resources.willDisplay(item, cell: cell)
     }
 

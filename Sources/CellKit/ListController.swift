@@ -62,7 +62,6 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public private(set) var displayed = TableModel() {
         didSet {
             snapshots.displayDidChange()
-            resources.displayDidChange()
         }
     }
     /// What the bound data source was doing in the snapshot shown last.
@@ -181,6 +180,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         self.resources = ResourceFanOut(rows: rows)
         self.diagnostics = diagnostics
         self.displayed = Self.displayedModel(model, state: state, placeholders: shownPlaceholders)
+        rows.controller = self
     }
 
     /// ``placeholders`` as shown: the error row offers a retry only when there is one
@@ -486,27 +486,61 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// neither is not updated (and its path is not returned), though the resource
     /// is still kept for it as below.
     ///
-    /// A row shows `object` when its identity (``ItemID``) is the one `object`
-    /// has on its own (so an equal fresh copy finds the row too, and a subclass
-    /// instance finds its row however its array was typed) and it is the first
-    /// row with that identity (later ones are distinct rows), when it holds that
-    /// very object (classes; also for rows made with an explicit id), or when its
-    /// model adopts ``ResourceReferencing`` and refers to `object`.
+    /// A row shows `object` when its model's own identity (``ItemID``: its type and
+    /// `id`, or its value when it is only `Hashable`) is the one `object` has, so an
+    /// equal fresh copy finds the row too, and a subclass instance finds its row however
+    /// its array was typed. That is every row showing the object: the same user in two
+    /// sections (a duplicate identity, reported as a ``Diagnostic/Kind/duplicateIdentifier``
+    /// diagnostic, as when two children of a ``MultiDataSource`` both list it) and rows
+    /// made with an explicit id (``ListItem/init(_:id:)``) are all updated, as Coffee
+    /// updated every visible cell whose object equals the updated one. A row also
+    /// gets it when it holds that very object (classes), or when its model adopts
+    /// ``ResourceReferencing`` and refers to `object`.
     ///
-    /// The last resource per identity and key is kept (for the 256 identities
-    /// provided last): a row of `object` that is off screen presents it when it
+    /// ```swift
+    /// final class UserCell: TextCell { var image: String? }
+    /// struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+    ///
+    /// @MainActor func likersAndSuggestions(_ controller: ListController, _ listView: HeadlessListView) {
+    ///     controller.register(UserCell.self, for: User.self) { cell, user in cell.text = user.name }
+    ///     controller.dispatch.onResource(User.self) { (cell: UserCell, _, update) in cell.image = update.value as? String }
+    ///     controller.attach(to: listView)
+    ///     let ada = User(id: 1, name: "Ada")
+    ///     controller.apply(TableModel(sections: [[ada, User(id: 2, name: "Bob")], [ada]]))
+    ///     let updated = controller.provideResource(ada, key: "image", value: "ada.png")
+    ///     assert(updated == [ItemPath(item: 0, section: 0), ItemPath(item: 0, section: 1)])
+    /// }
+    /// ```
+    ///
+    /// The last resource per object identity and key is kept (for the 256 identities
+    /// provided last): every row of `object` that is off screen presents it when it
     /// shows, and a reconfigured row gets it again after its configure handler.
     @discardableResult
     public func provideResource(_ object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) -> [ItemPath] {
-        deliverResource(of: object, rowID: ItemID(anyModel: object), key: key, value: value)
+        deliverResource(of: object, objectID: ItemID(anyModel: object), key: key, value: value)
     }
 
-    /// Hands a resource of `object` to the visible rows with identity `rowID` (and the
-    /// rows that hold or refer to `object`); a ``ResourceLoader`` knows the row's id.
+    /// Hands a resource of `object` to the visible rows showing the object with identity
+    /// `objectID` (and the rows that hold or refer to `object`), or to `cell` alone when
+    /// given; a ``ResourceLoader`` knows the object's identity.
     @discardableResult
-    func deliverResource(of object: any Sendable, rowID: ItemID?, key: ResourceKey, value: (any Sendable)?) -> [ItemPath] {
+    func deliverResource(of object: any Sendable, objectID: ItemID?, key: ResourceKey, value: (any Sendable)?, only cell: AnyObject? = nil) -> [ItemPath] {
         guard let listView else { return [] }
-        return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: rowID, displayed: displayed, listView: listView)
+        return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: objectID, displayed: displayed, listView: listView, only: cell)
+    }
+
+    /// Where the row with identity `id`, presented in `cell` at `path`, is now: where
+    /// `cell` shows it, else `path` while the row there has that identity, else the
+    /// first row with it; `path` when it is gone (``PresentationContext/path``).
+    func currentPath(ofRow id: ItemID, shownIn cell: AnyObject?, presentedAt path: ItemPath) -> ItemPath {
+        if let cell, let listView {
+            for visible in listView.visibleItemPaths where listView.cell(at: visible) === cell {
+                if displayed.item(at: visible)?.id == id { return visible }
+                break
+            }
+        }
+        if displayed.item(at: path)?.id == id { return path }
+        return displayed.indexPath(of: id) ?? path
     }
 
     // MARK: ListViewDataSource
@@ -525,10 +559,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         // A row already on screen is being reconfigured: its configure reset the cell, so
         // the resources cached for it are handed to it again (UIKit contract 4).
         let isReconfigure = listView.cell(at: path) != nil
-        let cell = rows.cell(for: item.model, in: listView, at: path)
+        let cell = rows.cell(for: item.model, id: item.id, in: listView, at: path)
         if isReconfigure, let content = contentItem(at: path) {
-            resources.presentProvided(content, cell: cell, at: path, displayed: displayed)
-            if resources.hasLoaders { resources.reconfigured(content) }
+            resources.presentProvided(content, cell: cell)
+            if resources.hasLoaders { resources.reconfigured(content, cell: cell) }
         }
         return cell
     }

@@ -1,7 +1,10 @@
 /// The row shown while the first load runs (Instant Cocoa's `ICLoadingPlaceholder`).
 ///
 /// Its default cell is ``LoadingCell``; register another cell or a configure
-/// handler for `LoadingPlaceholder` to change it. The default message comes from
+/// handler for `LoadingPlaceholder` to change it. A replacement cell keeps the
+/// running indicator (the terminal list view's spinner, UIKit's standard renderer's
+/// activity indicator) only when it subclasses ``LoadingCell`` and its configure sets
+/// ``LoadingCell/isAnimating``; any other cell shows as plain text, without it. The default message comes from
 /// CellKit's strings table ("Loading…" in English); change it on
 /// ``ListController/placeholders``.
 public struct LoadingPlaceholder: Hashable, Sendable, Identifiable {
@@ -93,7 +96,8 @@ extension ListController.Placeholders {
 /// coming on screen again, calls ``ListDataSource/loadNextPage()``.
 ///
 /// Its default cell is ``LoadMoreCell``; register another cell or a configure
-/// handler for `LoadMorePlaceholder` to restyle it, and change its texts in
+/// handler for `LoadMorePlaceholder` to restyle it (a replacement keeps the spinner and
+/// the failed row's look only when it subclasses ``LoadMoreCell``), and change its texts in
 /// ``ListController/Placeholders/loadMore``. With placeholder rows turned off
 /// (``ListController/Placeholders/showsRows``), there is no such row: show a footer
 /// from ``ListController/activity`` and ``ListController/nextPageError`` instead.

@@ -57,17 +57,87 @@ extension Presenter where Cell: ListCell {
 
 /// What a presenter gets besides the model and cell: where the row is, and how to send events.
 ///
-/// Keep ``emit`` in a cell's button action to send taps on controls inside the cell.
+/// Keep the context in a cell's button action to send taps on controls inside the
+/// cell: ``emit`` sends the event, and ``path`` read there is where the row is at the
+/// time of the tap, also after rows were inserted or deleted above it (a row that
+/// only moves is not presented again, so a path copied in `present` would name the
+/// row that was there before):
+///
+/// ```swift
+/// final class FollowCell: TextCell { var onFollow: (@MainActor () -> Void)? }
+/// struct Account: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+///
+/// struct AccountPresenter: Presenter {
+///     enum Event: Sendable { case follow(ItemPath) }
+///     func present(_ account: Account, in cell: FollowCell, style: CellStyle, context: PresentationContext<Event>) {
+///         cell.text = account.name
+///         cell.onFollow = { context.emit(.follow(context.path)) }    // read at the tap
+///     }
+/// }
+///
+/// let controller = ListController()
+/// var followed: [ItemPath] = []
+/// controller.addPresenter(AccountPresenter()) { event in
+///     if case .follow(let path) = event { followed.append(path) }
+/// }
+/// let listView = HeadlessListView()
+/// controller.attach(to: listView)
+/// controller.apply(TableModel([Account(id: 1, name: "Ada"), Account(id: 2, name: "Bob")]))
+/// controller.apply(TableModel([Account(id: 0, name: "Cy"), Account(id: 1, name: "Ada"), Account(id: 2, name: "Bob")]))
+/// (listView.cell(at: ItemPath(item: 2, section: 0)) as? FollowCell)?.onFollow?()
+/// assert(followed == [ItemPath(item: 2, section: 0)])                   // Bob's row now
+/// ```
 public struct PresentationContext<Event: Sendable> {
-    /// The row being presented.
-    public let path: ItemPath
+    /// Where the row presented is now, when read.
+    ///
+    /// Read in `present`, the path the row is presented at. Read later (in a cell's
+    /// button action), the row's current path: the path at which its cell shows it,
+    /// else where the row with its identity is in what the list shows. When the row has
+    /// left the list, the path it was last presented at. A context made with
+    /// ``init(path:emit:)`` always gives `path`.
+    @MainActor public var path: ItemPath { row?.currentPath ?? presentedPath }
     /// Sends an event to the handler given at registration.
     public let emit: @MainActor (Event) -> Void
 
-    /// Creates a context.
+    /// The path the row was presented at.
+    private let presentedPath: ItemPath
+    /// The presented row, followed to its current path (`nil`: a fixed path).
+    private let row: PresentedRow?
+
+    /// Creates a context whose ``path`` is `path` (a presenter under test).
     public init(path: ItemPath, emit: @escaping @MainActor (Event) -> Void) {
-        self.path = path
+        self.presentedPath = path
+        self.row = nil
         self.emit = emit
+    }
+
+    /// Creates the context of `row`, whose path follows the row.
+    init(row: PresentedRow, emit: @escaping @MainActor (Event) -> Void) {
+        self.presentedPath = row.presentedAt
+        self.row = row
+        self.emit = emit
+    }
+}
+
+/// A row a presenter presented in a cell, followed to its current path through the
+/// controller when a ``PresentationContext`` is asked for its ``PresentationContext/path``.
+@MainActor
+final class PresentedRow {
+    private weak var controller: ListController?
+    private weak var cell: AnyObject?
+    private let id: ItemID
+    let presentedAt: ItemPath
+
+    init(controller: ListController?, cell: AnyObject, id: ItemID, presentedAt: ItemPath) {
+        self.controller = controller
+        self.cell = cell
+        self.id = id
+        self.presentedAt = presentedAt
+    }
+
+    /// The row's path now (see ``PresentationContext/path``).
+    var currentPath: ItemPath {
+        controller?.currentPath(ofRow: id, shownIn: cell, presentedAt: presentedAt) ?? presentedAt
     }
 }
 
@@ -76,7 +146,7 @@ public struct PresentationContext<Event: Sendable> {
 struct PresenterBinding {
     let style: CellStyle
     let source: CellSource
-    let present: @MainActor (AnyObject, Any, ItemPath) -> Bool
+    let present: @MainActor (AnyObject, Any, PresentedRow) -> Bool
     let update: @MainActor (AnyObject, Any, ResourceUpdate) -> Bool
     let select: @MainActor (Any) -> Void
     let height: @MainActor (Any) -> Double?
@@ -86,11 +156,11 @@ struct PresenterBinding {
         self.source = presenter.cellSource(for: style)
         // The model casts are `switch` patterns: in this unspecialised generic
         // code an `as?` would look up `Optional<P.Model>`'s metadata on every row.
-        present = { cell, model, path in
+        present = { cell, model, row in
             guard let cell = cell as? P.Cell else { return false }
             switch model {
             case let model as P.Model:
-                presenter.present(model, in: cell, style: style, context: PresentationContext(path: path, emit: onEvent))
+                presenter.present(model, in: cell, style: style, context: PresentationContext(row: row, emit: onEvent))
                 return true
             default: return false
             }

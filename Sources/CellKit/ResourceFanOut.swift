@@ -2,14 +2,14 @@
 /// `provideResourceToVisibleCells:updatedKey:`), and tells resource loaders
 /// which rows come and go. The ``ListController`` owns one.
 ///
-/// A visible row gets a resource of an object when its identity (``ItemID``) is
-/// the object's and it is the first row with that identity (later rows with the
-/// same identity are distinct rows), when it shows that very object (classes),
-/// or when its model adopts ``ResourceReferencing`` and refers to it. No other
-/// cell is touched and nothing is reloaded.
+/// A visible row gets a resource of an object when it shows the object: its
+/// identity (``ItemID``) is the object's, or its model's own identity is (a later
+/// row with a duplicate identity, a row made with an explicit id), or it holds that
+/// very object (classes); or when its model adopts ``ResourceReferencing`` and
+/// refers to it. No other cell is touched and nothing is reloaded.
 ///
-/// The last resource provided for each (row identity, key) is kept, for the
-/// last ``providedLimit`` identities: a row with that identity that shows or is
+/// The last resource provided for each (object identity, key) is kept, for the
+/// last ``providedLimit`` identities: a row showing that object that shows or is
 /// reconfigured later presents it (rows matched only by object identity or by
 /// reference get a resource while visible only).
 @MainActor
@@ -17,17 +17,14 @@ final class ResourceFanOut {
     private let rows: RowBinding
     private var loaders: [AnyResourceLoader] = []
 
-    /// Where the identities asked about first occur in the displayed model
-    /// (`TableModel.indexPath(of:)`, remembered until the model changes):
-    /// one scan, stopping at the first match, per identity per displayed model;
-    /// no index of every row.
-    private var firstPaths: [ItemID: ItemPath?] = [:]
-
-    /// The last resource provided per row identity and key, for rows that show later.
+    /// The last resource provided per object identity and key, for rows that show later.
     private var provided: [ItemID: [ResourceKey: ResourceUpdate]] = [:]
     /// The identities in `provided`, least recently provided first.
     private var providedOrder: [ItemID] = []
-    /// How many row identities keep their last provided resources.
+    /// The model types of the identities in `provided` (a superset while any are kept):
+    /// a row of another type skips working out its model's own identity.
+    private var providedTypes: Set<ObjectIdentifier> = []
+    /// How many object identities keep their last provided resources.
     static let providedLimit = 256
 
     init(rows: RowBinding) { self.rows = rows }
@@ -36,42 +33,47 @@ final class ResourceFanOut {
         if provided[id] != nil, let index = providedOrder.firstIndex(of: id) { providedOrder.remove(at: index) }
         provided[id, default: [:]][update.key] = update
         providedOrder.append(id)
+        providedTypes.insert(ObjectIdentifier(id.modelType))
         if providedOrder.count > Self.providedLimit { provided[providedOrder.removeFirst()] = nil }
     }
 
-    /// Hands `cell`, which shows `item` at `path` (it just showed or was reconfigured),
-    /// the resources provided for its identity, when it is the first row with it.
-    func presentProvided(_ item: ListItem, cell: AnyObject, at path: ItemPath, displayed: TableModel) {
-        guard let updates = provided[item.id], firstPath(of: item.id, in: displayed) == path else { return }
+    /// Hands `cell`, which shows `item` (it just showed or was reconfigured), the
+    /// resources provided for the object it shows.
+    func presentProvided(_ item: ListItem, cell: AnyObject) {
+        guard !provided.isEmpty else { return }
+        var updates = provided[item.id]
+        if updates == nil, providedTypes.contains(ObjectIdentifier(item.id.modelType)),
+           let own = ItemID(anyModel: item.model), own != item.id {
+            updates = provided[own]
+        }
+        guard let updates else { return }
         for key in updates.keys.sorted(by: { $0.name < $1.name }) {
             if let update = updates[key] { _ = rows.deliver(update, to: cell, showing: item.model) }
         }
     }
 
-    /// The displayed model changed: the first occurrences are found again when needed.
-    func displayDidChange() { firstPaths.removeAll(keepingCapacity: true) }
-
-    private func firstPath(of id: ItemID, in displayed: TableModel) -> ItemPath? {
-        if let known = firstPaths[id] { return known }
-        let path = displayed.indexPath(of: id)
-        firstPaths[id] = path
-        return path
+    /// The identity of the object `item` shows: its model's own identity (``ItemID``
+    /// as a row made from the model alone), else the row's (models that are neither
+    /// `Identifiable` nor `Hashable`, whose rows carry an explicit id). Two rows showing
+    /// one user, a duplicate or a row with an explicit id among them, have the same one.
+    static func objectID(of item: ListItem) -> ItemID {
+        ItemID(anyModel: item.model) ?? item.id
     }
 
     /// Runs `loader` for the rows shown from now on.
     func add(_ loader: AnyResourceLoader) { loaders.append(loader) }
 
     /// Hands `update` to the visible cells of `listView` whose rows in `displayed`
-    /// are about `update.object` (identity `id`, when it has one); returns the paths updated.
-    func provide(_ update: ResourceUpdate, id: ItemID?, displayed: TableModel, listView: any ListView) -> [ItemPath] {
+    /// show `update.object` (identity `id`, when it has one), or to `cell` alone when
+    /// given (a row that just showed or was reconfigured); returns the paths updated.
+    func provide(_ update: ResourceUpdate, id: ItemID?, displayed: TableModel, listView: any ListView, only cell: AnyObject? = nil) -> [ItemPath] {
         if let id { remember(update, for: id) }
         var updated: [ItemPath] = []
         for path in listView.visibleItemPaths {
-            guard let item = displayed.item(at: path), let cell = listView.cell(at: path) else { continue }
-            // A later row with the object's identity is a distinct row: only the first one is the object's.
-            let ownID = id.flatMap { id in item.id == id && firstPath(of: id, in: displayed) == path ? id : nil }
-            guard Self.item(item, concerns: update.object, id: ownID) else { continue }
-            if rows.deliver(update, to: cell, showing: item.model) {
+            guard let item = displayed.item(at: path), let shown = listView.cell(at: path) else { continue }
+            if let cell, shown !== cell { continue }
+            guard Self.item(item, concerns: update.object, id: id) else { continue }
+            if rows.deliver(update, to: shown, showing: item.model) {
                 updated.append(path)
                 listView.cellDidChange(at: path, reason: .resource(update.key))
             }
@@ -79,9 +81,14 @@ final class ResourceFanOut {
         return updated
     }
 
-    /// Whether `item` is a row of `object`: by identity, by object identity, or by reference.
+    /// Whether `item` is a row of `object`: by identity (the row's, or its model's
+    /// own), by object identity, or by reference.
     static func item(_ item: ListItem, concerns object: Any, id: ItemID?) -> Bool {
-        if let id, item.id == id { return true }
+        if let id {
+            if item.id == id { return true }
+            // A row whose identity is not its model's own (a duplicate's, an explicit id) of the same type.
+            if item.id.modelType == id.modelType, ItemID(anyModel: item.model) == id { return true }
+        }
         if type(of: object) is AnyClass, type(of: item.model) is AnyClass, (object as AnyObject) === (item.model as AnyObject) { return true }
         if let referencing = item.model as? any ResourceReferencing { return referencing.refers(to: object) }
         return false
@@ -93,9 +100,9 @@ final class ResourceFanOut {
         for loader in loaders { loader.willDisplay(item, cell) }
     }
 
-    /// A visible row was configured again: loaders hand it their cached resources.
-    func reconfigured(_ item: ListItem) {
-        for loader in loaders { loader.reconfigured(item) }
+    /// A visible row was configured again: loaders hand its cell their cached resources.
+    func reconfigured(_ item: ListItem, cell: AnyObject) {
+        for loader in loaders { loader.reconfigured(item, cell) }
     }
 
     var hasLoaders: Bool { !loaders.isEmpty }

@@ -36,11 +36,16 @@ final class RowBinding {
         presenters.set(PresenterBinding(presenter, style: style, onEvent: onEvent), for: P.Model.self)
     }
 
-    /// A dequeued cell for `model`, configured by its presenter or by the registry and dispatch table.
-    func cell(for model: Any, in listView: any ListView, at path: ItemPath) -> AnyObject {
+    /// The controller whose rows a presenter's context follows (``PresentationContext/path``).
+    weak var controller: ListController?
+
+    /// A dequeued cell for `model`, the row with identity `id`, configured by its
+    /// presenter or by the registry and dispatch table.
+    func cell(for model: Any, id: ItemID, in listView: any ListView, at path: ItemPath) -> AnyObject {
         if let (presenter, _) = presenter(for: model) {
             let cell = registry.dequeue(presenter.source, from: listView, at: path)
-            if !presenter.present(cell, model, path) {
+            let row = PresentedRow(controller: controller, cell: cell, id: id, presentedAt: path)
+            if !presenter.present(cell, model, row) {
                 diagnostics(Diagnostic(.cellTypeMismatch, "presenter for \(type(of: model)) got a \(type(of: cell)) cell from source \(presenter.source) at section \(path.section), row \(path.item)"))
             }
             return cell

@@ -49,31 +49,64 @@ open class TextCell: ListCell {
 }
 
 /// The default cell of the loading placeholder row: a spinner and a message.
+///
+/// Open: a replacement loading cell that subclasses it keeps the running indicator
+/// that the terminal list view and `HostedCellRenderer.standard` (CellKitUIKit) draw
+/// for a `LoadingCell` whose ``isAnimating`` is `true` (set it in your configure: a
+/// registration for ``LoadingPlaceholder`` replaces the default one, which sets it).
+/// A replacement that is not a `LoadingCell` draws as a plain ``TextCell``: no
+/// spinner, no animation (``isAnimating`` of the terminal list view stays `false`),
+/// and not the placeholder's dimmed look.
+///
+/// ```swift
+/// final class BrandedLoadingCell: LoadingCell {
+///     var brand = "Coffee"
+///     override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
+/// }
+///
+/// let controller = ListController()
+/// controller.register(BrandedLoadingCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
+///     cell.text = "Brewing…"
+///     cell.isAnimating = true
+/// }
+/// ```
 @MainActor
-public class LoadingCell: TextCell {
+open class LoadingCell: TextCell {
     /// Whether the activity indicator runs (Instant Cocoa's `startAnimating`).
-    public var isAnimating = false
+    open var isAnimating = false
 }
 
 /// The default cell of the ``LoadMorePlaceholder`` row: a spinner and "Loading
 /// more…" while the next page loads; the error and a retry hint when it failed.
+///
+/// Open, as ``LoadingCell`` is: a replacement that subclasses it keeps the spinner
+/// while the page loads and the failed row's look (the terminal list view's "↻" line)
+/// when ``error`` is set.
 @MainActor
-public final class LoadMoreCell: LoadingCell {
+open class LoadMoreCell: LoadingCell {
     /// Why the next page failed; `nil` while it loads.
-    public var error: (any Error)?
+    open var error: (any Error)?
 }
 
 /// The default cell of the no-results placeholder row.
+///
+/// Open: a replacement that subclasses it keeps the placeholder's look (the terminal
+/// list view's dimmed "∅" line, the secondary text colour of
+/// `HostedCellRenderer.standard`); any other cell draws as a plain ``TextCell``.
 @MainActor
-public final class NoResultsCell: TextCell {}
+open class NoResultsCell: TextCell {}
 
 /// The default cell of the error placeholder row: the message and a retry hint.
+///
+/// Open: a replacement that subclasses it keeps the error row's look (the terminal
+/// list view's red "✖" message, wrapped, and its "(Enter)" retry hint when
+/// ``canRetry``); any other cell draws as a plain ``TextCell``.
 @MainActor
-public final class ErrorCell: TextCell {
+open class ErrorCell: TextCell {
     /// The error shown.
-    public var error: (any Error)?
+    open var error: (any Error)?
     /// Whether selecting the row retries the load.
-    public var canRetry = false
+    open var canRetry = false
 }
 
 extension TextCell {

@@ -124,12 +124,13 @@ struct UserReportTests {
         #expect(mismatch.contains("TextCell"))
     }
 
-    // B. A resource reaches the first row of an identity, not its duplicates.
-    @Test func aResourceReachesTheFirstOccurrenceOnly() {
+    // B. A resource reaches every row showing the object: its duplicates too (as Coffee
+    // updates every visible cell whose object equals the updated one; outside report d2).
+    @Test func aResourceReachesTheDuplicatesToo() {
         let (c, lv) = people([Person(id: 1, name: "first"), Person(id: 1, name: "dup")])
         let updated = c.provideResource(Person(id: 1, name: "x"), key: "avatar", value: "A")
-        #expect(updated == [ItemPath(item: 0, section: 0)])
-        #expect(lv.visibleTexts == ["first A", "dup"])
+        #expect(updated == [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
+        #expect(lv.visibleTexts == ["first A", "dup A"])
     }
 
     // F. A row off screen presents the resource when it shows.

@@ -322,7 +322,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:14
+// Sources/CellKit/DataSources/MultiDataSource.swift:20
 @MainActor private func docExample30() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -603,7 +603,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:124
+// Sources/CellKit/ListController.swift:123
 @MainActor private func docExample51() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -628,8 +628,24 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListItem.swift:10
+// Sources/CellKit/ListController.swift:500
 @MainActor private func docExample53() async throws {
+    final class UserCell: TextCell { var image: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    @MainActor func likersAndSuggestions(_ controller: ListController, _ listView: HeadlessListView) {
+        controller.register(UserCell.self, for: User.self) { cell, user in cell.text = user.name }
+        controller.dispatch.onResource(User.self) { (cell: UserCell, _, update) in cell.image = update.value as? String }
+        controller.attach(to: listView)
+        let ada = User(id: 1, name: "Ada")
+        controller.apply(TableModel(sections: [[ada, User(id: 2, name: "Bob")], [ada]]))
+        let updated = controller.provideResource(ada, key: "image", value: "ada.png")
+        assert(updated == [ItemPath(item: 0, section: 0), ItemPath(item: 0, section: 1)])
+    }
+}
+
+// Sources/CellKit/ListItem.swift:10
+@MainActor private func docExample54() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -637,7 +653,7 @@ import Testing
 }
 
 // Sources/CellKit/ListState.swift:16
-@MainActor private func docExample54() async throws {
+@MainActor private func docExample55() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func watch(_ controller: ListController) -> ListState.Observation {
@@ -654,15 +670,15 @@ import Testing
     }
 }
 
-// Sources/CellKit/Placeholders.swift:33
-@MainActor private func docExample55() async throws {
+// Sources/CellKit/Placeholders.swift:36
+@MainActor private func docExample56() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
-// Sources/CellKit/Placeholders.swift:68
-@MainActor private func docExample56() async throws {
+// Sources/CellKit/Placeholders.swift:71
+@MainActor private func docExample57() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
     placeholders.unknownErrorMessage = "The feed is offline."
@@ -670,8 +686,8 @@ import Testing
     assert(placeholders.message(for: CancellationError()) == "Loading was cancelled.")
 }
 
-// Sources/CellKit/Placeholders.swift:101
-@MainActor private func docExample57() async throws {
+// Sources/CellKit/Placeholders.swift:105
+@MainActor private func docExample58() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.loadMore.failureMessage = "No connection"
     let failed = placeholders.loadMore.failed(with: CancellationError())
@@ -679,7 +695,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample58() async throws {
+@MainActor private func docExample59() async throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -698,8 +714,34 @@ import Testing
     }
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:19
-@MainActor private func docExample59() async throws {
+// Sources/CellKit/Presenter.swift:66
+@MainActor private func docExample60() async throws {
+    final class FollowCell: TextCell { var onFollow: (@MainActor () -> Void)? }
+    struct Account: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    struct AccountPresenter: Presenter {
+        enum Event: Sendable { case follow(ItemPath) }
+        func present(_ account: Account, in cell: FollowCell, style: CellStyle, context: PresentationContext<Event>) {
+            cell.text = account.name
+            cell.onFollow = { context.emit(.follow(context.path)) }    // read at the tap
+        }
+    }
+
+    let controller = ListController()
+    var followed: [ItemPath] = []
+    controller.addPresenter(AccountPresenter()) { event in
+        if case .follow(let path) = event { followed.append(path) }
+    }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    controller.apply(TableModel([Account(id: 1, name: "Ada"), Account(id: 2, name: "Bob")]))
+    controller.apply(TableModel([Account(id: 0, name: "Cy"), Account(id: 1, name: "Ada"), Account(id: 2, name: "Bob")]))
+    (listView.cell(at: ItemPath(item: 2, section: 0)) as? FollowCell)?.onFollow?()
+    assert(followed == [ItemPath(item: 2, section: 0)])                   // Bob's row now
+}
+
+// Sources/CellKit/Resources/ResourceLoader.swift:23
+@MainActor private func docExample61() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -714,21 +756,21 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample60() async throws {
+@MainActor private func docExample62() async throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/SectionID.swift:24
-@MainActor private func docExample61() async throws {
+@MainActor private func docExample63() async throws {
     @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
         controller.displayed.sections.first?.id == .placeholder
     }
 }
 
 // Sources/CellKit/TableModel.swift:135
-@MainActor private func docExample62() async throws {
+@MainActor private func docExample64() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -738,7 +780,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample63() async throws {
+@MainActor private func docExample65() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -754,22 +796,36 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:9
-@MainActor private func docExample64() async throws {
+@MainActor private func docExample66() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/TextCell.swift:27
-@MainActor private func docExample65() async throws {
+@MainActor private func docExample67() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
+// Sources/CellKit/TextCell.swift:61
+@MainActor private func docExample68() async throws {
+    final class BrandedLoadingCell: LoadingCell {
+        var brand = "Coffee"
+        override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
+    }
+
+    let controller = ListController()
+    controller.register(BrandedLoadingCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
+        cell.text = "Brewing…"
+        cell.isAnimating = true
+    }
+}
+
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
-@MainActor private func docExample66() async throws {
+@MainActor private func docExample69() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -805,14 +861,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:91
-@MainActor private func docExample67() async throws {
+@MainActor private func docExample70() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:32
-@MainActor private func docExample68() async throws {
+@MainActor private func docExample71() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
@@ -841,7 +897,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:67
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample72() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -889,7 +945,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample73() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -918,7 +974,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample74() async throws {
     struct Setting: Identifiable, Equatable, Sendable {
         let id: String
         var title: String
@@ -951,7 +1007,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample75() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -980,7 +1036,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample76() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1019,7 +1075,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample77() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -1040,14 +1096,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample78() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
-    final class SpinnerCell: TextCell { var spinning = false }
+    final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
 
     let controller = ListController()
     // ICLoadingTableViewCell is registered by default; register another, and -configureLoadingCell:
     controller.register(SpinnerCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
-        cell.spinning = true
+        cell.isAnimating = true                  // -startAnimating (the default configure did it; this one replaces it)
         cell.text = "Fetching followers"
     }
     // -configureNoResultsCell:
@@ -1057,7 +1113,7 @@ import Testing
 
     let listView = HeadlessListView()
     controller.attach(to: listView)
-    assert((listView.visibleCells.first as? SpinnerCell)?.spinning == true)
+    assert((listView.visibleCells.first as? SpinnerCell)?.isAnimating == true)
 
     controller.apply(TableModel(), state: .empty)
     assert(listView.visibleTexts == ["Nobody follows you yet"])
@@ -1074,7 +1130,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample79() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1095,7 +1151,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample80() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1130,7 +1186,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample81() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1154,7 +1210,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample82() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1168,7 +1224,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:41
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample83() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1182,7 +1238,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:62
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample84() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1213,7 +1269,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:124
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample85() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1235,7 +1291,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:157
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample86() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1257,7 +1313,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:197
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample87() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1274,7 +1330,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:215
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample88() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1291,7 +1347,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:27
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample89() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1302,7 +1358,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:43
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample90() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1319,7 +1375,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:66
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample91() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1345,7 +1401,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:99
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample92() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1356,7 +1412,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:114
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample93() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1372,7 +1428,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample94() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1400,7 +1456,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:66
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample95() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1416,7 +1472,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:92
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample96() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1434,7 +1490,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:117
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample97() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1443,7 +1499,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample98() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1469,7 +1525,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample99() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1485,7 +1541,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:116
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample100() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1511,7 +1567,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:207
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample101() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1535,7 +1591,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:234
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample102() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1547,7 +1603,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample103() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1557,7 +1613,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample104() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1583,8 +1639,32 @@ import Testing
     assert(controller.provideResource(users[15], key: "avatar", value: "avatar-16.png").isEmpty)
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:69
-@MainActor private func docExample102() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:58
+@MainActor private func docExample105() async throws {
+    final class UserCell: TextCell { var image: String? }
+    struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
+
+    let controller = ListController(diagnostics: .ignore)   // the duplicate Ada is reported
+    controller.register(UserCell.self, for: User.self) { cell, user in cell.text = user.name }
+    controller.dispatch.onResource(User.self) { (cell: UserCell, _, update) in cell.image = update.value as? String }
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+
+    let ada = User(id: 1, name: "Ada")
+    let likers = SimpleDataSource([ada, User(id: 2, name: "Bob")])
+    let suggestions = SimpleDataSource([User(id: 3, name: "Cy"), ada])
+    let screen = MultiDataSource([likers, suggestions])
+    controller.bind(to: screen)
+    await screen.load().value
+    await controller.settle()
+
+    let updated = controller.provideResource(ada, key: "image", value: "ada.png")
+    assert(updated == [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 1)])
+    assert(listView.visibleCells.map { ($0 as? UserCell)?.image } == ["ada.png", nil, nil, "ada.png"])
+}
+
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:102
+@MainActor private func docExample106() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1605,8 +1685,8 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:98
-@MainActor private func docExample103() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:131
+@MainActor private func docExample107() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1618,8 +1698,8 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
-// Sources/CellKit/Documentation.docc/RowIdentity.md:55
-@MainActor private func docExample104() async throws {
+// Sources/CellKit/Documentation.docc/RowIdentity.md:57
+@MainActor private func docExample108() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1636,7 +1716,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample109() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1652,7 +1732,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample110() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1674,7 +1754,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:112
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample111() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1689,7 +1769,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample112() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1706,7 +1786,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:177
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample113() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1721,7 +1801,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:196
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample114() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1741,7 +1821,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample115() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1756,7 +1836,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample116() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1774,7 +1854,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:215
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample117() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1788,7 +1868,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:32
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample118() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1803,14 +1883,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample119() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample120() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1827,7 +1907,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample121() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -1835,7 +1915,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:20
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample122() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1848,7 +1928,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample123() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1857,7 +1937,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample124() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1865,7 +1945,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:144
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample125() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -1874,7 +1954,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:152
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample126() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1882,7 +1962,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:245
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample127() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -1890,14 +1970,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:428
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample128() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:40
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample129() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1909,7 +1989,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample130() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -1918,7 +1998,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample131() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -1929,7 +2009,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample132() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -1941,7 +2021,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample133() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1958,7 +2038,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample134() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1982,13 +2062,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample135() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:66
-@MainActor private func docExample132() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
+@MainActor private func docExample136() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2014,8 +2094,8 @@ import Testing
     assert(list.renderFrame()[0].plainText.contains("4f1c2d9 Fix the footer"))
 }
 
-// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:106
-@MainActor private func docExample133() async throws {
+// Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
+@MainActor private func docExample137() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2035,7 +2115,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample138() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2053,7 +2133,7 @@ import Testing
 }
 
 // README.md:148
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample139() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2066,7 +2146,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 135 examples compile and run") @MainActor func run() async throws {
+    @Test("all 139 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2202,5 +2282,9 @@ struct DocExamples {
         try await docExample133()
         try await docExample134()
         try await docExample135()
+        try await docExample136()
+        try await docExample137()
+        try await docExample138()
+        try await docExample139()
     }
 }

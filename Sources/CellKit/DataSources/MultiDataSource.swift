@@ -6,6 +6,12 @@
 /// otherwise. Loading, refreshing and cancelling go to every child; a row about
 /// to show is reported to the child it belongs to.
 ///
+/// Two children that list the same object (a user who is both a friend and a
+/// suggestion) make a duplicate identity: the ``ListController`` reports it once as a
+/// ``Diagnostic/Kind/duplicateIdentifier`` diagnostic and shows both rows, and each
+/// row still gets the object's resources (``ListController/provideResource(_:key:value:)``,
+/// ``ResourceLoader``).
+///
 /// A child that fails while another shows rows makes the snapshot `.failed` with
 /// those rows, once: the controller keeps them, announces the error and calls
 /// ``ListController/onError``, but the failed child gets no error row of its own

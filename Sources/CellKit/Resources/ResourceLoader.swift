@@ -1,20 +1,24 @@
-/// Loads one resource per row (Coffee's image download) for the rows on screen
-/// and near it, and hands each finished resource to the visible cells that show
-/// its row through ``ListController/provideResource(_:key:value:)``, with its key.
+/// Loads one resource per object (Coffee's image download) for the rows on screen
+/// and near it, and hands each finished resource to every visible cell that shows
+/// the object through ``ListController/provideResource(_:key:value:)``, with its key.
 ///
 /// A load starts when a row of `Model` is about to show or is prefetched, is
-/// cancelled when the row leaves (or stops being prefetched) before it finishes,
-/// and its result is cached by the row's identity, ``ItemID`` (least recently
-/// used results go first past ``cacheLimit``); a finished resource reaches the
-/// cells of that row by the same identity, whatever the model's id looks like. A cached resource reaches a row that shows again
-/// at once, without a load. Nothing but the visible cells of that row is
+/// cancelled when the last row of its object leaves (or stops being prefetched)
+/// before it finishes, and its result is cached by the object's own identity: its
+/// ``ItemID`` as a row made from the model alone (the model's type and `id`, or its
+/// value when it is only `Hashable`; the row's id for a model that is neither). The
+/// least recently used results go first past ``cacheLimit``. Every row showing the
+/// object shares the load and the cached result: the same user in two sections (a
+/// duplicate identity, or a row made with an explicit id) starts one load, and the
+/// result reaches both cells. A cached resource reaches a row that shows again
+/// at once, without a load. Nothing but the visible cells of the object is
 /// touched, and nothing is reloaded. Prefetched rows that an apply removes are
 /// cancelled too, as removed visible rows are.
 ///
-/// The cache knows a row by its identity, not its content: when what the resource
+/// The cache knows an object by its identity, not its content: when what the resource
 /// depends on changes (a user's new avatar URL, same id), the cached value stays until
-/// ``removeAllCachedValues()``; or make what it depends on part of the row's identity
-/// (``ListItem/init(_:id:)``).
+/// ``removeAllCachedValues()`` (or hand the new one to the rows on screen with
+/// ``ListController/provideResource(_:key:value:)``).
 ///
 /// ```swift
 /// final class AvatarCell: TextCell { var avatar: String? }
@@ -38,18 +42,23 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
     public let key: ResourceKey
     /// How many results the cache keeps.
     public var cacheLimit: Int { didSet { trimCache() } }
-    /// How many loads were started (cache hits start none).
+    /// How many loads were started (cache hits, and rows of an object whose load
+    /// already runs, start none).
     public private(set) var startedLoads = 0
     /// How many loads were cancelled before they finished.
     public private(set) var cancelledLoads = 0
 
     private let load: Load
+    /// Keyed by the identity of the object a row shows (`ResourceFanOut.objectID(of:)`).
     private var running: [ItemID: Running] = [:]
     private var cache: [ItemID: (value: Value, tick: Int)] = [:]
     private var tick = 0
+    /// Visible cell → the identity of the object it shows.
     private var visible: [ObjectIdentifier: ItemID] = [:]
+    /// Object identity → how many visible cells show it.
     private var visibleCount: [ItemID: Int] = [:]
-    private var prefetched: Set<ItemID> = []
+    /// Prefetched row identity → the identity of the object it shows.
+    private var prefetched: [ItemID: ItemID] = [:]
     private var nextToken = 0
     weak var controller: ListController?
 
@@ -65,7 +74,7 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         self.load = load
     }
 
-    /// The cached resource of the row with identity `id`, if any.
+    /// The cached resource of the object with identity `id` (`ItemID(user)`), if any.
     public func cachedValue(for id: ItemID) -> Value? {
         guard let entry = cache[id] else { return nil }
         tick += 1
@@ -73,10 +82,10 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         return entry.value
     }
 
-    /// Whether a load runs for the row with identity `id`.
+    /// Whether a load runs for the object with identity `id` (`ItemID(user)`).
     public func isLoading(_ id: ItemID) -> Bool { running[id] != nil }
 
-    /// The rows whose loads are running.
+    /// The identities of the objects whose loads are running.
     public var loadingIDs: Set<ItemID> { Set(running.keys) }
 
     /// Forgets every cached result: the rows load again when they show again (what
@@ -87,40 +96,54 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
 
     func willDisplay(_ item: ListItem, cell: AnyObject) {
         guard let model = item.model as? Model else { return }
-        visible[ObjectIdentifier(cell)] = item.id
-        visibleCount[item.id, default: 0] += 1
-        if let value = cachedValue(for: item.id) {
-            controller?.deliverResource(of: model, rowID: item.id, key: key, value: value)
+        let id = ResourceFanOut.objectID(of: item)
+        let cellID = ObjectIdentifier(cell)
+        if let previous = visible[cellID], previous != id { didEndDisplaying(cell: cell) }
+        if visible[cellID] == nil {
+            visible[cellID] = id
+            visibleCount[id, default: 0] += 1
+        }
+        if let value = cachedValue(for: id) {
+            controller?.deliverResource(of: model, objectID: id, key: key, value: value, only: cell)
         } else {
-            start(item.id, model)
+            start(id, model)
         }
     }
 
-    /// A visible row was configured again (a reconfigure reset its cell): hand it the cached resource.
-    func reconfigured(_ item: ListItem) {
-        guard let model = item.model as? Model, let value = cachedValue(for: item.id) else { return }
-        controller?.deliverResource(of: model, rowID: item.id, key: key, value: value)
+    /// A visible row was configured again (a reconfigure reset its cell): hand its cell the cached resource.
+    func reconfigured(_ item: ListItem, cell: AnyObject) {
+        guard let model = item.model as? Model else { return }
+        let id = ResourceFanOut.objectID(of: item)
+        guard let value = cachedValue(for: id) else { return }
+        controller?.deliverResource(of: model, objectID: id, key: key, value: value, only: cell)
     }
 
     func didEndDisplaying(cell: AnyObject) {
         guard let id = visible.removeValue(forKey: ObjectIdentifier(cell)) else { return }
         let count = (visibleCount[id] ?? 1) - 1
         visibleCount[id] = count > 0 ? count : nil
-        if count <= 0, !prefetched.contains(id) { cancel(id) }
+        if count <= 0, !isPrefetched(id) { cancel(id) }
     }
 
     func prefetch(_ items: [ListItem]) {
         for item in items {
             guard let model = item.model as? Model else { continue }
-            prefetched.insert(item.id)
-            if cache[item.id] == nil { start(item.id, model) }
+            let id = ResourceFanOut.objectID(of: item)
+            prefetched[item.id] = id
+            if cache[id] == nil { start(id, model) }
         }
     }
 
     func cancelPrefetch(_ items: [ListItem]) {
-        for item in items where prefetched.remove(item.id) != nil {
-            if visibleCount[item.id] == nil { cancel(item.id) }
+        for item in items {
+            guard let id = prefetched.removeValue(forKey: item.id) else { continue }
+            if visibleCount[id] == nil, !isPrefetched(id) { cancel(id) }
         }
+    }
+
+    /// Whether a prefetched row shows the object with identity `id`.
+    private func isPrefetched(_ id: ItemID) -> Bool {
+        prefetched.values.contains(id)
     }
 
     // MARK: Loads
@@ -152,7 +175,8 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         cache[id] = (value, tick)
         trimCache()
         if visibleCount[id] != nil {
-            controller?.deliverResource(of: model, rowID: id, key: key, value: value)
+            // Every visible row showing the object: a duplicate's and an explicit id's too.
+            controller?.deliverResource(of: model, objectID: id, key: key, value: value)
         }
     }
 
@@ -168,14 +192,14 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
 struct AnyResourceLoader {
     let willDisplay: @MainActor (ListItem, AnyObject) -> Void
     let didEndDisplaying: @MainActor (AnyObject) -> Void
-    let reconfigured: @MainActor (ListItem) -> Void
+    let reconfigured: @MainActor (ListItem, AnyObject) -> Void
     let prefetch: @MainActor ([ListItem]) -> Void
     let cancelPrefetch: @MainActor ([ListItem]) -> Void
 
     init<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         willDisplay = { loader.willDisplay($0, cell: $1) }
         didEndDisplaying = { loader.didEndDisplaying(cell: $0) }
-        reconfigured = { loader.reconfigured($0) }
+        reconfigured = { loader.reconfigured($0, cell: $1) }
         prefetch = { loader.prefetch($0) }
         cancelPrefetch = { loader.cancelPrefetch($0) }
     }
