@@ -8,22 +8,16 @@ import Testing
 struct GitDiffstatTests {
     /// A directory with a `git` that records each `git show` in `calls` (its process id, then
     /// its arguments) and runs the real git; with `hang`, `git show` sleeps instead.
-    private func showRecordingGit(in root: URL, hang: Bool) throws -> (path: String, calls: String) {
-        let real = try Spawn.run(["sh", "-c", "command -v git"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let bin = root.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let calls = root.appendingPathComponent("calls").path
-        let script = """
-        #!/bin/sh
-        case " $* " in
-        *" show "*)
-          echo "$$ $*" >> '\(calls)'
-          \(hang ? "exec sleep 60" : "") ;;
-        esac
-        exec '\(real)' "$@"
-        """
-        try writeExecutable(script, to: bin.appendingPathComponent("git").path)
-        return (bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), calls)
+    private func showRecordingGit(in root: URL, hang: Bool) throws -> FakeGit {
+        try FakeGit(in: root) { _, calls in
+            """
+            case " $* " in
+            *" show "*)
+              echo "$$ $*" >> '\(calls)'
+              \(hang ? "exec sleep 60" : "") ;;
+            esac
+            """
+        }
     }
 
     private func recordedShows(_ calls: String) -> [(pid: pid_t, arguments: String)] {

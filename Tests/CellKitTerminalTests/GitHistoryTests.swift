@@ -13,29 +13,22 @@ struct GitHistoryTests {
     /// A directory with a `git` that records its arguments in `calls` (one line per run) and
     /// runs the real git; with $CELLKIT_TEST_GO set, `git log` then waits (at most 20 s) for
     /// that file to exist and writes $CELLKIT_TEST_DONE.
-    private func recordingGit(in root: URL) throws -> (path: String, calls: String) {
-        let real = try Spawn.run(["sh", "-c", "command -v git"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let bin = root.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let calls = root.appendingPathComponent("calls").path
-        let script = """
-        #!/bin/sh
-        echo "$*" >> '\(calls)'
-        case " $* " in
-        *" log "*)
-          if [ -n "$CELLKIT_TEST_GO" ]; then
-            '\(real)' "$@" || exit $?
-            i=0
-            while [ ! -e "$CELLKIT_TEST_GO" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
-            : > "$CELLKIT_TEST_DONE"
-            exit 0
-          fi ;;
-        esac
-        exec '\(real)' "$@"
-        """
-        let git = bin.appendingPathComponent("git").path
-        try writeExecutable(script, to: git)
-        return (bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), calls)
+    private func recordingGit(in root: URL) throws -> FakeGit {
+        try FakeGit(in: root) { real, calls in
+            """
+            echo "$*" >> '\(calls)'
+            case " $* " in
+            *" log "*)
+              if [ -n "$CELLKIT_TEST_GO" ]; then
+                '\(real)' "$@" || exit $?
+                i=0
+                while [ ! -e "$CELLKIT_TEST_GO" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+                : > "$CELLKIT_TEST_DONE"
+                exit 0
+              fi ;;
+            esac
+            """
+        }
     }
 
     @Test("a whole history is read by one git log, not one per page")

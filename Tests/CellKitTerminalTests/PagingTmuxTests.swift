@@ -173,13 +173,9 @@ struct PagingTmuxTests {
         defer { fixture.remove() }
         try fixture.addLinearCommits(40)  // 46 commits
         // A git whose `git log` holds its end (the last page) until the file "go" exists.
-        let real = try Spawn.run(["sh", "-c", "command -v git"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let bin = fixture.root.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let go = fixture.root.appendingPathComponent("go").path
-        let calls = fixture.root.appendingPathComponent("calls").path
-        try writeExecutable("""
-            #!/bin/sh
+        let git = try FakeGit(in: fixture.root) { real, calls in
+            """
             echo "$*" >> '\(calls)'
             case " $* " in
             *" log "*)
@@ -188,9 +184,9 @@ struct PagingTmuxTests {
               while [ ! -e '\(go)' ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
               exit 0 ;;
             esac
-            exec '\(real)' "$@"
-            """, to: bin.appendingPathComponent("git").path)
-        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            """
+        }
+        let path = git.path
         let session = try DemoSession("git-end-refresh", ["git", fixture.repository, "--page-size", "10"], columns: 100, rows: 24, environment: ["PATH": path])
         defer { session.close() }
         let tmux = session.tmux
@@ -203,7 +199,7 @@ struct PagingTmuxTests {
         try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
         // The refresh ran after End: it asked git for HEAD.
         try tmux.waitFor("the refresh") { _ in
-            ((try? String(contentsOfFile: calls, encoding: .utf8)) ?? "").contains("HEAD^{commit}")
+            ((try? String(contentsOfFile: git.calls, encoding: .utf8)) ?? "").contains("HEAD^{commit}")
         }
         let screen = try tmux.waitFor("the refresh's rows") { !$0.contains { $0.contains("Refreshing") || $0.contains("Loading more") } }
         #expect(statusPosition(screen) == "46/46", "\(screen)")

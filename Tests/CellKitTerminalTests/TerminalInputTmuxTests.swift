@@ -143,42 +143,20 @@ struct TerminalInputTmuxTests {
 
     @Test("Ctrl-Z and SIGTSTP give the terminal back and stop; fg takes it again and redraws")
     func suspendAndResume() throws {
-        let binary = try DemoBinary.path
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-suspend-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let tmux = try TmuxSession("suspend", columns: 80, rows: 24, command: "env PS1='ready$ ' bash --norc --noprofile -i")
-        defer { tmux.kill() }
-        let d = DemoSession.quote(directory.path)
-        func shellCommand(_ line: String, waitingFor file: String) throws {
-            try tmux.send(line, literal: true)
-            try tmux.send("Enter")
-            let path = directory.appendingPathComponent(file).path
-            try tmux.waitFor("\(file) written") { _ in FileManager.default.fileExists(atPath: path) }
-        }
-        func settings(_ file: String) throws -> String {
-            let path = directory.appendingPathComponent(file)
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline {
-                if let text = try? String(contentsOf: path, encoding: .utf8), text.hasSuffix("\n") { return text }
-                usleep(20_000)
-            }
-            throw TestFailure("\(file) was not written")
-        }
-        try tmux.waitFor(text: "ready$")
-        try shellCommand("stty -g > \(d)/before", waitingFor: "before")
-        let before = try settings("before")
-        try tmux.send(DemoSession.quote(binary) + " feed", literal: true)
-        try tmux.send("Enter")
-        try tmux.waitFor(text: "@")
+        let shell = try ShellPane("suspend")
+        defer { shell.close() }
+        let tmux = shell.tmux, d = shell.quotedDirectory
+        try shell.run("stty -g > \(d)/before", waitingFor: "before")
+        let before = shell.contents("before")
+        try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
         #expect(try tmux.display("#{alternate_on}") == "1")
 
         for how in ["Ctrl-Z", "SIGTSTP"] {
             if how == "Ctrl-Z" {
                 try tmux.send("C-z")
             } else {
-                let shell = try tmux.panePID()
-                let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+                let bash = try tmux.panePID()
+                let children = try String(contentsOfFile: "/proc/\(bash)/task/\(bash)/children", encoding: .utf8)
                 let pid = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
                 kill(pid, SIGTSTP)
             }
@@ -186,23 +164,16 @@ struct TerminalInputTmuxTests {
             try tmux.waitFor("the shell after \(how)") { $0.contains { $0.contains("Stopped") } }
             try tmux.waitFor("the normal screen after \(how)") { _ in (try? tmux.display("#{alternate_on}")) == "0" }
             #expect(try tmux.display("#{cursor_flag}") == "1", "the cursor is hidden after \(how)")
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent("stopped"))
-            try shellCommand("stty -g > \(d)/stopped", waitingFor: "stopped")
-            #expect(try settings("stopped") == before, "the terminal is not restored after \(how)")
-
-            try tmux.send("fg", literal: true)
-            try tmux.send("Enter")
-            // Redrawn on the alternate screen, in raw mode: j moves without Enter.
-            try tmux.waitFor("the list again after fg") { $0[0].contains("CellKit · feed") && $0.contains { $0.contains("@") } }
-            #expect(try tmux.display("#{alternate_on}") == "1")
-            try tmux.send("Home", "j")
-            try tmux.waitFor("the selection on row 2 after fg") { statusPosition($0)?.hasPrefix("2/") == true }
+            try? FileManager.default.removeItem(atPath: shell.path("stopped"))
+            try shell.run("stty -g > \(d)/stopped", waitingFor: "stopped")
+            #expect(shell.contents("stopped") == before, "the terminal is not restored after \(how)")
+            try shell.foregroundAndCheckRedraw()
         }
         try tmux.send("q")
         try tmux.waitFor("the prompt") { $0.contains { $0.hasPrefix("ready$") && $0.count < 10 } || $0.last { !$0.isEmpty }?.hasPrefix("ready$") == true }
-        try shellCommand("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
-        #expect(try settings("status") == "0\n")
-        #expect(try settings("after") == before)
+        try shell.run("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
+        #expect(shell.contents("status") == "0\n")
+        #expect(shell.contents("after") == before)
         #expect(try tmux.display("#{alternate_on}") == "0")
     }
 
@@ -211,55 +182,31 @@ struct TerminalInputTmuxTests {
     // stayed in the shell's line mode: keys echoed, nothing redrawn.
     @Test("Ctrl-Z then bg: the app stays off the terminal in the background; fg takes it again and redraws")
     func suspendThenBackground() throws {
-        let binary = try DemoBinary.path
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-bg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let tmux = try TmuxSession("suspend-bg", columns: 80, rows: 24, command: "env PS1='ready$ ' bash --norc --noprofile -i")
-        defer { tmux.kill() }
-        let d = DemoSession.quote(directory.path)
-        func shellCommand(_ line: String, waitingFor file: String) throws {
-            try tmux.send(line, literal: true)
-            try tmux.send("Enter")
-            let path = directory.appendingPathComponent(file).path
-            try tmux.waitFor("\(file) written") { _ in
-                (try? String(contentsOfFile: path, encoding: .utf8))?.hasSuffix("\n") == true
-            }
-        }
-        func contents(_ file: String) -> String {
-            (try? String(contentsOfFile: directory.appendingPathComponent(file).path, encoding: .utf8)) ?? ""
-        }
-        try tmux.waitFor(text: "ready$")
-        try shellCommand("stty -g > \(d)/before", waitingFor: "before")
-        try tmux.send(DemoSession.quote(binary) + " feed", literal: true)
-        try tmux.send("Enter")
-        try tmux.waitFor(text: "@")
+        let shell = try ShellPane("suspend-bg")
+        defer { shell.close() }
+        let tmux = shell.tmux, d = shell.quotedDirectory
+        try shell.run("stty -g > \(d)/before", waitingFor: "before")
+        try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
         try tmux.send("C-z")
         try tmux.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
         try tmux.send("bg", literal: true)
         try tmux.send("Enter")
         // The shell has the terminal, in its own modes, and runs commands; the app draws
         // nothing (it stops again, as a background job that touches the terminal does).
-        try shellCommand("jobs -l > \(d)/jobs; stty -g > \(d)/background; echo bg-marker", waitingFor: "background")
-        #expect(contents("jobs").contains("cellkit-demo"), "\(contents("jobs"))")
-        #expect(contents("background") == contents("before"), "the terminal's modes changed in the background")
+        try shell.run("jobs -l > \(d)/jobs; stty -g > \(d)/background; echo bg-marker", waitingFor: "background")
+        #expect(shell.contents("jobs").contains("cellkit-demo"), "\(shell.contents("jobs"))")
+        #expect(shell.contents("background") == shell.contents("before"), "the terminal's modes changed in the background")
         let screen = try tmux.waitFor("the marker") { $0.contains { $0 == "bg-marker" } }
         #expect(try tmux.display("#{alternate_on}") == "0")
         #expect(try tmux.display("#{cursor_flag}") == "1")
         #expect(!screen.contains { $0.contains("CellKit · feed") || $0.contains("@") }, "\(screen)")
 
-        try tmux.send("fg", literal: true)
-        try tmux.send("Enter")
-        // Redrawn on the alternate screen, in raw mode: j moves without Enter, q quits.
-        try tmux.waitFor("the list again after fg") { $0[0].contains("CellKit · feed") && $0.contains { $0.contains("@") } }
-        #expect(try tmux.display("#{alternate_on}") == "1")
-        try tmux.send("Home", "j")
-        try tmux.waitFor("the selection on row 2 after fg") { statusPosition($0)?.hasPrefix("2/") == true }
+        try shell.foregroundAndCheckRedraw()
         try tmux.send("q")
         try tmux.waitFor("the prompt") { $0.last { !$0.isEmpty }?.hasPrefix("ready$") == true }
-        try shellCommand("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
-        #expect(contents("status") == "0\n")
-        #expect(contents("after") == contents("before"))
+        try shell.run("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
+        #expect(shell.contents("status") == "0\n")
+        #expect(shell.contents("after") == shell.contents("before"))
         #expect(try tmux.display("#{alternate_on}") == "0")
     }
 
@@ -267,29 +214,18 @@ struct TerminalInputTmuxTests {
     // waiting for it kept the terminal, with no prompt, until someone sent SIGCONT.
     @Test("Ctrl-Z under a wrapper script stops the whole job: the shell's prompt comes back; fg resumes and redraws")
     func suspendUnderAWrapper() throws {
-        let binary = try DemoBinary.path
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-wrap-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let wrapper = directory.appendingPathComponent("demowrap.sh").path
-        // Run as `sh FILE`: executing a file just written can fail with ETXTBSY while a
-        // process spawned meanwhile by another test still holds the descriptor it was written with.
-        try "\(DemoSession.quote(binary)) feed\necho wrapper-done \"$?\"\n".write(toFile: wrapper, atomically: true, encoding: .utf8)
-        let tmux = try TmuxSession("suspend-wrap", columns: 200, rows: 24, command: "env PS1='ready$ ' bash --norc --noprofile -i")
-        defer { tmux.kill() }
-        try tmux.waitFor(text: "ready$")
-        try tmux.send("sh " + DemoSession.quote(wrapper), literal: true)
-        try tmux.send("Enter")
-        try tmux.waitFor(text: "@")
+        let shell = try ShellPane("suspend-wrap", columns: 200)
+        defer { shell.close() }
+        let tmux = shell.tmux
+        let wrapper = shell.path("demowrap.sh")
+        // Run as `sh FILE`, so the file need not be executable.
+        try writeExecutable("\(DemoSession.quote(try DemoBinary.path)) feed\necho wrapper-done \"$?\"\n", to: wrapper)
+        try shell.startDemo("sh " + DemoSession.quote(wrapper))
         try tmux.send("C-z")
         // The job (the script and the demo) stopped: the shell says so and prompts again.
         try tmux.waitFor("the shell to list the stopped job") { $0.contains { $0.contains("Stopped") && $0.contains("demowrap.sh") } }
         try tmux.waitFor("the normal screen") { _ in (try? tmux.display("#{alternate_on}")) == "0" }
-        try tmux.send("fg", literal: true)
-        try tmux.send("Enter")
-        try tmux.waitFor("the list again after fg") { $0[0].contains("CellKit · feed") && $0.contains { $0.contains("@") } }
-        try tmux.send("Home", "j")
-        try tmux.waitFor("the selection on row 2 after fg") { statusPosition($0)?.hasPrefix("2/") == true }
+        try shell.foregroundAndCheckRedraw()
         try tmux.send("q")
         try tmux.waitFor(text: "wrapper-done 0")
         #expect(try tmux.display("#{alternate_on}") == "0")

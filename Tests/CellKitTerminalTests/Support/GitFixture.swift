@@ -111,3 +111,23 @@ struct ScratchRepository {
 
     func remove() { try? FileManager.default.removeItem(at: root) }
 }
+
+/// A `git` of a test's own, first on `path`: a shell script in `root/bin` whose middle
+/// part, `body(real, calls)`, decides what each run does (usually it records the run in
+/// the file `calls`, then runs the real git at `real`, which the script ends with).
+struct FakeGit {
+    /// A `PATH` that finds the fake git first.
+    let path: String
+    /// The file the script records calls in (it exists once a run wrote to it).
+    let calls: String
+
+    init(in root: URL, _ body: (_ real: String, _ calls: String) -> String) throws {
+        let real = try Spawn.run(["sh", "-c", "command -v git"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bin = root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        calls = root.appendingPathComponent("calls").path
+        let script = "#!/bin/sh\n" + body(real, calls) + "\nexec '\(real)' \"$@\"\n"
+        try writeExecutable(script, to: bin.appendingPathComponent("git").path)
+        path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+}
