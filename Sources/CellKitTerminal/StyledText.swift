@@ -474,7 +474,10 @@ extension StyledLine {
         if !current.isEmpty || lines.isEmpty { flush() }
         if lines.count > maxLines {
             var kept = Array(lines.prefix(maxLines))
-            kept[maxLines - 1] = StyledLine(kept[maxLines - 1] + " " + lines[maxLines], style: style).fitted(to: width).plainText
+            // Every line dropped goes into the cut, so that it ends with "…" even when the
+            // first of them alone would still fit (a stand-in for a too-wide character after it).
+            let rest = lines[maxLines...].joined(separator: " ")
+            kept[maxLines - 1] = StyledLine(kept[maxLines - 1] + " " + rest, style: style).fitted(to: width).plainText
             lines = kept
         }
         return lines.map { StyledLine($0, style: style) }

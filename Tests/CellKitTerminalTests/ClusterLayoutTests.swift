@@ -130,6 +130,9 @@ struct ClusterLayoutTests {
         #expect(StyledLine.wrap("日本 語", width: 2).map(\.plainText) == ["日", "本", "語"])
         #expect(StyledLine.wrap("", width: 1).map(\.plainText) == [""])
         #expect(StyledLine.wrap("  ", width: 4).map(\.plainText) == [""])
+        // Outside check 7, d2: the line after the last kept one fitted beside it, so the
+        // stand-in after that was dropped with no "…".
+        #expect(StyledLine.wrap("a a👍\u{1F3FD}", width: 3, maxLines: 1).map(\.plainText) == ["a …"])
     }
 
     @Test("random hostile words: every wrapped line is at most the width and none is made up empty", arguments: 0..<4)
@@ -150,7 +153,14 @@ struct ClusterLayoutTests {
                     #expect(hasWords ? !lines.contains { $0.plainText.isEmpty } : lines.map(\.plainText) == [""],
                             "seed \(seed), width \(width): \(text.debugDescription) → \(shown)")
                 }
-                #expect(StyledLine.wrap(text, width: width, maxLines: maxLines).count <= maxLines)
+                let capped = StyledLine.wrap(text, width: width, maxLines: maxLines)
+                #expect(capped.count <= maxLines)
+                // Text left out ends the last line with "…" (compared by scalar: after a
+                // prepended mark such as U+0600 the "…" is part of the mark's cluster).
+                if StyledLine.wrap(text, width: width).count > maxLines {
+                    #expect(capped.last?.plainText.unicodeScalars.last == "…",
+                            "seed \(seed), width \(width), maxLines \(maxLines): \(text.debugDescription) → \(capped.map(\.plainText))")
+                }
             }
         }
     }
