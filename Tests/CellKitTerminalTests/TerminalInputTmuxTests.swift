@@ -180,7 +180,13 @@ struct TerminalInputTmuxTests {
     // Failed before the fix (demo report 4, item 2): continued by `bg`, the demo took the
     // terminal from the shell (alternate screen, raw mode) and drew over it; after `fg` it
     // stayed in the shell's line mode: keys echoed, nothing redrawn.
-    @Test("Ctrl-Z then bg: the app stays off the terminal in the background; fg takes it again and redraws")
+    // Not under ThreadSanitizer: it catches every signal the app handles and runs the
+    // app's handlers later, with all signals blocked; about one run in three the demo was
+    // then stopped a second time right after `fg` (seen only in TSan builds: 0 in 6 plain
+    // runs, 1 in 3 TSan runs; the process was stopped inside TSan's handler, all signals
+    // blocked). The plain run of the suite checks the behaviour.
+    @Test("Ctrl-Z then bg: the app stays off the terminal in the background; fg takes it again and redraws",
+          .disabled(if: ThreadSanitizer.isActive, "ThreadSanitizer's deferred signal handlers stop the demo again after fg"))
     func suspendThenBackground() throws {
         let shell = try ShellPane("suspend-bg")
         defer { shell.close() }
