@@ -529,18 +529,19 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: objectID, displayed: displayed, listView: listView, only: cell)
     }
 
-    /// Where the row with identity `id`, presented in `cell` at `path`, is now: where
-    /// `cell` shows it, else `path` while the row there has that identity, else the
-    /// first row with it; `path` when it is gone (``PresentationContext/path``).
-    func currentPath(ofRow id: ItemID, shownIn cell: AnyObject?, presentedAt path: ItemPath) -> ItemPath {
+    /// Where the row with identity `id`, presented in `cell` at `path` as the
+    /// `occurrence`-th row with that identity, is now: where `cell` shows it (that
+    /// occurrence), else the
+    /// `occurrence`-th row with `id` (a later duplicate never resolves to the first);
+    /// `path` when there is none (``PresentationContext/path``).
+    func currentPath(ofRow id: ItemID, occurrence: Int, shownIn cell: AnyObject?, presentedAt path: ItemPath) -> ItemPath {
         if let cell, let listView {
             for visible in listView.visibleItemPaths where listView.cell(at: visible) === cell {
-                if displayed.item(at: visible)?.id == id { return visible }
+                if displayed.item(at: visible)?.id == id, displayed.occurrence(of: id, at: visible) == occurrence { return visible }
                 break
             }
         }
-        if displayed.item(at: path)?.id == id { return path }
-        return displayed.indexPath(of: id) ?? path
+        return displayed.indexPath(of: id, occurrence: occurrence) ?? path
     }
 
     // MARK: ListViewDataSource

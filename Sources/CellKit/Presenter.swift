@@ -92,8 +92,11 @@ public struct PresentationContext<Event: Sendable> {
     ///
     /// Read in `present`, the path the row is presented at. Read later (in a cell's
     /// button action), the row's current path: the path at which its cell shows it,
-    /// else where the row with its identity is in what the list shows. When the row has
-    /// left the list, the path it was last presented at. A context made with
+    /// else where the row with its identity is in what the list shows. When two rows
+    /// show one identity (the same object in two sections), each follows its own row:
+    /// the first such row in the list follows the first, a later one the row that is as
+    /// many duplicates down (the diff's duplicate policy), never the other row. When the
+    /// row has left the list, the path it was last presented at. A context made with
     /// ``init(path:emit:)`` always gives `path`.
     @MainActor public var path: ItemPath { row?.currentPath ?? presentedPath }
     /// Sends an event to the handler given at registration.
@@ -126,18 +129,22 @@ final class PresentedRow {
     private weak var controller: ListController?
     private weak var cell: AnyObject?
     private let id: ItemID
+    /// Which row with identity `id` this is (0: the first; see `TableModel.occurrence(of:at:)`):
+    /// a later duplicate is followed as that one, never as the first.
+    private let occurrence: Int
     let presentedAt: ItemPath
 
     init(controller: ListController?, cell: AnyObject, id: ItemID, presentedAt: ItemPath) {
         self.controller = controller
         self.cell = cell
         self.id = id
+        self.occurrence = controller?.displayed.occurrence(of: id, at: presentedAt) ?? 0
         self.presentedAt = presentedAt
     }
 
     /// The row's path now (see ``PresentationContext/path``).
     var currentPath: ItemPath {
-        controller?.currentPath(ofRow: id, shownIn: cell, presentedAt: presentedAt) ?? presentedAt
+        controller?.currentPath(ofRow: id, occurrence: occurrence, shownIn: cell, presentedAt: presentedAt) ?? presentedAt
     }
 }
 

@@ -229,6 +229,38 @@ public struct TableModel: Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// Which of the rows with identity `id` the row at `path` is: 0 for the first
+    /// (in section order, then item order), which keeps the identity in a diff, 1 for
+    /// the next duplicate, and so on; 0 when no row with `id` is at `path`.
+    /// - Complexity: O(n) for a duplicate; up to `path` otherwise.
+    func occurrence(of id: ItemID, at path: ItemPath) -> Int {
+        guard let first = indexPath(of: id), first != path, item(at: path)?.id == id else { return 0 }
+        var count = 0
+        for s in first.section...path.section {
+            let rows = sections[s].rows
+            let start = s == first.section ? first.item : 0
+            let end = s == path.section ? path.item : rows.count
+            for i in start..<end where rows.item(at: i).id == id { count += 1 }
+        }
+        return count
+    }
+
+    /// The path of the `occurrence`-th row with identity `id` (see
+    /// ``occurrence(of:at:)``), or `nil` when there are not that many. - Complexity: O(n).
+    func indexPath(of id: ItemID, occurrence: Int) -> ItemPath? {
+        guard occurrence > 0 else { return indexPath(of: id) }
+        guard let first = indexPath(of: id) else { return nil }
+        var count = 0
+        for s in first.section..<sections.count {
+            let rows = sections[s].rows
+            for i in (s == first.section ? first.item : 0)..<rows.count where rows.item(at: i).id == id {
+                if count == occurrence { return ItemPath(item: i, section: s) }
+                count += 1
+            }
+        }
+        return nil
+    }
+
     /// The path of the row showing `model`, matched by its identity (``ItemID``):
     /// an equal fresh copy finds the row too. - Complexity: O(n).
     public func indexPath<Model: Identifiable & Sendable>(of model: Model) -> ItemPath? where Model.ID: Sendable {

@@ -75,7 +75,9 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     private var headerHeightValue: Double = 0
     /// How many rows beyond each edge of the viewport are announced for prefetching:
     /// above and below, whatever the direction of the last scroll (`UITableView`
-    /// prefetches mostly ahead of the scroll).
+    /// prefetches mostly ahead of the scroll). A row that scrolls off into this zone is
+    /// announced for prefetching before it ends display, and one that scrolls on from it
+    /// stops being prefetched after it shows, so a resource load it started goes on.
     public var prefetchDistance: Int
     /// Whether a batch update keeps the first visible row where it was on screen
     /// (``/CellKit/ScrollAnchor``), as chat and feed screens do; otherwise the content
@@ -372,7 +374,17 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         contentOffset = clampedOffset(contentOffset)
         let range = visibleRange()
         // The rows in `range` are wanted; their paths ascend with their flat index.
-        for path in core.visibleItemPaths where !(layout.flatIndex(of: path).map(range.contains) ?? false) {
+        let leaving = core.visibleItemPaths.filter { !(layout.flatIndex(of: $0).map(range.contains) ?? false) }
+        // A row that leaves the screen for the prefetch zone is announced before it ends
+        // display, and one that enters the screen from the zone stops being prefetched
+        // after it shows: neither is ever off screen and not prefetched, so its loads go on (UIKit
+        // cancels prefetching only for rows no longer needed; ending display does not).
+        if prefetchDistance > 0 {
+            let near = nearRange(around: range)
+            let stillNear = leaving.filter { layout.flatIndex(of: $0).map(near.contains) ?? false }
+            if !stillNear.isEmpty { core.prefetch(stillNear) }
+        }
+        for path in leaving {
             core.endDisplay(at: path)
             layout.forgetIfEstimate(path)
         }
@@ -383,14 +395,17 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         announcePrefetch(around: range)
     }
 
-    private func announcePrefetch(around range: Range<Int>) {
-        guard prefetchDistance > 0 else { return }
+    /// The rows within ``prefetchDistance`` of `range`, `range` included.
+    private func nearRange(around range: Range<Int>) -> Range<Int> {
         // No overflow for any distance: it never needs to reach past the list.
         let distance = min(prefetchDistance, layout.rowCount)
-        let lower = max(0, range.lowerBound - distance)
-        let upper = min(layout.rowCount, range.upperBound + distance)
+        return max(0, range.lowerBound - distance)..<min(layout.rowCount, range.upperBound + distance)
+    }
+
+    private func announcePrefetch(around range: Range<Int>) {
+        guard prefetchDistance > 0 else { return }
         var near: [ItemPath] = []
-        for flat in lower..<upper where !range.contains(flat) { near.append(layout.path(ofRow: flat)) }
+        for flat in nearRange(around: range) where !range.contains(flat) { near.append(layout.path(ofRow: flat)) }
         core.prefetch(near, replacing: true)
     }
 }

@@ -57,6 +57,39 @@ struct PresentationContextPathTests {
         #expect(tapped() == [ItemPath(item: 1, section: 1)])
     }
 
+    // Outside report 7 d1: before the fix, the context of a later duplicate whose cell had
+    // been reused resolved by identity to the first row with it ([0,0]).
+    @Test func aScrolledAwayDuplicateRowFollowsItsOwnRow() {
+        let controller = ListController(diagnostics: .ignore)
+        var contexts: [(Int, PresentationContext<ButtonPresenter.Event>)] = []
+        struct Spy: Presenter {
+            let seen: @MainActor (Item, PresentationContext<ButtonPresenter.Event>) -> Void
+            func present(_ item: Item, in cell: ButtonCell, style: CellStyle, context: PresentationContext<ButtonPresenter.Event>) {
+                cell.text = "p\(item.id)"
+                MainActor.assumeIsolated { seen(item, context) }
+            }
+        }
+        controller.addPresenter(Spy { item, context in contexts.append((item.id, context)) })
+        let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+        controller.attach(to: listView)
+        let filler = (10..<30).map { Item(id: $0) }
+        controller.apply(TableModel(sections: [[Item(id: 1)], filler + [Item(id: 1)]]))
+        listView.scrollToItem(at: ItemPath(item: 20, section: 1))
+        listView.layoutIfNeeded()
+        let second = contexts.last { $0.0 == 1 }?.1
+        #expect(second?.path == ItemPath(item: 20, section: 1))
+        listView.scrollToItem(at: ItemPath(item: 0, section: 0))       // its cell is reused
+        listView.layoutIfNeeded()
+        controller.apply(TableModel(sections: [[Item(id: 1)], [Item(id: 99)] + filler + [Item(id: 1)]]))
+        #expect(second?.path == ItemPath(item: 21, section: 1))
+        let first = contexts.first { $0.0 == 1 }?.1
+        #expect(first?.path == ItemPath(item: 0, section: 0))
+        // The later duplicate gone: the row has left, so its last presented path.
+        controller.apply(TableModel(sections: [[Item(id: 1)], filler]))
+        #expect(second?.path == ItemPath(item: 20, section: 1))
+        #expect(first?.path == ItemPath(item: 0, section: 0))
+    }
+
     @Test func aContextMadeWithAPathKeepsIt() {
         var got: [ItemPath] = []
         let context = PresentationContext<ButtonPresenter.Event>(path: ItemPath(item: 4, section: 1)) { event in

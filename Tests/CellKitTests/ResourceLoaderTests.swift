@@ -133,6 +133,25 @@ struct ResourceLoaderTests {
         try screen.expectConsistent()
     }
 
+    // Outside report 7 d3: before the fix, a row that scrolled off into the prefetch zone
+    // ended display before it was announced as prefetched, so its load was cancelled and
+    // started again at once.
+    @Test func aRowMovingBetweenTheScreenAndThePrefetchZoneKeepsItsLoad() async throws {
+        let (screen, loader, gate) = makeScreen(prefetchDistance: 2)   // rows 0–9 shown, 10 and 11 prefetched
+        await gate.waitForCalls(12)
+        #expect(loader.startedLoads == 12)
+        screen.listView.scroll(to: 44)                                 // row 0 into the zone above, 10 shown, 12 prefetched
+        #expect(loader.cancelledLoads == 0)
+        #expect(loader.startedLoads == 13)
+        #expect(loader.isLoading(ItemID(Post(0))))
+        screen.listView.scroll(to: 0)                                  // row 0 shown again, 10 into the zone, 12 far
+        #expect(loader.cancelledLoads == 1)
+        #expect(!loader.isLoading(ItemID(Post(12))))
+        #expect(loader.startedLoads == 13)
+        #expect(loader.isLoading(ItemID(Post(0))) && loader.isLoading(ItemID(Post(10))))
+        try screen.expectConsistent()
+    }
+
     // Before the fix, an apply that removed rows only prefetched left their loads running
     // (the loads of removed visible rows were cancelled).
     @Test func loadsOfPrefetchedRowsThatAnApplyRemovesAreCancelled() async throws {
