@@ -62,8 +62,11 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     public private(set) var displayed = TableModel() {
         didSet {
             snapshots.displayDidChange()
+            displayedGeneration &+= 1
         }
     }
+    /// Counts the changes of ``displayed`` (a presented row whose list has not changed since is where it was presented).
+    private(set) var displayedGeneration = 0
     /// What the bound data source was doing in the snapshot shown last.
     public internal(set) var activity: ListActivity = .idle
     /// Whether more pages exist, as of the snapshot shown last.
@@ -529,19 +532,21 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: objectID, displayed: displayed, listView: listView, only: cell)
     }
 
-    /// Where the row with identity `id`, presented in `cell` at `path` as the
-    /// `occurrence`-th row with that identity, is now: where `cell` shows it (that
-    /// occurrence), else the
-    /// `occurrence`-th row with `id` (a later duplicate never resolves to the first);
-    /// `path` when there is none (``PresentationContext/path``).
-    func currentPath(ofRow id: ItemID, occurrence: Int, shownIn cell: AnyObject?, presentedAt path: ItemPath) -> ItemPath {
+    /// Where the row with identity `id`, presented in `cell` at `path` when the list
+    /// was at `generation`, is now (``PresentationContext/path``): where `cell` shows a
+    /// row with that identity; else `path` while the list has not changed since; else
+    /// the row with that identity nearest to `path` (the only one, unless the object
+    /// shows in several rows); `path` when none is left.
+    /// - Complexity: O(visible rows) while the cell shows the row or the list is unchanged; O(n) otherwise.
+    func currentPath(ofRow id: ItemID, generation: Int, shownIn cell: AnyObject?, presentedAt path: ItemPath) -> ItemPath {
         if let cell, let listView {
             for visible in listView.visibleItemPaths where listView.cell(at: visible) === cell {
-                if displayed.item(at: visible)?.id == id, displayed.occurrence(of: id, at: visible) == occurrence { return visible }
+                if displayed.item(at: visible)?.id == id { return visible }
                 break
             }
         }
-        return displayed.indexPath(of: id, occurrence: occurrence) ?? path
+        if generation == displayedGeneration { return path }
+        return displayed.indexPath(of: id, nearest: path) ?? path
     }
 
     // MARK: ListViewDataSource

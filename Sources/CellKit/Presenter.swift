@@ -91,13 +91,17 @@ public struct PresentationContext<Event: Sendable> {
     /// Where the row presented is now, when read.
     ///
     /// Read in `present`, the path the row is presented at. Read later (in a cell's
-    /// button action), the row's current path: the path at which its cell shows it,
-    /// else where the row with its identity is in what the list shows. When two rows
-    /// show one identity (the same object in two sections), each follows its own row:
-    /// the first such row in the list follows the first, a later one the row that is as
-    /// many duplicates down (the diff's duplicate policy), never the other row. When the
-    /// row has left the list, the path it was last presented at. A context made with
-    /// ``init(path:emit:)`` always gives `path`.
+    /// button action), the row's current path: the path at which its cell shows it;
+    /// with the cell gone from the screen, the path it was presented at while the list
+    /// has not changed since, else where the row with its identity is in what the list
+    /// shows. When several rows show one identity (the same object in two sections), the
+    /// one nearest to where it was presented: a row scrolled away follows its own row
+    /// through inserts and deletes elsewhere, but once its own row is gone it can name
+    /// another row with that identity. When no row has it any more, the path it was last
+    /// presented at. A context made with ``init(path:emit:)`` always gives `path`.
+    ///
+    /// Cheap while the cell shows the row or the list is unchanged; otherwise it reads
+    /// every row (O(n)), so read it when it is needed (at a tap), not per frame.
     @MainActor public var path: ItemPath { row?.currentPath ?? presentedPath }
     /// Sends an event to the handler given at registration.
     public let emit: @MainActor (Event) -> Void
@@ -129,22 +133,24 @@ final class PresentedRow {
     private weak var controller: ListController?
     private weak var cell: AnyObject?
     private let id: ItemID
-    /// Which row with identity `id` this is (0: the first; see `TableModel.occurrence(of:at:)`):
-    /// a later duplicate is followed as that one, never as the first.
-    private let occurrence: Int
+    /// ``ListController/displayedGeneration`` when the row was presented.
+    private let generation: Int
     let presentedAt: ItemPath
 
     init(controller: ListController?, cell: AnyObject, id: ItemID, presentedAt: ItemPath) {
         self.controller = controller
         self.cell = cell
         self.id = id
-        self.occurrence = controller?.displayed.occurrence(of: id, at: presentedAt) ?? 0
+        self.generation = controller?.displayedGeneration ?? 0
         self.presentedAt = presentedAt
     }
 
+    /// Forgets the cell: it presents another row now.
+    func cellWasReused() { cell = nil }
+
     /// The row's path now (see ``PresentationContext/path``).
     var currentPath: ItemPath {
-        controller?.currentPath(ofRow: id, occurrence: occurrence, shownIn: cell, presentedAt: presentedAt) ?? presentedAt
+        controller?.currentPath(ofRow: id, generation: generation, shownIn: cell, presentedAt: presentedAt) ?? presentedAt
     }
 }
 

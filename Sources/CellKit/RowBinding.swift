@@ -38,6 +38,10 @@ final class RowBinding {
 
     /// The controller whose rows a presenter's context follows (``PresentationContext/path``).
     weak var controller: ListController?
+    /// The row each cell presented last (one entry per cell, overwritten on reuse).
+    private var presentedRows: [ObjectIdentifier: WeakPresentedRow] = [:]
+
+    private struct WeakPresentedRow { weak var row: PresentedRow? }
 
     /// A dequeued cell for `model`, the row with identity `id`, configured by its
     /// presenter or by the registry and dispatch table.
@@ -45,6 +49,10 @@ final class RowBinding {
         if let (presenter, _) = presenter(for: model) {
             let cell = registry.dequeue(presenter.source, from: listView, at: path)
             let row = PresentedRow(controller: controller, cell: cell, id: id, presentedAt: path)
+            // The row the cell presented before no longer has a cell: its context must not
+            // follow the cell to the row it shows now (maybe another row of the same object).
+            presentedRows[ObjectIdentifier(cell)]?.row?.cellWasReused()
+            presentedRows[ObjectIdentifier(cell)] = WeakPresentedRow(row: row)
             if !presenter.present(cell, model, row) {
                 diagnostics(Diagnostic(.cellTypeMismatch, "presenter for \(type(of: model)) got a \(type(of: cell)) cell from source \(presenter.source) at section \(path.section), row \(path.item)"))
             }

@@ -229,36 +229,22 @@ public struct TableModel: Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// Which of the rows with identity `id` the row at `path` is: 0 for the first
-    /// (in section order, then item order), which keeps the identity in a diff, 1 for
-    /// the next duplicate, and so on; 0 when no row with `id` is at `path`.
-    /// - Complexity: O(n) for a duplicate; up to `path` otherwise.
-    func occurrence(of id: ItemID, at path: ItemPath) -> Int {
-        guard let first = indexPath(of: id), first != path, item(at: path)?.id == id else { return 0 }
-        var count = 0
-        for s in first.section...path.section {
-            let rows = sections[s].rows
-            let start = s == first.section ? first.item : 0
-            let end = s == path.section ? path.item : rows.count
-            for i in start..<end where rows.item(at: i).id == id { count += 1 }
-        }
-        return count
-    }
-
-    /// The path of the `occurrence`-th row with identity `id` (see
-    /// ``occurrence(of:at:)``), or `nil` when there are not that many. - Complexity: O(n).
-    func indexPath(of id: ItemID, occurrence: Int) -> ItemPath? {
-        guard occurrence > 0 else { return indexPath(of: id) }
-        guard let first = indexPath(of: id) else { return nil }
-        var count = 0
-        for s in first.section..<sections.count {
-            let rows = sections[s].rows
-            for i in (s == first.section ? first.item : 0)..<rows.count where rows.item(at: i).id == id {
-                if count == occurrence { return ItemPath(item: i, section: s) }
-                count += 1
+    /// The path of the row with identity `id` nearest to `path` (by position in the
+    /// whole list; of two as near, the earlier), or `nil` when no row has it.
+    /// - Complexity: O(n).
+    func indexPath(of id: ItemID, nearest path: ItemPath) -> ItemPath? {
+        let target = sections.prefix(min(path.section, sections.count)).reduce(0) { $0 + $1.rows.count } + path.item
+        var best: (path: ItemPath, distance: Int)?
+        var offset = 0
+        for (s, section) in sections.enumerated() {
+            let rows = section.rows
+            for i in 0..<rows.count where rows.item(at: i).id == id {
+                let distance = abs(offset + i - target)
+                if best.map({ distance < $0.distance }) ?? true { best = (ItemPath(item: i, section: s), distance) }
             }
+            offset += rows.count
         }
-        return nil
+        return best?.path
     }
 
     /// The path of the row showing `model`, matched by its identity (``ItemID``):

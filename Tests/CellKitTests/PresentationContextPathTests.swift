@@ -84,10 +84,13 @@ struct PresentationContextPathTests {
         #expect(second?.path == ItemPath(item: 21, section: 1))
         let first = contexts.first { $0.0 == 1 }?.1
         #expect(first?.path == ItemPath(item: 0, section: 0))
-        // The later duplicate gone: the row has left, so its last presented path.
+        // The later duplicate gone: the documented limit, the one row left with its identity.
         controller.apply(TableModel(sections: [[Item(id: 1)], filler]))
-        #expect(second?.path == ItemPath(item: 20, section: 1))
+        #expect(second?.path == ItemPath(item: 0, section: 0))
         #expect(first?.path == ItemPath(item: 0, section: 0))
+        // No row with it at all: the path it was last presented at.
+        controller.apply(TableModel(sections: [[], filler]))
+        #expect(second?.path == ItemPath(item: 20, section: 1))
     }
 
     @Test func aContextMadeWithAPathKeepsIt() {

@@ -603,7 +603,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:123
+// Sources/CellKit/ListController.swift:126
 @MainActor private func docExample51() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -613,7 +613,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:303
+// Sources/CellKit/ListController.swift:306
 @MainActor private func docExample52() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -628,7 +628,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:500
+// Sources/CellKit/ListController.swift:503
 @MainActor private func docExample53() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
