@@ -14,7 +14,15 @@
 /// typed quickly before that character sends: ``TerminalApp`` handles it as Esc,
 /// then the character). A byte that cannot continue a sequence ends it and is
 /// decoded as its own key: ESC before a control key (Enter, Backspace, Ctrl-C) is
-/// Escape, then that key. Bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) becomes
+/// Escape, then that key. An `ESC [` or `ESC O` with nothing after it is
+/// ``Key/alt(_:)`` of `[` or `O` (Esc, then the character) when it is given up
+/// after the long pause, or broken off by a control key; and after the short pause
+/// (a terminal sends a key's sequence in one write, a person types Esc, `[`, `j`
+/// slower), a lowercase letter or another byte 0x60–0x7E after a bare `ESC [` ends it
+/// too: ECMA-48 makes `ESC [ j` a complete (unknown) control sequence, but no
+/// terminal sends one without parameters for a key, so it is Esc, `[`, then `j`.
+/// Other bytes after the short pause (a digit, an uppercase letter) still complete
+/// the sequence, so an arrow key split by a slow link keeps working. Bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) becomes
 /// one ``Key/paste(_:)`` with the text, however many reads it spans.
 ///
 /// ```swift
@@ -32,6 +40,8 @@ public struct InputDecoder: Sendable {
     private var pending: [UInt8] = []
     /// The text of a bracketed paste that has not ended yet.
     private var paste: [UInt8]?
+    /// Whether the short pause passed with a bare `ESC [` pending (see ``flush(includingUnfinished:)``).
+    private var pausedAfterIntroducer = false
 
     /// The longest sequence waited for: a longer unfinished one is given up as unknown bytes.
     static let longestSequence = 4096
@@ -53,6 +63,14 @@ public struct InputDecoder: Sendable {
         pending.append(contentsOf: bytes)
         var keys: [Key] = []
         var i = 0
+        if pausedAfterIntroducer {
+            pausedAfterIntroducer = false
+            // ESC [, a pause, then a byte no terminal sends there for a key: typed by hand.
+            if pending.count > 2, pending[..<2].elementsEqual(Self.introducerCSI), (0x60...0x7E).contains(pending[2]) {
+                keys.append(.alt("["))
+                i = 2
+            }
+        }
         while i < pending.count {
             if paste != nil {
                 // Everything up to ESC [ 201 ~ is text.
@@ -86,19 +104,33 @@ public struct InputDecoder: Sendable {
     /// Half an escape sequence or a cut UTF-8 character stays pending, for the next
     /// read to complete (a terminal or a slow link may split one anywhere), unless
     /// `includingUnfinished` is `true`: then it is given up as one ``Key/unknown(_:)``
-    /// (its bytes after ESC), so that the keys typed after it are not taken as its end.
+    /// (its bytes after ESC), so that the keys typed after it are not taken as its end;
+    /// a bare `ESC [` or `ESC O` is given up as ``Key/alt(_:)`` (Esc, then `[` or `O`),
+    /// which is what was typed. After the short pause, a bare `ESC [` pending is ended
+    /// by a next byte 0x60–0x7E (`j`, `q`): Esc, `[`, then that key.
     /// Call it with `false` after a short pause (tens of milliseconds) and with `true`
-    /// after a long one (a second). An unfinished paste keeps waiting for its end.
+    /// after a long one (a second); ``TerminalApp`` does both on timers, so a cut-off
+    /// sequence ends even when no more input comes. An unfinished paste keeps waiting for its end.
     public mutating func flush(includingUnfinished: Bool = false) -> [Key] {
         guard !pending.isEmpty, paste == nil else { return [] }
         if pending == [0x1B] {
             pending.removeAll()
             return [.escape]
         }
-        guard includingUnfinished else { return [] }
+        guard includingUnfinished else {
+            pausedAfterIntroducer = pending == Self.introducerCSI
+            return []
+        }
+        pausedAfterIntroducer = false
         defer { pending.removeAll() }
+        if pending == Self.introducerCSI || pending == Self.introducerSS3 {
+            return [.alt(Character(Unicode.Scalar(pending[1])))]
+        }
         return [.unknown(pending.first == 0x1B ? Array(pending.dropFirst()) : pending)]
     }
+
+    static let introducerCSI: [UInt8] = [0x1B, 0x5B]
+    static let introducerSS3: [UInt8] = [0x1B, 0x4F]
 
     static let pasteStart: [UInt8] = Array("[200~".utf8)
     static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
@@ -241,7 +273,9 @@ public struct InputDecoder: Sendable {
         guard j < bytes.count else { return giveUp(at: i, upTo: j, in: bytes) }
         let final = bytes[j]
         guard (0x40...0x7E).contains(final) else {
-            // Broken off by a byte that cannot end it: what came so far is one unknown key.
+            // Broken off by a byte that cannot end it: a bare ESC [ is Alt-[ (Esc, then [),
+            // a longer start one unknown key; the byte is its own key.
+            if j == i + 2 { return (.alt("["), 2) }
             return (.unknown(Array(bytes[(i + 1)..<j])), j - i)
         }
         let parameters = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)

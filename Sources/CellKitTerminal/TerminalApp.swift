@@ -24,8 +24,12 @@ import CellKit
 /// (mouse reports, unknown sequences) are ignored. Esc typed quickly before
 /// another key arrives as one Alt combination (``Key/alt(_:)``), which the app
 /// binds to nothing: it handles it as Esc, then that key (Esc then `q` clears
-/// the filter and quits). A sequence or UTF-8 character split across reads is
-/// completed by the next read; a lone Esc counts after 40 ms without more input.
+/// the filter and quits). So Alt+letter reads as Esc, then the letter (Alt+q in the
+/// filter clears it and quits). A sequence or UTF-8 character split across reads is
+/// completed by the next read; a lone Esc counts after 40 ms without more input, and
+/// a sequence still unfinished 1 s later is given up on a timer, with no key needed
+/// (a lone `ESC [` as Esc, then `[`); after the 40 ms, a lowercase letter ends a lone
+/// `ESC [` (Esc, `[`, then the letter; see ``InputDecoder``).
 ///
 /// Every way out restores the terminal: `q` exits 0; Ctrl-C exits 130;
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT exit 128 + the signal; every other

@@ -112,6 +112,43 @@ struct InputDecoderStrayTests {
         #expect(decoder.decode(bytes("q")) == [.character("q")])
     }
 
+    @Test("a bare ESC [ or ESC O given up after the long pause is Esc, then the character, and the next key is its own")
+    func bareIntroducerGivenUp() {
+        var decoder = InputDecoder()
+        #expect(decoder.decode(bytes("\u{1B}[")) == [])
+        #expect(decoder.flush() == [])
+        #expect(decoder.flush(includingUnfinished: true) == [.alt("[")])
+        #expect(!decoder.hasPending)
+        #expect(decoder.decode(bytes("j")) == [.character("j")])
+        #expect(decoder.decode(bytes("\u{1B}O")) == [])
+        #expect(decoder.flush(includingUnfinished: true) == [.alt("O")])
+        #expect(decoder.decode(bytes("q")) == [.character("q")])
+    }
+
+    @Test("ESC [, the short pause, then a lowercase letter: Esc, [, then the letter (typed, not a terminal's sequence)",
+          arguments: ["j", "q", "k", "~", "jq"])
+    func bareIntroducerThenTypedKey(typed: String) {
+        var decoder = InputDecoder()
+        #expect(decoder.decode(bytes("\u{1B}[")) == [])
+        #expect(decoder.flush() == [])
+        let expected: [Key] = [.alt("[")] + typed.map { Key.character($0) }
+        #expect(decoder.decode(bytes(typed)) == expected)
+        #expect(!decoder.hasPending)
+    }
+
+    @Test("ESC [ then a lowercase letter in one read is one (unknown) control sequence, as ECMA-48 has it; a control key breaks a bare ESC [")
+    func bareIntroducerWithoutPause() {
+        var decoder = InputDecoder()
+        #expect(decoder.decode(bytes("\u{1B}[j")) == [.unknown(bytes("[j"))])
+        // Only the read right after the short pause is looked at: a split arrow key still works.
+        #expect(decoder.decode(bytes("\u{1B}[")) == [])
+        #expect(decoder.flush() == [])
+        #expect(decoder.decode(bytes("B")) == [.down])
+        #expect(decoder.decode(bytes("\u{1B}[")) == [])
+        #expect(decoder.decode(bytes("j")) == [.unknown(bytes("[j"))])
+        #expect(decoder.decode(bytes("\u{1B}[\r")) == [.alt("["), .enter])
+    }
+
     @Test("a sequence or UTF-8 character split across reads, with the short pause between, is completed by the next read",
           arguments: ["\u{1B}[B", "\u{1B}OB", "\u{1B}[5~", "\u{1B}[1;5A", "é", "日", "👨‍👩‍👧", "\u{1B}é"])
     func splitAcrossPause(text: String) {

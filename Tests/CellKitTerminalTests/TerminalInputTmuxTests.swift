@@ -125,6 +125,22 @@ struct TerminalInputTmuxTests {
         #expect(try session.waitForExitAndCheckTerminal() == 0)
     }
 
+    // Failed before the fix (demo report 5, item 4): a lone ESC [ waited for the rest of a
+    // sequence and was then dropped: the filter stayed open, and the next key could be swallowed.
+    @Test("a lone ESC [ with nothing after it is given up on a timer as Esc, then [: the filter clears, and q then quits")
+    func loneControlSequenceIntroducer() throws {
+        let session = try DemoSession("lone-csi", ["feed"])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "@")
+        try tmux.send("/", "x")
+        try tmux.waitFor("the filter prompt") { $0.contains { $0.contains("/x▏") } }
+        try tmux.tmux(["send-keys", "-t", "main", "-H", "1b", "5b"])   // ESC [ and no more input
+        try tmux.waitFor("the filter cleared by the Esc given up") { $0.last { !$0.isEmpty }?.contains("▏") == false }
+        try tmux.send("q")
+        #expect(try session.waitForExitAndCheckTerminal() == 0)
+    }
+
     @Test("signals whose default action ends the process restore the terminal", arguments: [
         "USR1", "USR2", "ALRM", "PIPE", "VTALRM", "PROF", "XCPU", "XFSZ",
     ])

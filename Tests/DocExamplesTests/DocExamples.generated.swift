@@ -1914,7 +1914,7 @@ import Testing
     assert(DisplayWidth.of("👍🏽") == 4)
 }
 
-// Sources/CellKitTerminal/InputDecoder.swift:20
+// Sources/CellKitTerminal/InputDecoder.swift:28
 @MainActor private func docExample122() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
@@ -1976,7 +1976,7 @@ import Testing
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:40
+// Sources/CellKitTerminal/TerminalApp.swift:44
 @MainActor private func docExample129() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
@@ -2132,7 +2132,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:148
+// README.md:149
 @MainActor private func docExample139() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
