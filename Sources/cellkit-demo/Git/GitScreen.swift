@@ -41,8 +41,11 @@ final class GitScreen: DemoScreen {
     private var refreshMessage: String?
     /// Whether a refresh runs (from `r` until its first page is in).
     private var refreshing = false
-    /// List keys pressed while a refresh ran, handled once it ends.
-    private var keysAfterRefresh: [(Key, TerminalListView)] = []
+    /// List keys pressed while a refresh ran or a filter change was not shown yet, handled once
+    /// both ended (a key right after Esc moves through the unfiltered rows, not the filtered ones).
+    private var heldKeys: [(Key, TerminalListView)] = []
+    /// Filter changes the list does not show yet.
+    private var filtersShowing = 0
     /// Whether End reads every page.
     private var loadingAll = false
     /// `r` was pressed while End read every page: the refresh starts when End ends.
@@ -229,8 +232,13 @@ final class GitScreen: DemoScreen {
     /// A refresh ended: the list keys pressed meanwhile are handled.
     private func refreshEnded() {
         refreshing = false
-        while !refreshing, !keysAfterRefresh.isEmpty {
-            let (key, list) = keysAfterRefresh.removeFirst()
+        handleHeldKeys()
+    }
+
+    /// Handles the list keys held, once no refresh runs and the list shows the filter typed last.
+    private func handleHeldKeys() {
+        while !refreshing, filtersShowing == 0, !heldKeys.isEmpty {
+            let (key, list) = heldKeys.removeFirst()
             if !navigation.handle(key, in: list) { list.handle(key) }
         }
     }
@@ -244,8 +252,8 @@ final class GitScreen: DemoScreen {
     }
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {
-        if refreshing {
-            keysAfterRefresh.append((key, list))
+        if refreshing || filtersShowing > 0 {
+            heldKeys.append((key, list))
             return true
         }
         return navigation.handle(key, in: list)
@@ -263,11 +271,13 @@ final class GitScreen: DemoScreen {
         filterText = text
         updateNoResults(loaded: loadedCount)
         source.filter = text
-        if let restore, let list {
-            Task { [controller] in
-                await controller.settle()
-                if let path = controller.displayed.indexPath(of: restore) { list.select(path) }
-            }
+        // Keys that come before the list shows the new rows wait for them.
+        filtersShowing += 1
+        Task { [controller] in
+            await controller.settle()
+            if let restore, let list, let path = controller.displayed.indexPath(of: restore) { list.select(path) }
+            filtersShowing -= 1
+            handleHeldKeys()
         }
     }
 
