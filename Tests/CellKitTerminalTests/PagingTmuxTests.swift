@@ -136,6 +136,28 @@ struct PagingTmuxTests {
         try session.quit()
     }
 
+    @Test("a refresh with two commits shown counts the new commits", arguments: [1, 3])
+    func refreshFromTwoCommits(added: Int) throws {
+        // Before: "3 commits" (the page after the refresh's first one overwrote the count of new commits).
+        let repository = try ScratchRepository("two\(added)", script: "git config user.name T; git config user.email t@example.com; git commit -q --allow-empty -m 'Commit 1'; git commit -q --allow-empty -m 'Commit 2'")
+        defer { repository.remove() }
+        let session = try DemoSession("git-refresh-two-\(added)", ["git", repository.path], columns: 100, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor("2 commits") { statusPosition($0) == "1/2" }
+        let more = try Spawn.run(["sh", "-c", "cd \"$1\"; n=0; while [ $n -lt \(added) ]; do n=$((n + 1)); git commit -q --allow-empty -m \"New $n\"; done", "sh", repository.path])
+        #expect(more.status == 0, "\(more.errorOutput)")
+        try tmux.send("r")
+        // The refresh's first page, then the page after it: the status line must still count the new commits.
+        let total = 2 + added
+        let screen = try tmux.waitFor("every commit") { lines in
+            statusPosition(lines) == "\(added + 1)/\(total)" && lines.contains { $0.contains("Commit 1") } && !lines.contains { $0.contains("Refreshing") || $0.contains("Reading") }
+        }
+        let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        #expect(status.contains(added == 1 ? "1 new commit " : "\(added) new commits"), "\(status)")
+        try session.quit()
+    }
+
     @Test("a refresh after a rewind whose commits were pruned counts the commits gone")
     func refreshAfterRewindAndPrune() throws {
         // Before: "Up to date" (git cannot compare with a head it no longer has).

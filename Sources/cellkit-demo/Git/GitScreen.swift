@@ -39,6 +39,9 @@ final class GitScreen: DemoScreen {
     private let printed: ShapeStartBox
     /// What the status line says once the refresh running now ends ("3 new commits").
     private var refreshMessage: String?
+    /// What the last refresh said, kept in the status line through the pages that follow its
+    /// first one (they re-read rows shown) until a key or a filter comes.
+    private var refreshShown: String?
     /// Whether a refresh runs (from `r` until its first page is in).
     private var refreshing = false
     /// List keys pressed while a refresh ran or a filter change was not shown yet, handled once
@@ -179,6 +182,7 @@ final class GitScreen: DemoScreen {
             return
         }
         refreshing = true
+        refreshShown = nil
         showStatus("Refreshing…")
         let shown = pages.items.map(\.hash)
         let shownAll = !pages.hasMore
@@ -252,6 +256,7 @@ final class GitScreen: DemoScreen {
     }
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {
+        refreshShown = nil
         if refreshing || filtersShowing > 0 {
             heldKeys.append((key, list))
             return true
@@ -267,6 +272,7 @@ final class GitScreen: DemoScreen {
         }
         // Esc with no commit selected (the "search the rest" row): back to the row selected before.
         let restore = text.isEmpty && !(selected?.model is any CommitRow) ? selectedBeforeFilter : nil
+        refreshShown = nil
         searchingRest = false
         filterText = text
         updateNoResults(loaded: loadedCount)
@@ -346,6 +352,11 @@ final class GitScreen: DemoScreen {
                 // Counted by git before the refresh: commits newer than the head shown, not
                 // rows the refresh reached that were not loaded before.
                 refreshMessage = nil
+                refreshShown = message
+                showStatus(message)
+            } else if let message = refreshShown, source.filter.isEmpty {
+                // A page after the refresh's first one (a short list shows the rows it reaches):
+                // the status line still says what the refresh found, not the count.
                 showStatus(message)
             } else if lastActivity == .refreshing {
                 let fresh = pages.lastRefreshNewItemCount ?? 0
