@@ -158,6 +158,36 @@ struct PagingTmuxTests {
         try session.quit()
     }
 
+    @Test("after a refresh with every commit loaded, clearing a kept filter counts them without “+”")
+    func refreshInKeptFilterCountsAll() throws {
+        // Before: "50+ commits" (and the filter offered to search the rest), with every commit loaded.
+        let repository = try ScratchRepository("keptfilter", script: """
+            git config user.name T; git config user.email t@example.com
+            n=0; while [ $n -lt 45 ]; do n=$((n + 1)); git commit -q --allow-empty -m "Commit number $n"; done
+            """)
+        defer { repository.remove() }
+        let session = try DemoSession("git-refresh-kept-filter", ["git", repository.path], columns: 100, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor("45 commits") { statusPosition($0) == "1/45" }
+        try tmux.send("/")
+        try tmux.send("number 3", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "11 commits match in all 45 commits")
+        let more = try Spawn.run(["sh", "-c", "cd \"$1\"; for n in 1 2 3 4 5; do git commit -q --allow-empty -m \"New $n\"; done", "sh", repository.path])
+        #expect(more.status == 0, "\(more.errorOutput)")
+        try tmux.send("r")
+        var screen = try tmux.waitFor(text: "5 new commits")
+        #expect(!screen.contains { $0.contains("Enter searches the rest") }, "\(screen)")
+        try tmux.send("Escape")
+        screen = try tmux.waitFor("the filter cleared") { lines in
+            statusPosition(lines)?.hasSuffix("/50") == true && !lines.contains { $0.contains("filter:") }
+        }
+        let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        #expect(status.hasPrefix(" 50 commits "), "\(status)")
+        try session.quit()
+    }
+
     @Test("a refresh after a rewind whose commits were pruned counts the commits gone")
     func refreshAfterRewindAndPrune() throws {
         // Before: "Up to date" (git cannot compare with a head it no longer has).

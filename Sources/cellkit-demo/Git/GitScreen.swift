@@ -68,7 +68,9 @@ final class GitScreen: DemoScreen {
         let printed = ShapeStartBox()
         self.printed = printed
         source = ShapedDataSource(pages) { loaded, filter, hasMore in
-            GitScreen.shape(loaded, filter: filter, hasMore: hasMore, from: printed.start)
+            // No "search the rest" row when a refresh counted every commit and they are all loaded.
+            let more = hasMore && printed.knownTotal.map { loaded.itemCount < $0 } ?? true
+            return GitScreen.shape(loaded, filter: filter, hasMore: more, from: printed.start)
         }
         // Each commit's diffstat is computed once (rows that flash past cost none) and kept
         // by commit id, within a bound: holding j costs neither a git show per row nor memory.
@@ -194,11 +196,15 @@ final class GitScreen: DemoScreen {
             switch change {
             case .unchanged:
                 self.refreshMessage = "Up to date"
+                self.printed.knownTotal = shownAll ? shown.count : nil
                 await self.source.refresh().value
             case .added(let count):
                 self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
                 // The first page reaches the head shown: no new commit is left for a later page.
                 self.history.nextFirstPageSize = count + 1
+                // Every commit was loaded: the rows the refresh keeps below its first page are
+                // the rest (the source says more may follow until a page confirms them).
+                self.printed.knownTotal = shownAll ? shown.count + count : nil
                 await self.source.refresh().value
             case .rewritten(let removed, let added):
                 var message = "The history was rewritten: \(Self.commits(removed)) gone"
@@ -210,6 +216,7 @@ final class GitScreen: DemoScreen {
                 await self.reload().value
             case .unknown:
                 self.refreshMessage = nil
+                self.printed.knownTotal = nil
                 await self.source.refresh().value
             }
         }
@@ -249,6 +256,7 @@ final class GitScreen: DemoScreen {
 
     /// Reads the history from the top with a new source (the rows shown go).
     @discardableResult private func reload() -> Task<Void, Never> {
+        printed.knownTotal = nil
         history.stop()
         (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
         source.replace(pages)
@@ -329,9 +337,15 @@ final class GitScreen: DemoScreen {
             guard let self, self.source.filter == query else { return }
             self.searchingRest = false
             let matches = Self.commitCount(self.source.snapshot.model)
-            let all = self.source.innerSnapshot.hasMore ? "the \(Self.commits(self.loadedCount)) read" : "all \(Self.commits(self.loadedCount))"
+            let all = self.moreToRead ? "the \(Self.commits(self.loadedCount)) read" : "all \(Self.commits(self.loadedCount))"
             self.showStatus("\(Self.commits(matches)) \(Self.match(matches)) “\(query)” in \(all)")
         }
+    }
+
+    /// Whether commits are left to read: the source has more pages, and no refresh counted
+    /// every commit with all of them loaded (its first page leaves the rest unconfirmed).
+    private var moreToRead: Bool {
+        pages.hasMore && printed.knownTotal.map { pages.items.count < $0 } ?? true
     }
 
     private func published(_ snapshot: ListSnapshot) {
@@ -362,12 +376,13 @@ final class GitScreen: DemoScreen {
                 let fresh = pages.lastRefreshNewItemCount ?? 0
                 showStatus(fresh == 0 ? "Up to date" : Self.newCommits(fresh))
             } else if source.filter.isEmpty {
-                showStatus("\(count)\(snapshot.hasMore ? "+" : "") commit\(count == 1 && !snapshot.hasMore ? "" : "s")")
+                let more = moreToRead
+                showStatus("\(count)\(more ? "+" : "") commit\(count == 1 && !more ? "" : "s")")
             } else if !searchingRest {
                 // Say what the filter searched.
                 let matches = Self.commitCount(snapshot.model)
                 let loaded = loadedCount
-                showStatus("\(Self.commits(matches)) \(Self.match(matches)) in \(snapshot.hasMore ? "the \(loaded) loaded" : "all \(Self.commits(loaded))")")
+                showStatus("\(Self.commits(matches)) \(Self.match(matches)) in \(moreToRead ? "the \(loaded) loaded" : "all \(Self.commits(loaded))")")
             }
         }
         if !snapshot.state.isLoading && !firstLoadDone {
@@ -459,10 +474,12 @@ extension GitScreen {
     static func sectionID(day: String, run: Int) -> SectionID { SectionID(run == 1 ? day : "\(day) #\(run)") }
 }
 
-/// Holds where shaping starts, for the shaping closure.
+/// Holds where shaping starts and the commits a refresh counted, for the shaping closure.
 @MainActor
 final class ShapeStartBox {
     var start = GitScreen.ShapeStart()
+    /// How many commits the history has, when a refresh counted them with every one loaded.
+    var knownTotal: Int?
 }
 
 /// The last row while filtering a history with pages left: what was searched, and the offer to search the rest.
