@@ -217,6 +217,47 @@ struct PagingTmuxTests {
         try demo.session.quit()
     }
 
+    @Test("r while “search the rest” reads the history: the search ends, then the refresh runs")
+    func refreshDuringSearchTheRest() throws {
+        // Before: r cancelled the search, and the filter offered to search the rest again.
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)  // 46 commits
+        // A git whose `git log` holds its end (the last page) until the file "go" exists.
+        let go = fixture.root.appendingPathComponent("go").path
+        let git = try FakeGit(in: fixture.root) { real, calls in
+            """
+            echo "$*" >> '\(calls)'
+            case " $* " in
+            *" log "*)
+              '\(real)' "$@" || exit $?
+              i=0
+              while [ ! -e '\(go)' ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+              exit 0 ;;
+            esac
+            """
+        }
+        let session = try DemoSession("git-search-refresh", ["git", fixture.repository, "--page-size", "10"], columns: 100, rows: 24, environment: ["PATH": git.path])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Linear commit 40")
+        try tmux.send("/")
+        try tmux.send("brand-new", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Enter searches the rest of the history")
+        try tmux.send("Enter")   // searches the rest: the last page waits for "go"
+        try tmux.waitFor(text: "Searching the history")
+        try fixture.addCommit("A brand-new commit")
+        try tmux.send("r")
+        try tmux.waitFor(text: "commits read, refresh after")
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        let screen = try tmux.waitFor(text: "1 new commit")
+        #expect(screen.contains { $0.contains("A brand-new commit") }, "\(screen)")
+        let settled = try tmux.waitFor("the refresh's rows") { !$0.contains { $0.contains("Refreshing") || $0.contains("Searching") } }
+        #expect(!settled.contains { $0.contains("Enter searches the rest") }, "\(settled)")
+        try session.quit()
+    }
+
     @Test("r while End reads every page: End reads to the last commit, then the refresh runs")
     func refreshDuringEnd() throws {
         // Before: the refresh cancelled End's page: End stopped short, not on the last row,

@@ -51,7 +51,7 @@ final class GitScreen: DemoScreen {
     private var filtersShowing = 0
     /// Whether End reads every page.
     private var loadingAll = false
-    /// `r` was pressed while End read every page: the refresh starts when End ends.
+    /// `r` was pressed while End or "search the rest" read every page: the refresh starts when it ends.
     private var refreshAfterEnd = false
     /// The row selected when the filter started, selected again when Esc clears the filter
     /// with no commit selected (on the "search the rest" row, or while it searches).
@@ -171,11 +171,13 @@ final class GitScreen: DemoScreen {
     /// head) go on top and are counted; when the history was rewound or rewritten
     /// (`git reset`, a rebase), it is read again from the top, without the commits it lost.
     ///
-    /// `r` while End reads every page refreshes once End is done; list keys pressed while
-    /// a refresh runs wait for it (End right after `r` reads every page of the new history).
+    /// `r` while End or "search the rest" reads every page refreshes once that is done; list
+    /// keys pressed while a refresh runs wait for it (End right after `r` reads every page of
+    /// the new history).
     func refresh() {
-        if loadingAll {
+        if loadingAll || searchingRest {
             refreshAfterEnd = true
+            if searchingRest { showStatus(Self.searching(source.filter, read: loadedCount, refreshAfter: true)) }
             return
         }
         guard !refreshing else { return }
@@ -328,9 +330,12 @@ final class GitScreen: DemoScreen {
         let history = history
         history.growing = true
         Task { [weak self] in
-            defer { history.growing = false }
+            defer {
+                history.growing = false
+                self?.searchEnded()
+            }
             while let self, self.searchingRest, self.source.filter == query, let page = self.source.loadNextPage() {
-                self.showStatus("Searching the history for “\(query)”… \(Self.commits(self.loadedCount)) read")
+                self.showStatus(Self.searching(query, read: self.loadedCount, refreshAfter: self.refreshAfterEnd))
                 await page.value
                 if case .failed = self.source.innerSnapshot.state { break }
             }
@@ -346,6 +351,18 @@ final class GitScreen: DemoScreen {
     /// every commit with all of them loaded (its first page leaves the rest unconfirmed).
     private var moreToRead: Bool {
         pages.hasMore && printed.knownTotal.map { pages.items.count < $0 } ?? true
+    }
+
+    /// The status line while "search the rest" reads; shorter when `r` waits for it (a refresh follows).
+    static func searching(_ query: String, read: Int, refreshAfter: Bool) -> String {
+        refreshAfter ? "Searching for “\(query)”… \(commits(read)) read, refresh after" : "Searching the history for “\(query)”… \(commits(read)) read"
+    }
+
+    /// "Search the rest" ended (done, failed or stopped by Esc): `r` pressed meanwhile refreshes now.
+    private func searchEnded() {
+        guard refreshAfterEnd, !loadingAll else { return }
+        refreshAfterEnd = false
+        refresh()
     }
 
     private func published(_ snapshot: ListSnapshot) {
