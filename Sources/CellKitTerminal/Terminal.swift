@@ -166,12 +166,25 @@ public final class Terminal {
     /// stop by someone else (SIGSTOP, then SIGCONT) it puts raw mode and the alternate
     /// screen back, in case the shell changed the terminal meanwhile. Continued in the
     /// background after ``suspend()`` (`bg`), it stops the process group again (SIGTTOU)
-    /// without touching the terminal, and takes it once `fg` continues it. Otherwise, in
-    /// the background (a group no shell manages), it changes nothing and returns
-    /// `false`: draw nothing and call it again on the next SIGCONT.
+    /// without touching the terminal, and takes it once `fg` continues it. Stopped by
+    /// someone else while it had the terminal (SIGSTOP) and continued in the background
+    /// (`kill -CONT`), it leaves the alternate screen and shows the cursor (the shell has
+    /// put its own modes back), then does the same. Otherwise, in the background (a group
+    /// no shell manages), it returns `false`: draw nothing and call it again on the next
+    /// SIGCONT.
     @discardableResult
     public func resume() -> Bool {
         guard isRaw || isSuspended else { return false }
+        if isRaw, !Terminal.isForeground {
+            // Stopped by someone else (SIGSTOP) while it had the terminal, then continued in
+            // the background (`kill -CONT`): the shell has the terminal and its own modes
+            // back. Leave its screen as the shell expects it, and go on as after `bg`: a
+            // running background job gets no SIGCONT from `fg`, a stopped one does.
+            isRaw = false
+            _terminalIsRaw = 0
+            write("\u{1B}[0m\u{1B}[?2004l\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l")
+            isSuspended = true
+        }
         if isSuspended, !Terminal.isForeground {
             // Continued in the background (`bg`): stop again, as a background process that
             // touches the terminal is stopped (SIGTTOU), so that `fg` continues it.

@@ -216,6 +216,36 @@ struct TerminalInputTmuxTests {
         #expect(try tmux.display("#{alternate_on}") == "0")
     }
 
+    // Failed before the fix (demo report 5, item 1): stopped with SIGSTOP from elsewhere and
+    // continued with SIGCONT, the demo stayed on the alternate screen in the background, and
+    // `fg` (which sends no SIGCONT to a running job) left it in the shell's line mode.
+    @Test("SIGSTOP then SIGCONT from elsewhere: the screen goes back to the shell; fg takes the terminal again")
+    func stoppedAndContinuedFromElsewhere() throws {
+        let shell = try ShellPane("stop-cont")
+        defer { shell.close() }
+        let tmux = shell.tmux, d = shell.quotedDirectory
+        try shell.run("stty -g > \(d)/before", waitingFor: "before")
+        try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
+        let bash = try tmux.panePID()
+        let children = try String(contentsOfFile: "/proc/\(bash)/task/\(bash)/children", encoding: .utf8)
+        let pid = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
+        kill(pid, SIGSTOP)
+        try tmux.waitFor("the shell after SIGSTOP") { $0.contains { $0.contains("Stopped") } }
+        kill(pid, SIGCONT)
+        // The demo gives the screen back; the shell runs commands in its own modes.
+        try tmux.waitFor("the normal screen") { _ in (try? tmux.display("#{alternate_on}")) == "0" }
+        try shell.run("stty -g > \(d)/background; echo cont-marker", waitingFor: "background")
+        #expect(shell.contents("background") == shell.contents("before"))
+        try tmux.waitFor("the marker") { $0.contains { $0 == "cont-marker" } }
+        #expect(try tmux.display("#{cursor_flag}") == "1")
+        try shell.foregroundAndCheckRedraw()
+        try tmux.send("q")
+        try tmux.waitFor("the prompt") { $0.last { !$0.isEmpty }?.hasPrefix("ready$") == true }
+        try shell.run("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
+        #expect(shell.contents("status") == "0\n")
+        #expect(shell.contents("after") == shell.contents("before"))
+    }
+
     // Failed before the fix (demo report 3, item 2): only the demo stopped; the script
     // waiting for it kept the terminal, with no prompt, until someone sent SIGCONT.
     @Test("Ctrl-Z under a wrapper script stops the whole job: the shell's prompt comes back; fg resumes and redraws")
