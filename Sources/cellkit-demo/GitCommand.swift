@@ -19,7 +19,7 @@ struct GitCommand: ParsableCommand {
         scroll, from one git log for the whole history; each commit's diffstat is computed only once \
         its row is on screen and arrives as a resource update. Piped, every page is printed with its \
         diffstat as it is read ("diffstat unavailable" where git cannot compute one). r counts the \
-        commits newer than the head shown (r during End refreshes once End is done); after a rewind or \
+        commits newer than the head shown (r during End or while the filter searches the rest refreshes once that is done); after a rewind or \
         rebase the history is read again. A PATH \
         that is not a repository, does not exist, cannot be read, or that git refuses (dubious \
         ownership, with git's safe.directory advice; a bad config value, with git's message) shows \

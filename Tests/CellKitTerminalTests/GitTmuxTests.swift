@@ -138,6 +138,31 @@ struct GitUsabilityTmuxTests {
         try session.quit()
     }
 
+    @Test("a key sent with Esc while searching the rest moves from the row selected before the filter")
+    func keyRightAfterEscapeWhileSearchingTheRest() throws {
+        // Before: j moved through the filtered rows (onto the search-rest row), not from row 4 to 5.
+        let repository = try ScratchRepository("escsearchj", script: """
+            git config user.name T; git config user.email t@example.com
+            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+              git commit -q --allow-empty -m "Commit number $n"
+            done
+            """)
+        defer { repository.remove() }
+        let session = try DemoSession("git-search-esc-j", ["git", repository.path, "--page-size", "5"], columns: 100, rows: 12)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Commit number 30")
+        try tmux.send("j", "j", "j")
+        try tmux.waitFor("row 4") { statusPosition($0)?.hasPrefix("4/") == true }
+        try tmux.send("/")
+        try tmux.send("xyzzy", literal: true)
+        try tmux.waitFor(text: "Enter searches the rest of the history")
+        try tmux.send("Enter")   // ends the filter prompt
+        try tmux.send("Enter", "Escape", "j")   // searches the rest, clears the filter at once, moves down
+        try tmux.waitFor("row 5", timeout: 10) { !$0.contains { $0.contains("filter:") || $0.contains("xyzzy") } && statusPosition($0)?.hasPrefix("5/") == true }
+        try session.quit()
+    }
+
     @Test("Enter on a commit while a filter is active reports the commit")
     func enterWhileFiltering() throws {
         let demo = try GitDemo("git-filter-enter", columns: 100)
@@ -204,6 +229,37 @@ struct GitUsabilityTmuxTests {
         screen = try tmux.waitFor("the commit in the status line") { $0.contains { $0.hasPrefix(" f") || $0.contains(" — a, ") } }
         let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
         #expect(status.hasSuffix(" 1/1"), "\(status)")
+        try session.quit()
+    }
+
+    @Test("a key sent with Esc in one write moves through the unfiltered rows, not the filtered ones")
+    func keyRightAfterEscape() throws {
+        // Before: Esc then j in one write moved through the filtered rows (one: "Commit number 30"), so it stayed on row 1.
+        let repository = try ScratchRepository("escj", script: """
+            git config user.name T; git config user.email t@example.com
+            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+              git commit -q --allow-empty -m "Commit number $n"
+            done
+            """)
+        defer { repository.remove() }
+        let session = try DemoSession("git-esc-j", ["git", repository.path], columns: 100, rows: 12)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Commit number 30")
+        try tmux.waitFor("all 30 loaded") { statusPosition($0) == "1/30" }
+        try tmux.send("/")
+        try tmux.send("number 3", literal: true)
+        try tmux.waitFor("the one match") { statusPosition($0) == "1/1" }
+        try tmux.send("Escape", "j")
+        // Wrong rows never come back to the right one: a wait that ends is the check.
+        try tmux.waitFor("row 2 of 30", timeout: 10) { statusPosition($0) == "2/30" }
+        // A kept filter (Enter), then Esc and End in one write: the last commit, not the last match.
+        try tmux.send("/")
+        try tmux.send("number 3", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("the one match") { statusPosition($0) == "1/1" }
+        try tmux.send("Escape", "End")
+        try tmux.waitFor("row 30 of 30", timeout: 10) { statusPosition($0) == "30/30" }
         try session.quit()
     }
 }

@@ -136,6 +136,58 @@ struct PagingTmuxTests {
         try session.quit()
     }
 
+    @Test("a refresh with two commits shown counts the new commits", arguments: [1, 3])
+    func refreshFromTwoCommits(added: Int) throws {
+        // Before: "3 commits" (the page after the refresh's first one overwrote the count of new commits).
+        let repository = try ScratchRepository("two\(added)", script: "git config user.name T; git config user.email t@example.com; git commit -q --allow-empty -m 'Commit 1'; git commit -q --allow-empty -m 'Commit 2'")
+        defer { repository.remove() }
+        let session = try DemoSession("git-refresh-two-\(added)", ["git", repository.path], columns: 100, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor("2 commits") { statusPosition($0) == "1/2" }
+        let more = try Spawn.run(["sh", "-c", "cd \"$1\"; n=0; while [ $n -lt \(added) ]; do n=$((n + 1)); git commit -q --allow-empty -m \"New $n\"; done", "sh", repository.path])
+        #expect(more.status == 0, "\(more.errorOutput)")
+        try tmux.send("r")
+        // The refresh's first page, then the page after it: the status line must still count the new commits.
+        let total = 2 + added
+        let screen = try tmux.waitFor("every commit") { lines in
+            statusPosition(lines) == "\(added + 1)/\(total)" && lines.contains { $0.contains("Commit 1") } && !lines.contains { $0.contains("Refreshing") || $0.contains("Reading") }
+        }
+        let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        #expect(status.contains(added == 1 ? "1 new commit " : "\(added) new commits"), "\(status)")
+        try session.quit()
+    }
+
+    @Test("after a refresh with every commit loaded, clearing a kept filter counts them without “+”")
+    func refreshInKeptFilterCountsAll() throws {
+        // Before: "50+ commits" (and the filter offered to search the rest), with every commit loaded.
+        let repository = try ScratchRepository("keptfilter", script: """
+            git config user.name T; git config user.email t@example.com
+            n=0; while [ $n -lt 45 ]; do n=$((n + 1)); git commit -q --allow-empty -m "Commit number $n"; done
+            """)
+        defer { repository.remove() }
+        let session = try DemoSession("git-refresh-kept-filter", ["git", repository.path], columns: 100, rows: 24)
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor("45 commits") { statusPosition($0) == "1/45" }
+        try tmux.send("/")
+        try tmux.send("number 3", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "11 commits match in all 45 commits")
+        let more = try Spawn.run(["sh", "-c", "cd \"$1\"; for n in 1 2 3 4 5; do git commit -q --allow-empty -m \"New $n\"; done", "sh", repository.path])
+        #expect(more.status == 0, "\(more.errorOutput)")
+        try tmux.send("r")
+        var screen = try tmux.waitFor(text: "5 new commits")
+        #expect(!screen.contains { $0.contains("Enter searches the rest") }, "\(screen)")
+        try tmux.send("Escape")
+        screen = try tmux.waitFor("the filter cleared") { lines in
+            statusPosition(lines)?.hasSuffix("/50") == true && !lines.contains { $0.contains("filter:") }
+        }
+        let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        #expect(status.hasPrefix(" 50 commits "), "\(status)")
+        try session.quit()
+    }
+
     @Test("a refresh after a rewind whose commits were pruned counts the commits gone")
     func refreshAfterRewindAndPrune() throws {
         // Before: "Up to date" (git cannot compare with a head it no longer has).
@@ -163,6 +215,47 @@ struct PagingTmuxTests {
         let screen = try tmux.waitFor("the last commit") { statusPosition($0) == "46/46" }
         #expect(screen.contains { $0.contains("Add the first file") })
         try demo.session.quit()
+    }
+
+    @Test("r while “search the rest” reads the history: the search ends, then the refresh runs")
+    func refreshDuringSearchTheRest() throws {
+        // Before: r cancelled the search, and the filter offered to search the rest again.
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        try fixture.addLinearCommits(40)  // 46 commits
+        // A git whose `git log` holds its end (the last page) until the file "go" exists.
+        let go = fixture.root.appendingPathComponent("go").path
+        let git = try FakeGit(in: fixture.root) { real, calls in
+            """
+            echo "$*" >> '\(calls)'
+            case " $* " in
+            *" log "*)
+              '\(real)' "$@" || exit $?
+              i=0
+              while [ ! -e '\(go)' ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+              exit 0 ;;
+            esac
+            """
+        }
+        let session = try DemoSession("git-search-refresh", ["git", fixture.repository, "--page-size", "10"], columns: 100, rows: 24, environment: ["PATH": git.path])
+        defer { session.close() }
+        let tmux = session.tmux
+        try tmux.waitFor(text: "Linear commit 40")
+        try tmux.send("/")
+        try tmux.send("brand-new", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor(text: "Enter searches the rest of the history")
+        try tmux.send("Enter")   // searches the rest: the last page waits for "go"
+        try tmux.waitFor(text: "Searching the history")
+        try fixture.addCommit("A brand-new commit")
+        try tmux.send("r")
+        try tmux.waitFor(text: "commits read, refresh after")
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        let screen = try tmux.waitFor(text: "1 new commit")
+        #expect(screen.contains { $0.contains("A brand-new commit") }, "\(screen)")
+        let settled = try tmux.waitFor("the refresh's rows") { !$0.contains { $0.contains("Refreshing") || $0.contains("Searching") } }
+        #expect(!settled.contains { $0.contains("Enter searches the rest") }, "\(settled)")
+        try session.quit()
     }
 
     @Test("r while End reads every page: End reads to the last commit, then the refresh runs")

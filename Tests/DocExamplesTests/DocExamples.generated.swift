@@ -2132,7 +2132,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:149
+// README.md:150
 @MainActor private func docExample139() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 

@@ -87,7 +87,18 @@ final class FeedScreen: DemoScreen {
         source.refresh()
     }
 
-    func handleListKey(_ key: Key, in list: TerminalListView) -> Bool { navigation.handle(key, in: list) }
+    func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {
+        if filtersShowing > 0 {
+            heldKeys.append((key, list))
+            return true
+        }
+        return navigation.handle(key, in: list)
+    }
+
+    /// Filter changes the list does not show yet: list keys wait for them (a key right
+    /// after Esc moves through the unfiltered rows, not the filtered ones).
+    private var filtersShowing = 0
+    private var heldKeys: [(Key, TerminalListView)] = []
 
     func filter(_ text: String) {
         // Say what was searched: the filter looks at the loaded pages of the feed only.
@@ -95,6 +106,15 @@ final class FeedScreen: DemoScreen {
         controller.placeholders.noResults = NoResultsPlaceholder(
             message: "No tweets or people match “\(text)” in the \(loaded) loaded tweet\(loaded == 1 ? "" : "s")")
         source.filter = text
+        filtersShowing += 1
+        Task { [controller] in
+            await controller.settle()
+            filtersShowing -= 1
+            while filtersShowing == 0, !heldKeys.isEmpty {
+                let (key, list) = heldKeys.removeFirst()
+                if !navigation.handle(key, in: list) { list.handle(key) }
+            }
+        }
     }
 
     // MARK: Status

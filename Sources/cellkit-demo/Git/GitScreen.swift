@@ -39,13 +39,19 @@ final class GitScreen: DemoScreen {
     private let printed: ShapeStartBox
     /// What the status line says once the refresh running now ends ("3 new commits").
     private var refreshMessage: String?
+    /// What the last refresh said, kept in the status line through the pages that follow its
+    /// first one (they re-read rows shown) until a key or a filter comes.
+    private var refreshShown: String?
     /// Whether a refresh runs (from `r` until its first page is in).
     private var refreshing = false
-    /// List keys pressed while a refresh ran, handled once it ends.
-    private var keysAfterRefresh: [(Key, TerminalListView)] = []
+    /// List keys pressed while a refresh ran or a filter change was not shown yet, handled once
+    /// both ended (a key right after Esc moves through the unfiltered rows, not the filtered ones).
+    private var heldKeys: [(Key, TerminalListView)] = []
+    /// Filter changes the list does not show yet.
+    private var filtersShowing = 0
     /// Whether End reads every page.
     private var loadingAll = false
-    /// `r` was pressed while End read every page: the refresh starts when End ends.
+    /// `r` was pressed while End or "search the rest" read every page: the refresh starts when it ends.
     private var refreshAfterEnd = false
     /// The row selected when the filter started, selected again when Esc clears the filter
     /// with no commit selected (on the "search the rest" row, or while it searches).
@@ -62,7 +68,9 @@ final class GitScreen: DemoScreen {
         let printed = ShapeStartBox()
         self.printed = printed
         source = ShapedDataSource(pages) { loaded, filter, hasMore in
-            GitScreen.shape(loaded, filter: filter, hasMore: hasMore, from: printed.start)
+            // No "search the rest" row when a refresh counted every commit and they are all loaded.
+            let more = hasMore && printed.knownTotal.map { loaded.itemCount < $0 } ?? true
+            return GitScreen.shape(loaded, filter: filter, hasMore: more, from: printed.start)
         }
         // Each commit's diffstat is computed once (rows that flash past cost none) and kept
         // by commit id, within a bound: holding j costs neither a git show per row nor memory.
@@ -163,11 +171,13 @@ final class GitScreen: DemoScreen {
     /// head) go on top and are counted; when the history was rewound or rewritten
     /// (`git reset`, a rebase), it is read again from the top, without the commits it lost.
     ///
-    /// `r` while End reads every page refreshes once End is done; list keys pressed while
-    /// a refresh runs wait for it (End right after `r` reads every page of the new history).
+    /// `r` while End or "search the rest" reads every page refreshes once that is done; list
+    /// keys pressed while a refresh runs wait for it (End right after `r` reads every page of
+    /// the new history).
     func refresh() {
-        if loadingAll {
+        if loadingAll || searchingRest {
             refreshAfterEnd = true
+            if searchingRest { showStatus(Self.searching(source.filter, read: loadedCount, refreshAfter: true)) }
             return
         }
         guard !refreshing else { return }
@@ -176,6 +186,7 @@ final class GitScreen: DemoScreen {
             return
         }
         refreshing = true
+        refreshShown = nil
         showStatus("Refreshing…")
         let shown = pages.items.map(\.hash)
         let shownAll = !pages.hasMore
@@ -187,11 +198,15 @@ final class GitScreen: DemoScreen {
             switch change {
             case .unchanged:
                 self.refreshMessage = "Up to date"
+                self.printed.knownTotal = shownAll ? shown.count : nil
                 await self.source.refresh().value
             case .added(let count):
                 self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
                 // The first page reaches the head shown: no new commit is left for a later page.
                 self.history.nextFirstPageSize = count + 1
+                // Every commit was loaded: the rows the refresh keeps below its first page are
+                // the rest (the source says more may follow until a page confirms them).
+                self.printed.knownTotal = shownAll ? shown.count + count : nil
                 await self.source.refresh().value
             case .rewritten(let removed, let added):
                 var message = "The history was rewritten: \(Self.commits(removed)) gone"
@@ -203,6 +218,7 @@ final class GitScreen: DemoScreen {
                 await self.reload().value
             case .unknown:
                 self.refreshMessage = nil
+                self.printed.knownTotal = nil
                 await self.source.refresh().value
             }
         }
@@ -229,14 +245,20 @@ final class GitScreen: DemoScreen {
     /// A refresh ended: the list keys pressed meanwhile are handled.
     private func refreshEnded() {
         refreshing = false
-        while !refreshing, !keysAfterRefresh.isEmpty {
-            let (key, list) = keysAfterRefresh.removeFirst()
+        handleHeldKeys()
+    }
+
+    /// Handles the list keys held, once no refresh runs and the list shows the filter typed last.
+    private func handleHeldKeys() {
+        while !refreshing, filtersShowing == 0, !heldKeys.isEmpty {
+            let (key, list) = heldKeys.removeFirst()
             if !navigation.handle(key, in: list) { list.handle(key) }
         }
     }
 
     /// Reads the history from the top with a new source (the rows shown go).
     @discardableResult private func reload() -> Task<Void, Never> {
+        printed.knownTotal = nil
         history.stop()
         (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
         source.replace(pages)
@@ -244,8 +266,9 @@ final class GitScreen: DemoScreen {
     }
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {
-        if refreshing {
-            keysAfterRefresh.append((key, list))
+        refreshShown = nil
+        if refreshing || filtersShowing > 0 {
+            heldKeys.append((key, list))
             return true
         }
         return navigation.handle(key, in: list)
@@ -259,15 +282,18 @@ final class GitScreen: DemoScreen {
         }
         // Esc with no commit selected (the "search the rest" row): back to the row selected before.
         let restore = text.isEmpty && !(selected?.model is any CommitRow) ? selectedBeforeFilter : nil
+        refreshShown = nil
         searchingRest = false
         filterText = text
         updateNoResults(loaded: loadedCount)
         source.filter = text
-        if let restore, let list {
-            Task { [controller] in
-                await controller.settle()
-                if let path = controller.displayed.indexPath(of: restore) { list.select(path) }
-            }
+        // Keys that come before the list shows the new rows wait for them.
+        filtersShowing += 1
+        Task { [controller] in
+            await controller.settle()
+            if let restore, let list, let path = controller.displayed.indexPath(of: restore) { list.select(path) }
+            filtersShowing -= 1
+            handleHeldKeys()
         }
     }
 
@@ -304,18 +330,39 @@ final class GitScreen: DemoScreen {
         let history = history
         history.growing = true
         Task { [weak self] in
-            defer { history.growing = false }
+            defer {
+                history.growing = false
+                self?.searchEnded()
+            }
             while let self, self.searchingRest, self.source.filter == query, let page = self.source.loadNextPage() {
-                self.showStatus("Searching the history for “\(query)”… \(Self.commits(self.loadedCount)) read")
+                self.showStatus(Self.searching(query, read: self.loadedCount, refreshAfter: self.refreshAfterEnd))
                 await page.value
                 if case .failed = self.source.innerSnapshot.state { break }
             }
             guard let self, self.source.filter == query else { return }
             self.searchingRest = false
             let matches = Self.commitCount(self.source.snapshot.model)
-            let all = self.source.innerSnapshot.hasMore ? "the \(Self.commits(self.loadedCount)) read" : "all \(Self.commits(self.loadedCount))"
+            let all = self.moreToRead ? "the \(Self.commits(self.loadedCount)) read" : "all \(Self.commits(self.loadedCount))"
             self.showStatus("\(Self.commits(matches)) \(Self.match(matches)) “\(query)” in \(all)")
         }
+    }
+
+    /// Whether commits are left to read: the source has more pages, and no refresh counted
+    /// every commit with all of them loaded (its first page leaves the rest unconfirmed).
+    private var moreToRead: Bool {
+        pages.hasMore && printed.knownTotal.map { pages.items.count < $0 } ?? true
+    }
+
+    /// The status line while "search the rest" reads; shorter when `r` waits for it (a refresh follows).
+    static func searching(_ query: String, read: Int, refreshAfter: Bool) -> String {
+        refreshAfter ? "Searching for “\(query)”… \(commits(read)) read, refresh after" : "Searching the history for “\(query)”… \(commits(read)) read"
+    }
+
+    /// "Search the rest" ended (done, failed or stopped by Esc): `r` pressed meanwhile refreshes now.
+    private func searchEnded() {
+        guard refreshAfterEnd, !loadingAll else { return }
+        refreshAfterEnd = false
+        refresh()
     }
 
     private func published(_ snapshot: ListSnapshot) {
@@ -336,17 +383,23 @@ final class GitScreen: DemoScreen {
                 // Counted by git before the refresh: commits newer than the head shown, not
                 // rows the refresh reached that were not loaded before.
                 refreshMessage = nil
+                refreshShown = message
+                showStatus(message)
+            } else if let message = refreshShown, source.filter.isEmpty {
+                // A page after the refresh's first one (a short list shows the rows it reaches):
+                // the status line still says what the refresh found, not the count.
                 showStatus(message)
             } else if lastActivity == .refreshing {
                 let fresh = pages.lastRefreshNewItemCount ?? 0
                 showStatus(fresh == 0 ? "Up to date" : Self.newCommits(fresh))
             } else if source.filter.isEmpty {
-                showStatus("\(count)\(snapshot.hasMore ? "+" : "") commit\(count == 1 && !snapshot.hasMore ? "" : "s")")
+                let more = moreToRead
+                showStatus("\(count)\(more ? "+" : "") commit\(count == 1 && !more ? "" : "s")")
             } else if !searchingRest {
                 // Say what the filter searched.
                 let matches = Self.commitCount(snapshot.model)
                 let loaded = loadedCount
-                showStatus("\(Self.commits(matches)) \(Self.match(matches)) in \(snapshot.hasMore ? "the \(loaded) loaded" : "all \(Self.commits(loaded))")")
+                showStatus("\(Self.commits(matches)) \(Self.match(matches)) in \(moreToRead ? "the \(loaded) loaded" : "all \(Self.commits(loaded))")")
             }
         }
         if !snapshot.state.isLoading && !firstLoadDone {
@@ -438,10 +491,12 @@ extension GitScreen {
     static func sectionID(day: String, run: Int) -> SectionID { SectionID(run == 1 ? day : "\(day) #\(run)") }
 }
 
-/// Holds where shaping starts, for the shaping closure.
+/// Holds where shaping starts and the commits a refresh counted, for the shaping closure.
 @MainActor
 final class ShapeStartBox {
     var start = GitScreen.ShapeStart()
+    /// How many commits the history has, when a refresh counted them with every one loaded.
+    var knownTotal: Int?
 }
 
 /// The last row while filtering a history with pages left: what was searched, and the offer to search the rest.
