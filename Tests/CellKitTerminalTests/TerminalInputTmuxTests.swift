@@ -235,7 +235,10 @@ struct TerminalInputTmuxTests {
     // Failed before the fix (demo report 5, item 1): stopped with SIGSTOP from elsewhere and
     // continued with SIGCONT, the demo stayed on the alternate screen in the background, and
     // `fg` (which sends no SIGCONT to a running job) left it in the shell's line mode.
-    @Test("SIGSTOP then SIGCONT from elsewhere: the screen goes back to the shell; fg takes the terminal again")
+    // Not under ThreadSanitizer, for the reason given at suspendThenBackground (the same
+    // stop again right after `fg`, in the CI's TSan run; the plain run passes).
+    @Test("SIGSTOP then SIGCONT from elsewhere: the screen goes back to the shell; fg takes the terminal again",
+          .disabled(if: ThreadSanitizer.isActive, "ThreadSanitizer's deferred signal handlers stop the demo again after fg"))
     func stoppedAndContinuedFromElsewhere() throws {
         let shell = try ShellPane("stop-cont")
         defer { shell.close() }
