@@ -91,12 +91,7 @@ struct GitUsabilityTmuxTests {
     @Test("after searching the rest, the no-results row counts every commit searched")
     func noResultsAfterSearchingTheRest() throws {
         // Before: the row said "in all 10 commits" (those loaded when the filter was typed).
-        let repository = try ScratchRepository("nomatch", script: """
-            git config user.name T; git config user.email t@example.com
-            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
-              git commit -q --allow-empty -m "Commit number $n"
-            done
-            """)
+        let repository = try ScratchRepository.thirtyCommits("nomatch")
         defer { repository.remove() }
         let session = try DemoSession("git-search-none", ["git", repository.path, "--page-size", "5"], columns: 100, rows: 8)
         defer { session.close() }
@@ -112,19 +107,10 @@ struct GitUsabilityTmuxTests {
         try session.quit()
     }
 
-    @Test("Esc while searching the rest clears the filter, back on the row selected before")
-    func escapeWhileSearchingTheRest() throws {
-        // Before: the selection stayed at the end, where the search-rest row was, and paging went on.
-        let repository = try ScratchRepository("escsearch", script: """
-            git config user.name T; git config user.email t@example.com
-            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
-              git commit -q --allow-empty -m "Commit number $n"
-            done
-            """)
-        defer { repository.remove() }
-        let session = try DemoSession("git-search-esc", ["git", repository.path, "--page-size", "5"], columns: 100, rows: 12)
-        defer { session.close() }
-        let tmux = session.tmux
+    /// On a history of 30 commits shown 5 a page: selects row 4, then filters for a text
+    /// no loaded commit has ("xyzzy") and ends the filter prompt, so the list offers to
+    /// search the rest.
+    private static func filterFromRowFour(_ tmux: TmuxSession) throws {
         try tmux.waitFor(text: "Commit number 30")
         try tmux.send("j", "j", "j")
         try tmux.waitFor("row 4") { statusPosition($0)?.hasPrefix("4/") == true }
@@ -132,6 +118,17 @@ struct GitUsabilityTmuxTests {
         try tmux.send("xyzzy", literal: true)
         try tmux.waitFor(text: "Enter searches the rest of the history")
         try tmux.send("Enter")   // ends the filter prompt
+    }
+
+    @Test("Esc while searching the rest clears the filter, back on the row selected before")
+    func escapeWhileSearchingTheRest() throws {
+        // Before: the selection stayed at the end, where the search-rest row was, and paging went on.
+        let repository = try ScratchRepository.thirtyCommits("escsearch")
+        defer { repository.remove() }
+        let session = try DemoSession("git-search-esc", ["git", repository.path, "--page-size", "5"], columns: 100, rows: 12)
+        defer { session.close() }
+        let tmux = session.tmux
+        try Self.filterFromRowFour(tmux)
         try tmux.send("Enter", "Escape")   // searches the rest, then clears the filter at once
         // The rows again (a frame in between may show the list empty while the history
         // comes back: wait for the rows, not the first frame without the filter).
@@ -146,23 +143,12 @@ struct GitUsabilityTmuxTests {
     @Test("a key sent with Esc while searching the rest moves from the row selected before the filter")
     func keyRightAfterEscapeWhileSearchingTheRest() throws {
         // Before: j moved through the filtered rows (onto the search-rest row), not from row 4 to 5.
-        let repository = try ScratchRepository("escsearchj", script: """
-            git config user.name T; git config user.email t@example.com
-            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
-              git commit -q --allow-empty -m "Commit number $n"
-            done
-            """)
+        let repository = try ScratchRepository.thirtyCommits("escsearchj")
         defer { repository.remove() }
         let session = try DemoSession("git-search-esc-j", ["git", repository.path, "--page-size", "5"], columns: 100, rows: 12)
         defer { session.close() }
         let tmux = session.tmux
-        try tmux.waitFor(text: "Commit number 30")
-        try tmux.send("j", "j", "j")
-        try tmux.waitFor("row 4") { statusPosition($0)?.hasPrefix("4/") == true }
-        try tmux.send("/")
-        try tmux.send("xyzzy", literal: true)
-        try tmux.waitFor(text: "Enter searches the rest of the history")
-        try tmux.send("Enter")   // ends the filter prompt
+        try Self.filterFromRowFour(tmux)
         try tmux.send("Enter", "Escape", "j")   // searches the rest, clears the filter at once, moves down
         try tmux.waitFor("row 5", timeout: 10) { !$0.contains { $0.contains("filter:") || $0.contains("xyzzy") } && statusPosition($0)?.hasPrefix("5/") == true }
         try session.quit()
@@ -240,12 +226,7 @@ struct GitUsabilityTmuxTests {
     @Test("a key sent with Esc in one write moves through the unfiltered rows, not the filtered ones")
     func keyRightAfterEscape() throws {
         // Before: Esc then j in one write moved through the filtered rows (one: "Commit number 30"), so it stayed on row 1.
-        let repository = try ScratchRepository("escj", script: """
-            git config user.name T; git config user.email t@example.com
-            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
-              git commit -q --allow-empty -m "Commit number $n"
-            done
-            """)
+        let repository = try ScratchRepository.thirtyCommits("escj")
         defer { repository.remove() }
         let session = try DemoSession("git-esc-j", ["git", repository.path], columns: 100, rows: 12)
         defer { session.close() }

@@ -225,18 +225,7 @@ struct PagingTmuxTests {
         try fixture.addLinearCommits(40)  // 46 commits
         // A git whose `git log` holds its end (the last page) until the file "go" exists.
         let go = fixture.root.appendingPathComponent("go").path
-        let git = try FakeGit(in: fixture.root) { real, calls in
-            """
-            echo "$*" >> '\(calls)'
-            case " $* " in
-            *" log "*)
-              '\(real)' "$@" || exit $?
-              i=0
-              while [ ! -e '\(go)' ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
-              exit 0 ;;
-            esac
-            """
-        }
+        let git = try FakeGit.holdingLogEnd(in: fixture.root, until: go)
         let session = try DemoSession("git-search-refresh", ["git", fixture.repository, "--page-size", "10"], columns: 100, rows: 24, environment: ["PATH": git.path])
         defer { session.close() }
         let tmux = session.tmux
@@ -267,18 +256,7 @@ struct PagingTmuxTests {
         try fixture.addLinearCommits(40)  // 46 commits
         // A git whose `git log` holds its end (the last page) until the file "go" exists.
         let go = fixture.root.appendingPathComponent("go").path
-        let git = try FakeGit(in: fixture.root) { real, calls in
-            """
-            echo "$*" >> '\(calls)'
-            case " $* " in
-            *" log "*)
-              '\(real)' "$@" || exit $?
-              i=0
-              while [ ! -e '\(go)' ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
-              exit 0 ;;
-            esac
-            """
-        }
+        let git = try FakeGit.holdingLogEnd(in: fixture.root, until: go)
         let path = git.path
         let session = try DemoSession("git-end-refresh", ["git", fixture.repository, "--page-size", "10"], columns: 100, rows: 24, environment: ["PATH": path])
         defer { session.close() }

@@ -171,10 +171,7 @@ struct TerminalInputTmuxTests {
             if how == "Ctrl-Z" {
                 try tmux.send("C-z")
             } else {
-                let bash = try tmux.panePID()
-                let children = try String(contentsOfFile: "/proc/\(bash)/task/\(bash)/children", encoding: .utf8)
-                let pid = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
-                kill(pid, SIGTSTP)
+                kill(try shell.demoPID(), SIGTSTP)
             }
             // Stopped: the shell's prompt on the normal screen, the cursor shown, line mode back.
             try tmux.waitFor("the shell after \(how)") { $0.contains { $0.contains("Stopped") } }
@@ -185,12 +182,7 @@ struct TerminalInputTmuxTests {
             #expect(shell.contents("stopped") == before, "the terminal is not restored after \(how)")
             try shell.foregroundAndCheckRedraw()
         }
-        try tmux.send("q")
-        try tmux.waitFor("the prompt") { $0.contains { $0.hasPrefix("ready$") && $0.count < 10 } || $0.last { !$0.isEmpty }?.hasPrefix("ready$") == true }
-        try shell.run("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
-        #expect(shell.contents("status") == "0\n")
-        #expect(shell.contents("after") == before)
-        #expect(try tmux.display("#{alternate_on}") == "0")
+        try shell.quitDemoAndCheckTerminal()
     }
 
     // Failed before the fix (demo report 4, item 2): continued by `bg`, the demo took the
@@ -224,12 +216,7 @@ struct TerminalInputTmuxTests {
         #expect(!screen.contains { $0.contains("CellKit · feed") || $0.contains("@") }, "\(screen)")
 
         try shell.foregroundAndCheckRedraw()
-        try tmux.send("q")
-        try tmux.waitFor("the prompt") { $0.last { !$0.isEmpty }?.hasPrefix("ready$") == true }
-        try shell.run("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
-        #expect(shell.contents("status") == "0\n")
-        #expect(shell.contents("after") == shell.contents("before"))
-        #expect(try tmux.display("#{alternate_on}") == "0")
+        try shell.quitDemoAndCheckTerminal()
     }
 
     // Failed before the fix (demo report 5, item 1): stopped with SIGSTOP from elsewhere and
@@ -245,9 +232,7 @@ struct TerminalInputTmuxTests {
         let tmux = shell.tmux, d = shell.quotedDirectory
         try shell.run("stty -g > \(d)/before", waitingFor: "before")
         try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
-        let bash = try tmux.panePID()
-        let children = try String(contentsOfFile: "/proc/\(bash)/task/\(bash)/children", encoding: .utf8)
-        let pid = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
+        let pid = try shell.demoPID()
         kill(pid, SIGSTOP)
         try tmux.waitFor("the shell after SIGSTOP") { $0.contains { $0.contains("Stopped") } }
         kill(pid, SIGCONT)
@@ -258,11 +243,7 @@ struct TerminalInputTmuxTests {
         try tmux.waitFor("the marker") { $0.contains { $0 == "cont-marker" } }
         #expect(try tmux.display("#{cursor_flag}") == "1")
         try shell.foregroundAndCheckRedraw()
-        try tmux.send("q")
-        try tmux.waitFor("the prompt") { $0.last { !$0.isEmpty }?.hasPrefix("ready$") == true }
-        try shell.run("echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
-        #expect(shell.contents("status") == "0\n")
-        #expect(shell.contents("after") == shell.contents("before"))
+        try shell.quitDemoAndCheckTerminal()
     }
 
     // Failed before the fix (demo report 3, item 2): only the demo stopped; the script

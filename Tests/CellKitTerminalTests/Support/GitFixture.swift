@@ -131,3 +131,34 @@ struct FakeGit {
         path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     }
 }
+
+extension ScratchRepository {
+    /// A repository of 30 empty commits, "Commit number 01" to "Commit number 30".
+    static func thirtyCommits(_ name: String) throws -> ScratchRepository {
+        try ScratchRepository(name, script: """
+            git config user.name T; git config user.email t@example.com
+            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+              git commit -q --allow-empty -m "Commit number $n"
+            done
+            """)
+    }
+}
+
+extension FakeGit {
+    /// A git that records its runs and whose `git log` holds its end (the last page) until
+    /// the file `go` exists (at most 20 s).
+    static func holdingLogEnd(in root: URL, until go: String) throws -> FakeGit {
+        try FakeGit(in: root) { real, calls in
+            """
+            echo "$*" >> '\(calls)'
+            case " $* " in
+            *" log "*)
+              '\(real)' "$@" || exit $?
+              i=0
+              while [ ! -e '\(go)' ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+              exit 0 ;;
+            esac
+            """
+        }
+    }
+}

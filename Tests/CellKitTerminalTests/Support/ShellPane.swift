@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// An interactive bash in a tmux pane (its prompt is `ready$`), with a scratch directory
 /// for the files its commands write: the job-control tests run the demo from it as a
@@ -58,6 +59,27 @@ final class ShellPane {
         try tmux.waitFor("the alternate screen after fg") { _ in (try? self.tmux.display("#{alternate_on}")) == "1" }
         try tmux.send("Home", "j")
         try tmux.waitFor("the selection on row 2 after fg") { statusPosition($0)?.hasPrefix("2/") == true }
+    }
+
+    /// The process id of the shell's first child (the demo it started).
+    func demoPID() throws -> pid_t {
+        let bash = try tmux.panePID()
+        let children = try String(contentsOfFile: "/proc/\(bash)/task/\(bash)/children", encoding: .utf8)
+        guard let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) else {
+            throw TestFailure("the shell \(bash) has no child")
+        }
+        return pid
+    }
+
+    /// Types q, waits for the prompt, then checks the demo exited 0 with the terminal's
+    /// settings as in the file `before` (written by `stty -g`) and the alternate screen off.
+    func quitDemoAndCheckTerminal(before: String = "before", sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tmux.send("q")
+        try tmux.waitFor("the prompt") { $0.contains { $0.hasPrefix("ready$") && $0.count < 10 } || $0.last { !$0.isEmpty }?.hasPrefix("ready$") == true }
+        try run("echo $? > \(quotedDirectory)/status; stty -g > \(quotedDirectory)/after", waitingFor: "after")
+        #expect(contents("status") == "0\n", sourceLocation: sourceLocation)
+        #expect(contents("after") == contents(before), "the terminal's settings differ after the demo", sourceLocation: sourceLocation)
+        #expect(try tmux.display("#{alternate_on}") == "0", sourceLocation: sourceLocation)
     }
 
     /// Kills the tmux server (and every process of the pane) and removes the scratch directory.
