@@ -25,6 +25,14 @@
 ///   (see ``CellOwnership/platform``); a data source that returns another cell is
 ///   refused (the old cell stays, a ``ListViewEvent/refused(_:)`` is recorded and
 ///   ``consistencyProblem()`` reports it).
+/// - **A dequeue answers the list view's request** (core-owned cells). A data source
+///   dequeues one cell, for the row it is asked about, inside
+///   ``ListViewDataSource/listView(_:cellForItemAt:)``, and returns that cell. A dequeue
+///   outside a request, for another row, a second one in one request, or a dequeued
+///   cell that is not returned, is refused (`UITableView` raises for a second cell
+///   dequeued for one index path, `UICollectionView` for a dequeued cell it does not
+///   get back): a ``ListViewEvent/refused(_:)`` naming the section and row, and
+///   ``consistencyProblem()`` reports it. The cell is still handed out, so the test goes on.
 /// - **No batch while a reload's layout is pending**: it becomes a reload.
 /// - **Re-entrancy.** ``reloadData()`` called while a batch runs (from a configure
 ///   handler or a display hook) runs after the batch; a batch started inside
@@ -135,6 +143,9 @@ public final class ListViewCore {
     /// may ask during its next layout pass): their dequeue hands back the showing cell.
     private var reconfiguring: Set<ItemPath> = []
     private var reloadQueued = false
+    /// The row whose cell ``cellForItem(at:)`` is asking the data source for (core-owned
+    /// cells), and the cell dequeued for it so far: a dequeue belongs to that request.
+    private var request: (path: ItemPath, dequeued: AnyObject?)?
     /// Set while a reload that was queued during a layout runs: a layout that asks again is ignored.
     private var runningQueuedReload = false
 
@@ -434,6 +445,12 @@ public final class ListViewCore {
     /// one from the pool (after its ``ListCell/prepareForReuse()``) or a new one
     /// from the backend.
     public func dequeueReusableCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
+        let cell = cell(of: source, for: path)
+        if ownership == .core { checkDequeue(cell, for: path) }
+        return cell
+    }
+
+    private func cell(of source: CellSource, for path: ItemPath) -> AnyObject {
         let id = source.reuseIdentifier
         register(source)
         if !reconfiguring.isEmpty, reconfiguring.contains(path), let existing = existingCell(at: path),
@@ -455,6 +472,24 @@ public final class ListViewCore {
         return cell
     }
 
+    /// Refuses a dequeue that does not answer the request under way (see the type's rules).
+    private func checkDequeue(_ cell: AnyObject, for path: ItemPath) {
+        let row = "section \(path.section), row \(path.item)"
+        guard let current = request else {
+            refuse("dequeueReusableCell(_:for:) for \(row) outside the list view's request for a cell: dequeue only inside listView(_:cellForItemAt:), for the row asked (UICollectionView raises for a cell dequeued without a request)", isViolation: true)
+            return
+        }
+        guard current.path == path else {
+            refuse("dequeueReusableCell(_:for:) for \(row) while the list view asks for the cell of section \(current.path.section), row \(current.path.item): dequeue with the index path asked for", isViolation: true)
+            return
+        }
+        guard current.dequeued == nil else {
+            refuse("a second cell dequeued for \(row) in one request (UITableView raises: \"Attempted to dequeue multiple cells for the same index path\"): dequeue one cell and return it", isViolation: true)
+            return
+        }
+        request?.dequeued = cell
+    }
+
     /// The configured cell for `path`, from the data source (what a platform's
     /// `cellForRowAt` returns). During a reconfigure, a data source that hands
     /// back another cell than the one the platform has for the row (showing it, or
@@ -463,7 +498,8 @@ public final class ListViewCore {
     /// remembered as that row's cell (``CellOwnership/platform``).
     public func cellForItem(at path: ItemPath) -> AnyObject? {
         guard let listView, let dataSource = listView.dataSource else { return nil }
-        let cell = dataSource.listView(listView, cellForItemAt: path)
+        let cell = ownership == .core ? requestCell(at: path, from: dataSource, of: listView)
+            : dataSource.listView(listView, cellForItemAt: path)
         guard reconfiguring.remove(path) != nil, let showing = existingCell(at: path) else {
             onEvent?(.configured(path))
             if ownership == .platform, visible[path] == nil { prepared.remember(cell, at: path) }
@@ -475,6 +511,22 @@ public final class ListViewCore {
             return showing
         }
         onEvent?(.reconfigured(path))
+        return cell
+    }
+
+    /// Asks the data source for `path`'s cell as one request (core-owned cells): a cell it
+    /// dequeued and did not return is refused and goes back to its pool. A reconfigured
+    /// row's dequeue hands back the showing cell, which another cell returned replaces
+    /// nowhere: ``cellForItem(at:)`` refuses that case itself.
+    private func requestCell(at path: ItemPath, from dataSource: any ListViewDataSource, of listView: any ListView) -> AnyObject {
+        let outer = request
+        request = (path, nil)
+        defer { request = outer }
+        let cell = dataSource.listView(listView, cellForItemAt: path)
+        if let dequeued = request?.dequeued, dequeued !== cell, visible[path] !== dequeued {
+            refuse("the data source dequeued a \(type(of: dequeued)) for section \(path.section), row \(path.item) but returned another \(type(of: cell)) (UICollectionView raises: \"Expected dequeued view to be returned to the collection view\"): return the cell you dequeued", isViolation: true)
+            enqueue(dequeued)
+        }
         return cell
     }
 
