@@ -591,7 +591,13 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
         guard let item = displayed.item(at: path), let height = rows.height(of: item, at: path) else { return nil }
-        return rowHeights.checked(height, of: item.model, at: path, diagnostics: diagnostics)
+        let checked = rowHeights.checked(height, of: item.model, at: path, diagnostics: diagnostics)
+        // An estimate of 0 is no estimate (UITableView turns estimation off for it): the list view's own is used.
+        guard checked > 0 || !rowHeights.isEstimate(for: item) else {
+            rowHeights.reportUnusableEstimate(height, of: item.model, at: path, diagnostics: diagnostics)
+            return nil
+        }
+        return checked
     }
 
     public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {

@@ -160,6 +160,30 @@ struct HeadlessEdgeTests {
         try list.checkConsistency()
     }
 
+    /// An estimate of 0 is no estimate: `UITableView` turns estimation off for it ("If your
+    /// table uses self-sizing cells, the value of this property must not be 0",
+    /// `estimatedRowHeight`), and rows of height 0 would all come into the viewport.
+    @Test("a self-sizing row's estimate of 0 gives way to the list view's own, and names the type once",
+          arguments: [0, -44, .nan] as [Double])
+    func anEstimateOfZeroIsNoEstimate(estimate: Double) throws {
+        let collected = Collected()
+        let controller = ListController(diagnostics: collected.handler)
+        controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+        controller.rowHeights.set(Song.self, .estimated(estimate))
+        let list = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+        controller.attach(to: list)
+        controller.apply(TableModel((0..<100).map { Song(id: $0, title: "s\($0)") }))
+        #expect(controller.listView(list, heightForItemAt: ItemPath(item: 3, section: 0)) == nil)
+        #expect(list.visibleItemPaths.count == 10)
+        let reports = collected.all.filter { $0.kind == .invalidHeight && $0.message.hasPrefix("estimate") }
+        #expect(reports.count == 1, "\(collected.all)")
+        #expect(reports.first.map { $0.message.contains("Song") && $0.message.contains("section 0, row 0") } == true, "\(reports)")
+        // A measured height replaces the estimate as usual.
+        controller.listView(list, didMeasureHeight: 60, forItemAt: ItemPath(item: 3, section: 0))
+        #expect(controller.listView(list, heightForItemAt: ItemPath(item: 3, section: 0)) == 60)
+        try list.checkConsistency()
+    }
+
     // Placeholder rows that do nothing take no tap.
     @Test("a tap on the no-results or loading row does nothing")
     func placeholderTapsAreIgnored() {

@@ -4,6 +4,12 @@ public enum RowHeight<Model>: Sendable {
     case fixed(Double)
     /// This height until a self-sizing cell reports its real one with
     /// ``RowHeights/didMeasure(_:height:)``.
+    ///
+    /// Use a positive estimate. An estimate of 0 (or a negative or NaN one) is no
+    /// estimate: `UITableView` turns estimation off for it, and self-sizing cells then
+    /// get wrong heights. The controller gives the list view no height for such a row
+    /// (it uses its own estimate: `estimatedRowHeight`, the headless view's
+    /// `rowHeight`) and reports the model type once as a ``Diagnostic/Kind/invalidHeight``.
     case estimated(Double)
     /// Measured by `measure` at the list's width the first time the row's height
     /// is asked for, then cached until the row's content changes.
@@ -119,6 +125,16 @@ public final class RowHeights {
             diagnostics(Diagnostic(.invalidHeight, "height \(height) of \(type) at section \(path.section), row \(path.item) is not a number in 0...\(Self.maximumHeight); using \(clamped) (reported once per model type)"))
         }
         return clamped
+    }
+
+    /// Model types whose unusable estimate was reported already.
+    private var reportedEstimates: Set<ObjectIdentifier> = []
+
+    /// Reports, once per model type, an `.estimated` rule whose estimate is not a positive height.
+    func reportUnusableEstimate(_ estimate: Double, of model: Any, at path: ItemPath, diagnostics: DiagnosticHandler) {
+        let type = type(of: model)
+        guard reportedEstimates.insert(ObjectIdentifier(type)).inserted else { return }
+        diagnostics(Diagnostic(.invalidHeight, "estimate \(estimate) of \(type) at section \(path.section), row \(path.item) is not a positive height: a self-sizing row needs one (UITableView turns estimation off for an estimate of 0); the list view's own estimate is used (reported once per model type)"))
     }
 
     /// Forgets the measured height of the row with identity `id`.
