@@ -246,7 +246,13 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// last) is refused, as `UITableView.scrollToRow(at:at:animated:)` raises for it
     /// ("Attempted to scroll the table view to an out-of-bounds row"): ``log`` gets a
     /// ``/CellKit/ListViewEvent/refused(_:)`` naming the section and row, and nothing scrolls.
+    /// A row of `Int.max` (`NSNotFound`) scrolls to the top of its section, as
+    /// `scrollToRow(at:at:animated:)` takes it "for scrolling to a section with zero rows".
     public func scrollToItem(at path: ItemPath) {
+        if path.item == Int.max, path.section >= 0, path.section < core.counts.count {
+            scroll(to: layout.top(ofSection: path.section))
+            return
+        }
         guard let flat = layout.flatIndex(of: path) else {
             record(.refused("scrollToItem(at:): \(describeMissing(path)); nothing scrolled"))
             return

@@ -108,6 +108,13 @@ final class Layout {
 
     func top(ofRow flat: Int) -> Double { offsets.top(ofRow: flat) }
 
+    /// The top of `section` (of its header), which must exist. - Complexity: O(log k).
+    func top(ofSection section: Int) -> Double {
+        let offsets = offsets
+        let flat = offsets.sectionStarts[section]
+        return offsets.headerPrefix[section] + Double(flat) * estimate + offsets.deltaPrefix[Layout.countBelow(flat, in: offsets.deltaFlat)]
+    }
+
     /// The rows that intersect `[from, to)`; none when the range is empty (UIKit:
     /// an empty rectangle intersects nothing). - Complexity: O(log n · log k).
     func rows(from: Double, to: Double) -> Range<Int> {

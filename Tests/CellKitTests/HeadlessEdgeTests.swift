@@ -96,6 +96,37 @@ struct HeadlessEdgeTests {
         withExtendedLifetime(controller) {}
     }
 
+    /// `scrollToRow(at:at:animated:)`: "NSNotFound is a valid row index for scrolling to a
+    /// section with zero rows"; row 0 of that section is out of bounds.
+    @Test("a row of NSNotFound (Int.max) scrolls to its section, even an empty one; row 0 of an empty section is refused")
+    func scrollToAnEmptySection() throws {
+        let model = TableModel(sections: [
+            TableSection(id: 0, items: (0..<20).map { ListItem(Song(id: $0, title: "a\($0)")) }),
+            TableSection(id: 1, items: []),
+            TableSection(id: 2, items: (20..<40).map { ListItem(Song(id: $0, title: "b\($0)")) }),
+        ])
+        let controller = ListController(diagnostics: .ignore)
+        controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+        let list = HeadlessListView(viewportHeight: 132, rowHeight: 44)
+        controller.attach(to: list)
+        controller.apply(model)
+        list.scrollToItem(at: ItemPath(item: Int.max, section: 1))
+        #expect(list.contentOffset == 20 * 44)
+        #expect(list.visibleTexts == ["b20", "b21", "b22"])
+        list.scrollToItem(at: ItemPath(item: Int.max, section: 0))
+        #expect(list.contentOffset == 0)
+        list.clearLog()
+        list.scrollToItem(at: ItemPath(item: 0, section: 1))
+        list.scrollToItem(at: ItemPath(item: Int.max, section: 3))
+        let refused = list.log.compactMap { if case .refused(let message) = $0 { message } else { nil } }
+        #expect(refused == [
+            "scrollToItem(at:): section 1, row 0 does not exist, which has 0 rows; nothing scrolled",
+            "scrollToItem(at:): section 3, row \(Int.max) does not exist (the list view has 3 sections); nothing scrolled",
+        ])
+        #expect(list.contentOffset == 0)
+        try list.checkConsistency()
+    }
+
     @Test("a prefetch distance of Int.max announces the rest of the list")
     func hugePrefetchDistance() throws {
         let (controller, list) = songs(30, viewport: 88)
