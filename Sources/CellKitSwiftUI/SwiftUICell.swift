@@ -22,6 +22,13 @@ import CellKitUIKit
 ///   appear/disappear callbacks, and the row sizes by the hosting view's intrinsic
 ///   content size.
 ///
+/// The hosted view's identity is the identity of the model shown (``prepare(for:)``
+/// with an `Identifiable` model): a reconfigure of the same row keeps its SwiftUI state
+/// (`@State`, `@StateObject`), and a cell reused for another model starts with fresh
+/// state instead of the previous row's (SwiftUI keeps state per view identity, and a
+/// reused hosting view has the same structural identity for every model it shows).
+/// A view shown with ``show(_:)`` alone (a presenter) keeps one identity per cell.
+///
 /// Both paths are type-checked against the iOS 16.4 SDK; neither has run.
 ///
 /// Usually you do not touch it: register a view for a model with
@@ -47,7 +54,7 @@ public final class SwiftUICell<Content: View>: ListCell, UIKitHostedContent {
     /// The identity of the model shown, to clear ``resources`` when that changes.
     var modelID: AnyHashable?
     /// iOS 15 only: the hosting controller embedded in the UIKit cell.
-    private var legacyHost: UIHostingController<Content>?
+    private var legacyHost: UIHostingController<IdentifiedView<Content>>?
 
     /// Creates an empty cell.
     public init() {}
@@ -57,7 +64,9 @@ public final class SwiftUICell<Content: View>: ListCell, UIKitHostedContent {
 
     /// Hosts ``view`` in `cell` (see the type's discussion for iOS 15).
     public func render(into cell: UIView) {
-        guard let view else { return }
+        guard let shown = view else { return }
+        // The model's identity, so a reused cell does not carry another row's SwiftUI state.
+        let view = IdentifiedView(content: shown, id: modelID)
         if #available(iOS 16.0, *) {
             let configuration = UIHostingConfiguration { view }
             if let cell = cell as? UITableViewCell {
@@ -71,7 +80,7 @@ public final class SwiftUICell<Content: View>: ListCell, UIKitHostedContent {
     }
 
     /// iOS 15: a `UIHostingController`'s view pinned inside the cell's content view.
-    private func renderWithHostingController(_ view: Content, into cell: UIView) {
+    private func renderWithHostingController(_ view: IdentifiedView<Content>, into cell: UIView) {
         let contentView = (cell as? UITableViewCell)?.contentView ?? (cell as? UICollectionViewCell)?.contentView ?? cell
         if let host = legacyHost, host.view.superview === contentView {
             host.rootView = view
@@ -91,7 +100,8 @@ public final class SwiftUICell<Content: View>: ListCell, UIKitHostedContent {
         legacyHost = host
     }
 
-    /// Forgets the resources of the model shown before when `model` is another one.
+    /// Forgets the resources of the model shown before when `model` is another one, and
+    /// gives the hosted view the model's identity (see the type's discussion).
     func prepare(for model: Any) {
         let id = (model as? any Identifiable).map { Self.identity(of: $0) }
         if id != modelID || id == nil { resources = [:] }
@@ -99,5 +109,12 @@ public final class SwiftUICell<Content: View>: ListCell, UIKitHostedContent {
     }
 
     private static func identity<Model: Identifiable>(of model: Model) -> AnyHashable { AnyHashable(model.id) }
+}
+
+/// A ``SwiftUICell``'s view with the identity of the model it shows.
+struct IdentifiedView<Content: View>: View {
+    let content: Content
+    let id: AnyHashable?
+    var body: some View { content.id(id) }
 }
 #endif
