@@ -141,6 +141,13 @@ public struct CellKitList: UIViewRepresentable {
         }
     }
 
+    /// The view leaves the SwiftUI hierarchy: every row on screen ends display (UIKit
+    /// reports nothing for a view it releases), so the controller stops the loads of
+    /// those rows; the adapter goes with the coordinator.
+    public static func dismantleUIView(_ collectionView: UICollectionView, coordinator: Coordinator) {
+        coordinator.adapter?.core.endDisplayOfEveryRow()
+    }
+
     /// Gives the collection view a list layout of ``appearance`` and ``sectionHeaders``,
     /// unless the one it has was made with them.
     @MainActor private func applyLayout(to collectionView: UICollectionView, adapter: CollectionViewAdapter, coordinator: Coordinator) {

@@ -349,6 +349,43 @@ struct ListViewCoreTests {
     /// A collection view's section index jumps to an item: never one of an empty
     /// section (UIKit raises "Attempted to scroll the collection view to an
     /// out-of-bounds item (0) when there are only 0 items in section 1").
+    /// SwiftUI's `dismantleUIView` ("use the teardown process to notify other objects that
+    /// the view is disappearing"): UIKit reports no end of display for a released view, so
+    /// the core tells the delegate for every row on screen, and the loads of those rows stop.
+    @Test(arguments: [true, false])
+    func aViewThatGoesAwayEndsTheDisplayOfEveryRow(platformOwned: Bool) {
+        final class Spy: ListViewDelegate {
+            var ended: [ItemPath] = []
+            var cancelled: [ItemPath] = []
+            func listView(_ listView: any ListView, didEndDisplaying cell: AnyObject, at path: ItemPath) { ended.append(path) }
+            func listView(_ listView: any ListView, cancelPrefetchingItemsAt paths: [ItemPath]) { cancelled += paths }
+        }
+        let source = TableModelDataSource(TableModel((0..<30).map { Row(id: $0, text: "r\($0)") }))
+        let spy = Spy()
+        if platformOwned {
+            let listView = UIKitLikeBackend()
+            listView.dataSource = source
+            listView.delegate = spy
+            listView.reloadData()
+            check(listView.core)
+        } else {
+            let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44, prefetchDistance: 2)
+            listView.dataSource = source
+            listView.delegate = spy
+            listView.reloadData()
+            check(listView.core)
+        }
+        func check(_ core: ListViewCore) {
+            let shown = core.visibleItemPaths
+            #expect(!shown.isEmpty)
+            core.endDisplayOfEveryRow()
+            #expect(spy.ended == shown)
+            #expect(core.visibleItemPaths.isEmpty)
+            #expect(core.consistencyProblem() == nil)
+            if !platformOwned { #expect(spy.cancelled == [ItemPath(item: 10, section: 0), ItemPath(item: 11, section: 0)]) }
+        }
+    }
+
     @Test func anIndexJumpLandsOnARowThatExists() {
         let listView = UIKitLikeBackend()
         let source = TableModelDataSource(TableModel(sections: [

@@ -596,6 +596,30 @@ public final class ListViewCore {
         enqueue(cell)
     }
 
+    /// The view goes away without reporting the end of display of its rows (a SwiftUI
+    /// view's `dismantleUIView`; UIKit tells nothing when its view is released): every
+    /// row on screen ends display, in order, and the delegate hears it for each, so the
+    /// resource loads of those rows stop; prefetching is cancelled. Core-owned cells go
+    /// to their pools; the core forgets platform-owned ones (a later report of the
+    /// platform for one of them reaches the delegate again, which takes it as a no-op).
+    /// - Complexity: O(*v* log *v*), *v* the rows on screen.
+    public func endDisplayOfEveryRow() {
+        let shown = visible.sorted { $0.key < $1.key }
+        visible.removeAll()
+        pathOfCell.removeAll()
+        prepared.removeAll()
+        reconfiguring.removeAll()
+        for (path, cell) in shown {
+            if ownership == .core {
+                endDisplay(cell, at: path, alreadyRemoved: true)
+            } else {
+                onEvent?(.endedDisplay(path))
+                listView.map { $0.delegate?.listView($0, didEndDisplaying: cell, at: path) }
+            }
+        }
+        cancelAllPrefetching()
+    }
+
     /// Puts a cell that was dequeued but not shown back into its pool (core-owned cells).
     public func enqueueReusableCell(_ cell: AnyObject) { enqueue(cell) }
 
