@@ -129,14 +129,18 @@ struct GitUsabilityTmuxTests {
         defer { session.close() }
         let tmux = session.tmux
         try Self.filterFromRowFour(tmux)
+        try tmux.startRecording()
         try tmux.send("Enter", "Escape")   // searches the rest, then clears the filter at once
-        // The rows again (a frame in between may show the list empty while the history
-        // comes back: wait for the rows, not the first frame without the filter).
+        // The rows again (the filter's no-results row may stay for a frame while the
+        // history comes back: wait for the rows, not the first frame without the filter).
         let screen = try tmux.waitFor("the filter cleared") { lines in
             !lines.contains { $0.contains("filter:") || $0.contains("xyzzy") } && lines.contains { $0.contains("Commit number") }
                 && statusPosition(lines).map { !$0.hasPrefix("0/") } == true
         }
         #expect(statusPosition(screen)?.hasPrefix("4/") == true, "\(screen)")
+        // Before: a frame in between said the 30-commit history had none.
+        let saidNoCommits = tmux.written().contains("No commits yet")
+        #expect(!saidNoCommits, "a frame said the 30-commit history had no commits")
         try session.quit()
     }
 

@@ -302,6 +302,9 @@ final class GitScreen: DemoScreen {
 
     /// The no-results row: what the filter searched, `loaded` commits.
     private func updateNoResults(loaded: Int) {
+        // The filter cleared with commits loaded: the rows are on their way, and the row shown
+        // stays until they land (a "No commits yet" row would flash in between).
+        guard !filterText.isEmpty || loaded == 0 else { return }
         controller.placeholders.noResults = NoResultsPlaceholder(
             message: filterText.isEmpty ? "No commits yet in ‘\(repository.path)’" : "No commits match “\(filterText)” in all \(Self.commits(loaded))")
     }

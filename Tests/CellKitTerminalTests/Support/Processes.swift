@@ -231,6 +231,21 @@ final class TmuxSession {
         try tmux(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
+    /// Starts copying everything the program writes to the terminal from now on to a file;
+    /// `written()` reads it. Every frame drawn is in it, also one a capture would miss.
+    func startRecording() throws {
+        try? FileManager.default.removeItem(atPath: recordingPath)
+        let piped = try tmux(["pipe-pane", "-t", "main", "-o", "cat >> " + recordingPath])
+        guard piped.status == 0 else { throw TestFailure("tmux pipe-pane failed (\(piped.status)): \(piped.errorOutput)") }
+    }
+
+    /// What the program wrote since `startRecording()`, escape sequences included.
+    func written() -> String {
+        (try? String(contentsOfFile: recordingPath, encoding: .utf8)) ?? ""
+    }
+
+    private var recordingPath: String { configPath + ".out" }
+
     /// The pid of the pane's first process.
     func panePID() throws -> pid_t { pid_t(try display("#{pane_pid}")) ?? -1 }
 
@@ -245,6 +260,7 @@ final class TmuxSession {
         }
         _ = try? tmux(["kill-server"])
         try? FileManager.default.removeItem(atPath: configPath)
+        try? FileManager.default.removeItem(atPath: recordingPath)
     }
 
     deinit { kill() }
