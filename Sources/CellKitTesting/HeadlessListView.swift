@@ -14,7 +14,9 @@ import CellKit
 /// would: a data source that returns a different cell when a row is
 /// reconfigured, data changed outside a batch's update closure, counts that
 /// disagree with its cached ones, a batch while a reload's layout is pending
-/// (``defersLayoutAfterReload``). Refusals show in ``log`` as
+/// (``defersLayoutAfterReload``), a data source that dequeues outside the view's
+/// request for a cell, for another row, twice for one row, or does not return the cell it
+/// dequeued, a scroll to or a selection of a row it does not have. Refusals show in ``log`` as
 /// ``/CellKit/ListViewEvent/refused(_:)`` and make ``checkConsistency()`` throw.
 ///
 /// Heights are asked as `UITableView` asks them with estimated heights: only for

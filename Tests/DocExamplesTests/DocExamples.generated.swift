@@ -187,7 +187,7 @@ import Testing
     assert(outcome.error == nil && !outcome.isAnimated)
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:39
+// Sources/CellKit/Adapters/ListViewCore.swift:47
 @MainActor private func docExample18() async throws {
     @MainActor final class Backend: ListViewBackend {
         var hasWindow: Bool { true }
@@ -479,7 +479,7 @@ import Testing
     assert(cache.height(for: ListItem(Message(id: 1, text: "hello, longer")), width: 320) == nil)
 }
 
-// Sources/CellKit/Heights/RowHeights.swift:29
+// Sources/CellKit/Heights/RowHeights.swift:35
 @MainActor private func docExample41() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
@@ -1753,7 +1753,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:112
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:124
 @MainActor private func docExample111() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1768,7 +1768,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:150
 @MainActor private func docExample112() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1785,7 +1785,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:177
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:189
 @MainActor private func docExample113() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1800,7 +1800,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:196
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:208
 @MainActor private func docExample114() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
@@ -1820,7 +1820,7 @@ import Testing
     assert(!listView.log.contains { if case .rejected = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:152
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:163
 @MainActor private func docExample115() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1835,7 +1835,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:192
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:203
 @MainActor private func docExample116() async throws {
     struct Offline: Error {}
 
@@ -1853,7 +1853,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:215
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:226
 @MainActor private func docExample117() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1867,7 +1867,7 @@ import Testing
     }
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:32
+// Sources/CellKitTesting/HeadlessListView.swift:34
 @MainActor private func docExample118() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1889,7 +1889,7 @@ import Testing
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
-// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:16
+// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:23
 @MainActor private func docExample120() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 

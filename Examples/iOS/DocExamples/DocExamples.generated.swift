@@ -89,7 +89,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKitSwiftUI/SwiftUICell.swift:30
+// Sources/CellKitSwiftUI/SwiftUICell.swift:37
 @MainActor func iosDocExample7() async throws {
     struct UserRow: View { let name: String; var body: some View { Text(name) } }
     struct User: Identifiable, Sendable { let id: Int; var name: String }
@@ -165,7 +165,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:72
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:76
 @MainActor func iosDocExample11() async throws {
     // iOS only: type-checked against the iOS SDK
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -180,7 +180,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:91
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:95
 @MainActor func iosDocExample12() async throws {
     // iOS only: type-checked against the iOS SDK
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
@@ -215,7 +215,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:169
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:180
 @MainActor func iosDocExample13() async throws {
     // iOS only: type-checked against the iOS SDK
     struct ListStatus: View {
