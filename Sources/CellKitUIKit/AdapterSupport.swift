@@ -42,7 +42,10 @@ final class RefreshBridge: NSObject {
         }
         // The app's own control (or ours) gets the action; none is replaced.
         let control = scrollView.refreshControl ?? UIRefreshControl()
-        control.addTarget(self, action: #selector(changed(_:)), for: .valueChanged)
+        // Installed again on every SwiftUI update: the target is added once.
+        if control.actions(forTarget: self, forControlEvent: .valueChanged) == nil {
+            control.addTarget(self, action: #selector(changed(_:)), for: .valueChanged)
+        }
         if scrollView.refreshControl == nil {
             scrollView.refreshControl = control
             installed = control

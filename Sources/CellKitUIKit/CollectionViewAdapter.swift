@@ -45,7 +45,9 @@ public final class CollectionViewAdapter: ListViewAdapter {
     /// The collection view driven.
     public var collectionView: UICollectionView { unsafeDowncast(scrollView, to: UICollectionView.self) }
     /// Builds a section's header or footer view; the default shows the data source's title.
-    /// Return `nil` to use the default.
+    /// Return a view dequeued with `dequeueReusableSupplementaryView(ofKind:withReuseIdentifier:for:)`
+    /// for that kind and index path (UIKit raises for any other), or `nil`, without dequeuing
+    /// anything, to use the default (a view dequeued and not returned makes UIKit raise too).
     public var supplementaryViewProvider: (@MainActor (_ collectionView: UICollectionView, _ kind: String, _ indexPath: IndexPath) -> UICollectionReusableView?)?
 
     private var registeredSupplementary: Set<String> = []
