@@ -127,7 +127,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// `height` clamped to 0...``/CellKit/RowHeights/maximumHeight`` (NaN: 0); one outside is logged as refused.
     private func checked(_ height: Double, _ what: @autoclosure () -> String) -> Double {
         if height >= 0 && height <= RowHeights.maximumHeight { return height }
-        let clamped = height > RowHeights.maximumHeight ? RowHeights.maximumHeight : 0
+        let clamped = RowHeights.clamped(height)
         record(.refused("\(what()) \(height) is not a height in 0...\(RowHeights.maximumHeight) (UITableView rejects negative and NaN heights); using \(clamped)"))
         return clamped
     }

@@ -226,7 +226,7 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
         let width = availableWidth(collectionViewLayout)
         let path = ItemPath(indexPath)
         let height = fixedHeight(at: path, width: width)
-            ?? delegate?.listView(self, heightForItemAt: path).map { CGFloat($0) }
+            ?? delegateHeight(at: path)
             ?? (collectionViewLayout as? UICollectionViewFlowLayout).map { max($0.itemSize.height, 1) } ?? 44
         return CGSize(width: width, height: height)
     }

@@ -313,12 +313,16 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// The height to give the platform for `path`: automatic for rows that size
     /// themselves (never a measured height as fixed), else the delegate's height.
     func fixedHeight(at path: ItemPath, width: CGFloat) -> CGFloat? {
-        guard let controller = dataSource as? ListController else {
-            return delegate?.listView(self, heightForItemAt: path).map { CGFloat($0) }
-        }
+        guard let controller = dataSource as? ListController else { return delegateHeight(at: path) }
         if width > 0, controller.rowHeights.width != Double(width) { controller.rowHeights.width = Double(width) }
         if let item = controller.displayed.item(at: path), controller.rowHeights.sizesItself(item) { return nil }
         return controller.listView(self, heightForItemAt: path).map { CGFloat($0) }
+    }
+
+    /// The delegate's height for `path`, clamped (``/CellKit/RowHeights/clamped(_:)``): a
+    /// delegate other than a ``/CellKit/ListController`` may give NaN or a negative height.
+    func delegateHeight(at path: ItemPath) -> CGFloat? {
+        delegate?.listView(self, heightForItemAt: path).map { CGFloat(RowHeights.clamped($0)) }
     }
 
     /// A user dragged a row: the core keeps the flag until the data catches up.

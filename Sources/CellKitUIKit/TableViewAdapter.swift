@@ -169,7 +169,7 @@ extension TableViewAdapter: UITableViewDelegate {
 
     public func tableView(_ tableView: UITableView, estimatedHeightForRowAt indexPath: IndexPath) -> CGFloat {
         // The cached (measured) height, or the estimate: rows do not jump as they self-size.
-        delegate?.listView(self, heightForItemAt: ItemPath(indexPath)).map { CGFloat($0) }
+        delegateHeight(at: ItemPath(indexPath))
             ?? (tableView.estimatedRowHeight > 0 ? tableView.estimatedRowHeight : 44)
     }
 

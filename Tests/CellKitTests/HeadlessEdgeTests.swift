@@ -155,6 +155,14 @@ struct HeadlessEdgeTests {
         withExtendedLifetime(controller) {}
     }
 
+    /// What the UIKit adapters give UIKit for a height from a delegate that is not a
+    /// controller: never NaN or negative ("CALayer position contains NaN").
+    @Test("RowHeights.clamped: NaN and negative are 0, too tall is the maximum, the rest is kept",
+          arguments: [(-44, 0), (.nan, 0), (-.infinity, 0), (0, 0), (44.5, 44.5), (.infinity, RowHeights.maximumHeight), (1e300, RowHeights.maximumHeight)] as [(Double, Double)])
+    func clampedHeights(height: Double, expected: Double) {
+        #expect(RowHeights.clamped(height) == expected)
+    }
+
     @Test("a delegate's bad height is clamped and logged with its row", arguments: [-44, .nan, .infinity, 1e300] as [Double])
     func badDelegateHeights(_ height: Double) throws {
         let controller = ListController(diagnostics: .ignore)

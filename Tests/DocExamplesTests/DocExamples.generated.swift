@@ -493,8 +493,15 @@ import Testing
     }
 }
 
-// Sources/CellKit/Heights/RowOffsetIndex.swift:9
+// Sources/CellKit/Heights/RowHeights.swift:123
 @MainActor private func docExample42() async throws {
+    assert(RowHeights.clamped(44) == 44)
+    assert(RowHeights.clamped(.nan) == 0 && RowHeights.clamped(-1) == 0)
+    assert(RowHeights.clamped(.infinity) == RowHeights.maximumHeight)
+}
+
+// Sources/CellKit/Heights/RowOffsetIndex.swift:9
+@MainActor private func docExample43() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -503,7 +510,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
-@MainActor private func docExample43() async throws {
+@MainActor private func docExample44() async throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
@@ -511,7 +518,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
-@MainActor private func docExample44() async throws {
+@MainActor private func docExample45() async throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -522,7 +529,7 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:28
-@MainActor private func docExample45() async throws {
+@MainActor private func docExample46() async throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
@@ -540,7 +547,7 @@ import Testing
 }
 
 // Sources/CellKit/ListAnnouncement.swift:25
-@MainActor private func docExample46() async throws {
+@MainActor private func docExample47() async throws {
     let placeholders = ListController.Placeholders()
     let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
     let after = ListAnnouncement.Shown(state: .loaded, isEmpty: false)
@@ -549,7 +556,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample47() async throws {
+@MainActor private func docExample48() async throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -557,7 +564,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:31
-@MainActor private func docExample48() async throws {
+@MainActor private func docExample49() async throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -571,7 +578,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController+Binding.swift:27
-@MainActor private func docExample49() async throws {
+@MainActor private func docExample50() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -585,7 +592,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:16
-@MainActor private func docExample50() async throws {
+@MainActor private func docExample51() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -604,7 +611,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:126
-@MainActor private func docExample51() async throws {
+@MainActor private func docExample52() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
         controller.placeholders.noResults.message = "No coffee yet"
@@ -614,7 +621,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:306
-@MainActor private func docExample52() async throws {
+@MainActor private func docExample53() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor func showDetail(_ photo: Photo, in controller: ListController, from source: SimpleDataSource) async {
@@ -629,7 +636,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:503
-@MainActor private func docExample53() async throws {
+@MainActor private func docExample54() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -645,7 +652,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:10
-@MainActor private func docExample54() async throws {
+@MainActor private func docExample55() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -653,7 +660,7 @@ import Testing
 }
 
 // Sources/CellKit/ListState.swift:16
-@MainActor private func docExample55() async throws {
+@MainActor private func docExample56() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func watch(_ controller: ListController) -> ListState.Observation {
@@ -671,14 +678,14 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:36
-@MainActor private func docExample56() async throws {
+@MainActor private func docExample57() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
 // Sources/CellKit/Placeholders.swift:71
-@MainActor private func docExample57() async throws {
+@MainActor private func docExample58() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
     placeholders.unknownErrorMessage = "The feed is offline."
@@ -687,7 +694,7 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:105
-@MainActor private func docExample58() async throws {
+@MainActor private func docExample59() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.loadMore.failureMessage = "No connection"
     let failed = placeholders.loadMore.failed(with: CancellationError())
@@ -695,7 +702,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample59() async throws {
+@MainActor private func docExample60() async throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -715,7 +722,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:66
-@MainActor private func docExample60() async throws {
+@MainActor private func docExample61() async throws {
     final class FollowCell: TextCell { var onFollow: (@MainActor () -> Void)? }
     struct Account: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -741,7 +748,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:23
-@MainActor private func docExample61() async throws {
+@MainActor private func docExample62() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -756,21 +763,21 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample62() async throws {
+@MainActor private func docExample63() async throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/SectionID.swift:24
-@MainActor private func docExample63() async throws {
+@MainActor private func docExample64() async throws {
     @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
         controller.displayed.sections.first?.id == .placeholder
     }
 }
 
 // Sources/CellKit/TableModel.swift:135
-@MainActor private func docExample64() async throws {
+@MainActor private func docExample65() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -780,7 +787,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample65() async throws {
+@MainActor private func docExample66() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -796,14 +803,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:9
-@MainActor private func docExample66() async throws {
+@MainActor private func docExample67() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/TextCell.swift:27
-@MainActor private func docExample67() async throws {
+@MainActor private func docExample68() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
@@ -811,7 +818,7 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:61
-@MainActor private func docExample68() async throws {
+@MainActor private func docExample69() async throws {
     final class BrandedLoadingCell: LoadingCell {
         var brand = "Coffee"
         override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
@@ -825,7 +832,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample70() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -861,14 +868,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:91
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample71() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:32
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample72() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
@@ -897,7 +904,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:67
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample73() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -945,7 +952,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample74() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -974,7 +981,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample75() async throws {
     struct Setting: Identifiable, Equatable, Sendable {
         let id: String
         var title: String
@@ -1007,7 +1014,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample76() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -1036,7 +1043,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample77() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1075,7 +1082,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample78() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -1096,7 +1103,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample79() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
 
@@ -1130,7 +1137,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample80() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1151,7 +1158,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample81() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1186,7 +1193,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample82() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1210,7 +1217,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample83() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1224,7 +1231,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:41
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample84() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1238,7 +1245,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:62
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample85() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1269,7 +1276,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:124
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample86() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1291,7 +1298,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:157
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample87() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1313,7 +1320,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:197
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample88() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1330,7 +1337,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:215
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample89() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1347,7 +1354,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:27
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample90() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1358,7 +1365,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:43
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample91() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1375,7 +1382,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:66
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample92() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1401,7 +1408,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:99
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1412,7 +1419,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:114
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample94() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1428,7 +1435,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample95() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1456,7 +1463,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:66
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1472,7 +1479,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:92
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1490,7 +1497,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:117
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1499,7 +1506,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1525,7 +1532,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1541,7 +1548,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:116
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1567,7 +1574,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:207
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1591,7 +1598,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:234
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample103() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1603,7 +1610,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample104() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1613,7 +1620,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample105() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1640,7 +1647,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:58
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample106() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1664,7 +1671,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:102
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample107() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1686,7 +1693,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:131
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1699,7 +1706,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:57
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1716,7 +1723,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample110() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1732,7 +1739,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1754,7 +1761,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:124
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1769,7 +1776,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:150
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1786,7 +1793,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:189
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1801,7 +1808,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:208
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1821,7 +1828,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:163
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1836,7 +1843,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:203
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample117() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1854,7 +1861,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:226
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1868,7 +1875,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:34
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1883,14 +1890,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:23
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1907,7 +1914,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -1915,7 +1922,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:28
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1928,7 +1935,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1937,7 +1944,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1945,7 +1952,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:144
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -1954,7 +1961,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:152
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1962,7 +1969,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:245
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -1970,14 +1977,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:428
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:44
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample130() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1989,7 +1996,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample131() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -1998,7 +2005,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample132() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2009,7 +2016,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample133() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2021,7 +2028,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample134() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2038,7 +2045,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample135() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2062,13 +2069,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample136() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample137() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2095,7 +2102,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample138() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2115,7 +2122,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample139() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2133,7 +2140,7 @@ import Testing
 }
 
 // README.md:150
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample140() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2146,7 +2153,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 139 examples compile and run") @MainActor func run() async throws {
+    @Test("all 140 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2286,5 +2293,6 @@ struct DocExamples {
         try await docExample137()
         try await docExample138()
         try await docExample139()
+        try await docExample140()
     }
 }

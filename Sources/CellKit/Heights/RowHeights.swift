@@ -115,11 +115,26 @@ public final class RowHeights {
         cache.store(height, for: item, width: width)
     }
 
+    /// `height` as a list view can lay it out: clamped to `0...`\``maximumHeight``, NaN and
+    /// negative heights 0, larger ones and +infinity ``maximumHeight`` (UIKit raises
+    /// "CALayer position contains NaN" for a NaN frame). What the UIKit adapters do with a
+    /// height from a delegate that is not a ``ListController`` (which clamps its own).
+    ///
+    /// ```swift
+    /// assert(RowHeights.clamped(44) == 44)
+    /// assert(RowHeights.clamped(.nan) == 0 && RowHeights.clamped(-1) == 0)
+    /// assert(RowHeights.clamped(.infinity) == RowHeights.maximumHeight)
+    /// ```
+    nonisolated public static func clamped(_ height: Double) -> Double {
+        if height >= 0 && height <= maximumHeight { return height }
+        return height > maximumHeight ? maximumHeight : 0
+    }
+
     /// `height` clamped to `0...`\``maximumHeight`` (NaN: 0); the first bad height of
     /// each model type is reported to `diagnostics`, naming the type and the row.
     func checked(_ height: Double, of model: Any, at path: ItemPath, diagnostics: DiagnosticHandler) -> Double {
         if height >= 0 && height <= Self.maximumHeight { return height }
-        let clamped = height > Self.maximumHeight ? Self.maximumHeight : 0
+        let clamped = Self.clamped(height)
         let type = type(of: model)
         if reportedBadHeights.insert(ObjectIdentifier(type)).inserted {
             diagnostics(Diagnostic(.invalidHeight, "height \(height) of \(type) at section \(path.section), row \(path.item) is not a number in 0...\(Self.maximumHeight); using \(clamped) (reported once per model type)"))
