@@ -36,6 +36,27 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "CellKit [\(kind.rawValue)] \(message)" }
+
+    /// `text` with its control characters (C0, DEL, C1) and bidi controls written as
+    /// `\u{…}`: safe to write to a terminal as one line.
+    static func escapingControls(_ text: String) -> String {
+        func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                escaped.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
 }
 
 /// Where diagnostics go. The default writes them to standard error.
@@ -56,8 +77,13 @@ public struct DiagnosticHandler: Sendable {
     /// Reports `diagnostic`.
     public func callAsFunction(_ diagnostic: Diagnostic) { handle(diagnostic) }
 
-    /// Writes each diagnostic to standard error.
-    public static let standardError = DiagnosticHandler { Platform.writeToStandardError($0.description) }
+    /// Writes each diagnostic to standard error, one line each.
+    ///
+    /// A message can carry text from your data (an identifier, a model's description):
+    /// control characters (C0, DEL, C1: escape sequences, line breaks) and the bidi
+    /// controls in it are written escaped, as `\u{1B}`, so text from a server cannot
+    /// drive the terminal or split the line. ``Diagnostic/message`` itself is unchanged.
+    public static let standardError = DiagnosticHandler { Platform.writeToStandardError(Diagnostic.escapingControls($0.description)) }
 
     /// Drops every diagnostic.
     public static let ignore = DiagnosticHandler { _ in }

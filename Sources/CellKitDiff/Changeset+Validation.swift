@@ -316,12 +316,16 @@ extension Changeset {
         }
         for j in 0..<newS where !inserted[j] && !updatedNew[j] {
             let i = oldOfNew[j]
-            let expected = oldCounts[i] - deletedRows[i] - movedOutRows[i] + insertedRows[j] + movedInRows[j]
-            guard newCounts[j] == expected else {
+            // The rows that stay, counted from both sides: neither side can overflow (the
+            // rows removed are distinct rows below the old count, those added distinct rows
+            // below the new count), where old + added could (counts near Int.max).
+            let kept = oldCounts[i] - deletedRows[i] - movedOutRows[i]
+            guard newCounts[j] - insertedRows[j] - movedInRows[j] == kept else {
                 let origin = i == j ? "" : " (section \(i) before the update)"
+                let (expected, overflow) = kept.addingReportingOverflow(insertedRows[j] &+ movedInRows[j])
                 throw BatchUpdateError(
                     .itemCountMismatch, section: j,
-                    detail: "section \(j)\(origin) has \(newCounts[j]) rows after the update, but \(expected) were expected (\(oldCounts[i]) before, \(insertedRows[j]) inserted, \(deletedRows[i]) deleted, \(movedInRows[j]) moved in, \(movedOutRows[i]) moved out)"
+                    detail: "section \(j)\(origin) has \(newCounts[j]) rows after the update, but \(overflow ? "more than \(Int.max)" : "\(expected)") were expected (\(oldCounts[i]) before, \(insertedRows[j]) inserted, \(deletedRows[i]) deleted, \(movedInRows[j]) moved in, \(movedOutRows[i]) moved out)"
                 )
             }
         }

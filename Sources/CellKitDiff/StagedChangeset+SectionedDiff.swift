@@ -7,7 +7,9 @@ extension StagedChangeset {
     /// increasing subsequence are section moves; within each pair of matched
     /// sections, only the items outside a longest increasing subsequence move. A
     /// section whose ``DiffSection/content`` changed is a section update (reload);
-    /// an item whose content changed is an item update.
+    /// an item whose content changed is an item update, unless its section is
+    /// updated too: the section's reload in stage 3 shows it anew (UIKit accepts no
+    /// row changes inside a reloaded section).
     ///
     /// An item whose section is deleted goes with it; an item in an inserted
     /// section comes with it (even if its identifier was elsewhere before), as

@@ -27,10 +27,14 @@ extension Stage: Equatable where Data: Equatable {}
 ///
 /// Flat diffs first set aside the runs at the start and the end that are
 /// identical in both snapshots (same identifier and equal content, position for
-/// position; see ``DiffOptions/trimsIdenticalEnds``). Those runs stay as they
-/// are and are not hashed, so a duplicate that lies entirely inside them, or
-/// whose first occurrence does, is not reported. Turn trimming off to have
-/// every duplicate reported.
+/// position; see ``DiffOptions/trimsIdenticalEnds``). Those rows stay as they are
+/// and are neither hashed nor checked: the rows between the runs are diffed among
+/// themselves, duplicates are looked for only among them, and ``positions`` lists
+/// only those. So an identifier is reported when it occurs twice or more between
+/// the runs; one that occurs once between them and again inside a run is not, and
+/// its row inside the run stays whichever occurrence comes first. Turn trimming off
+/// to have every duplicate reported, at every position, with the first occurrence
+/// keeping the identity.
 public struct DuplicateIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// Which snapshot held the duplicate.
     public enum Side: String, Hashable, Sendable { case old, new }
@@ -42,7 +46,9 @@ public struct DuplicateIdentifier: Hashable, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// The identifier, as text.
     public var identifier: String
-    /// Every position where the identifier occurs in that snapshot, first one first.
+    /// Every position where the identifier occurs in that snapshot, first one first
+    /// (in a flat diff that trims identical ends, every position between the runs it
+    /// set aside: see the type's discussion).
     ///
     /// For a section identifier, `section` is the section index and `item` is -1.
     public var positions: [ItemPath]
@@ -111,7 +117,8 @@ public struct DiffOptions: Sendable {
     /// end (same identifier and equal content, position for position) before any
     /// hashing. On by default: "one new item at the top" of a long list then costs
     /// about one read of the arrays. Off: every element is hashed, so every
-    /// duplicate identifier is reported, including those inside the identical runs.
+    /// duplicate identifier is reported, including those with an occurrence inside the
+    /// identical runs (on, only duplicates between the runs are: see ``DuplicateIdentifier``).
     public var trimsIdenticalEnds: Bool
 
     /// Creates options.

@@ -51,7 +51,7 @@ public struct InputDecoder: Sendable {
 
     /// Whether bytes of an unfinished key are waiting (not counting an unfinished paste,
     /// which waits for its end however long it takes).
-    public var hasPending: Bool { !pending.isEmpty }
+    public var hasPending: Bool { paste == nil && !pending.isEmpty }
 
     /// Whether a bracketed paste started and has not ended.
     public var isInPaste: Bool { paste != nil }

@@ -129,6 +129,12 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
         if let anchor { self.anchor = clamped(anchor) } else { anchorOffset = 0; anchor = firstEntry(from: 0) }
     }
 
+    /// Configures the cells of the rows at `paths` that are on screen again, in place,
+    /// as `UITableView.reconfigureRows(at:)` does: the data source is asked for each row's
+    /// cell, a dequeue for the row hands back the cell showing it, and a data source that
+    /// returns another cell is refused (the showing cell stays); its lines are drawn again. Rows not on
+    /// screen are skipped. ``/CellKit/ListController`` calls it after a batch for the rows
+    /// whose content changed; a test may call it as an app calls `reconfigureRows(at:)`.
     public func reconfigureItems(at paths: [ItemPath]) {
         for path in paths {
             lineCache[path] = nil

@@ -115,6 +115,40 @@ struct DiffExampleTests {
         try checkFlat(old: old, new: new)
     }
 
+    // Outside check 8 (d1) read the docs as reporting these; the docs now say what the
+    // trimmed diff does (it reads the runs at both ends only to compare them in place).
+    @Test("with identical ends trimmed, duplicates are looked for between the runs only; untrimmed, everywhere")
+    func duplicatesAndTrimmedEnds() throws {
+        func items(_ ids: [Int], changed: Int? = nil) -> [TItem] {
+            ids.enumerated().map { TItem(id: $1, content: $0 == changed ? 1 : 0) }
+        }
+        let p = { (item: Int) in ItemPath(item: item, section: 0) }
+        // "a, b, a" → "c, b, a": the runs "b, a" are set aside; "a" occurs once between them.
+        var changes = StagedChangeset(from: items([1, 2, 1]), to: items([3, 2, 1]))
+        #expect(changes.duplicates.isEmpty)
+        #expect(changes.stages.first?.changeset.itemDeletes == [p(0)])   // the row in the run stays
+        changes = StagedChangeset(from: items([1, 2, 1]), to: items([3, 2, 1]), options: DiffOptions(trimsIdenticalEnds: false))
+        #expect(changes.duplicates == [DuplicateIdentifier(side: .old, identifier: "1", positions: [p(0), p(2)])])
+        #expect(changes.stages.first?.changeset.itemDeletes == [p(2)])   // the first occurrence keeps the identity
+        // Twice between the runs: reported, at its positions between them.
+        changes = StagedChangeset(from: items([4, 2, 4, 4]), to: items([4, 2, 4, 7, 4], changed: 0))
+        #expect(changes.duplicates.filter { $0.side == .old } == [DuplicateIdentifier(side: .old, identifier: "4", positions: [p(0), p(2)])])
+        changes = StagedChangeset(from: items([4, 2, 4, 4]), to: items([4, 2, 4, 7, 4], changed: 0), options: DiffOptions(trimsIdenticalEnds: false))
+        #expect(changes.duplicates.filter { $0.side == .old } == [DuplicateIdentifier(side: .old, identifier: "4", positions: [p(0), p(2), p(3)])])
+        try checkFlat(old: items([1, 2, 1]), new: items([3, 2, 1]))
+        try checkFlat(old: items([4, 2, 4, 4]), new: items([4, 2, 4, 7, 4], changed: 0))
+    }
+
+    @Test("an item changed inside an updated section is shown anew by the section's reload, not an item update")
+    func itemChangeInUpdatedSection() throws {
+        let old = [TSection(id: 1, content: 0, elements: [TItem(id: 5, content: 0), TItem(id: 6, content: 0)])]
+        let new = [TSection(id: 1, content: 1, elements: [TItem(id: 5, content: 1), TItem(id: 6, content: 0)])]
+        let changes = StagedChangeset(from: old, to: new)
+        #expect(changes.stages.allSatisfy { $0.changeset.itemUpdates.isEmpty })
+        #expect(changes.stages.last?.changeset.sectionUpdates == [0])
+        try checkSectioned(old: old, new: new)
+    }
+
     @Test("duplicate section identifiers are reported as sections")
     func duplicateSections() throws {
         let old = [TSection(id: 1, content: 0, elements: []), TSection(id: 1, content: 0, elements: [TItem(id: 5, content: 0)])]

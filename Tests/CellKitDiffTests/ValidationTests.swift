@@ -78,6 +78,20 @@ struct ValidationTests {
         #expect(error.description == "invalid update: section 2 has 5 rows after the update, but 4 were expected (6 before, 1 inserted, 3 deleted, 0 moved in, 0 moved out) [itemCountMismatch]")
     }
 
+    // Failed before the fix (outside check 8, d2): old + inserted overflowed and trapped.
+    @Test("counts near Int.max give an error or pass, never an overflow")
+    func countsNearIntMax() {
+        let insert = Changeset(itemInserts: [p(0, 0)])
+        let error = insert.validationError(oldCounts: [Int.max], newCounts: [Int.max])
+        #expect(error?.rule == .itemCountMismatch)
+        #expect(error?.description == "invalid update: section 0 has \(Int.max) rows after the update, but more than \(Int.max) were expected (\(Int.max) before, 1 inserted, 0 deleted, 0 moved in, 0 moved out) [itemCountMismatch]")
+        #expect(insert.validationError(oldCounts: [Int.max - 1], newCounts: [Int.max]) == nil)
+        let moveIn = Changeset(itemMoves: [Move(from: p(1, 0), to: p(0, 0))])
+        #expect(moveIn.validationError(oldCounts: [Int.max, 1], newCounts: [Int.max, 0])?.rule == .itemCountMismatch)
+        #expect(moveIn.validationError(oldCounts: [Int.max - 1, 1], newCounts: [Int.max, 0]) == nil)
+        #expect(Changeset(itemDeletes: [p(0, 0)]).validationError(oldCounts: [Int.max], newCounts: [Int.max - 1]) == nil)
+    }
+
     @Test("valid batches pass and apply as UIKit would")
     func validBatches() throws {
         // Doc-comment examples.

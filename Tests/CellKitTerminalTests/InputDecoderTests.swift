@@ -112,6 +112,21 @@ struct InputDecoderStrayTests {
         #expect(decoder.decode(bytes("q")) == [.character("q")])
     }
 
+    // Failed before the fix (outside check 8, d4): the paste's tail that may start its end
+    // marker counted as a pending key, so the app's pause timers woke up during the paste.
+    @Test("an unfinished paste whose read ends in ESC is not a pending key; the paste still ends")
+    func pasteEndingInEscapeIsNotPending() {
+        var decoder = InputDecoder()
+        #expect(decoder.decode(bytes("\u{1B}[200~abc")) == [])
+        #expect(decoder.decode([0x1B]) == [])
+        #expect(decoder.isInPaste)
+        #expect(!decoder.hasPending)
+        #expect(decoder.flush(includingUnfinished: true) == [])
+        #expect(!decoder.hasPending)
+        #expect(decoder.decode(bytes("[201~j")) == [.paste("abc"), .character("j")])
+        #expect(!decoder.isInPaste && !decoder.hasPending)
+    }
+
     @Test("a bare ESC [ or ESC O given up after the long pause is Esc, then the character, and the next key is its own")
     func bareIntroducerGivenUp() {
         var decoder = InputDecoder()

@@ -3,7 +3,7 @@ import CellKitTesting
 import Testing
 
 /// How a data source of the app's own misuses dequeuing.
-private enum Misuse { case none, twice, otherRow, returnsItsOwn }
+private enum Misuse { case none, twice, otherRow, returnsItsOwn, freshWithoutDequeue }
 
 /// A data source of the app's own (Nimbus level 1) with three rows, dequeuing as `misuse` says.
 @MainActor
@@ -12,13 +12,18 @@ private final class DequeuingDataSource: ListViewDataSource {
     func numberOfSections(in listView: any ListView) -> Int { 1 }
     func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int { 3 }
     func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject {
+        if misuse == .freshWithoutDequeue {
+            let cell = TextCell()
+            cell.text = "fresh row \(path.item)"
+            return cell
+        }
         let cell = listView.dequeueReusableCell(.type(TextCell.self), for: path) as! TextCell
         cell.text = "row \(path.item)"
         switch misuse {
         case .none: return cell
         case .twice: return listView.dequeueReusableCell(.type(TextCell.self), for: path)
         case .otherRow: _ = listView.dequeueReusableCell(.type(TextCell.self), for: ItemPath(item: path.item + 1, section: 0)); return cell
-        case .returnsItsOwn: return TextCell()
+        case .returnsItsOwn, .freshWithoutDequeue: return TextCell()
         }
     }
 }
@@ -85,6 +90,27 @@ struct HeadlessDequeueTests {
         ])
         #expect(throws: HeadlessListViewInconsistency.self) { try list.checkConsistency() }
         withExtendedLifetime(source) {}
+    }
+
+    // Failed before the fix (outside check 8, d3): the view's own reconfigureItems(at:),
+    // called directly as tableView.reconfigureRows(at:) is, refused nothing, and a dequeue in
+    // it made a new cell instead of handing back the one showing the row.
+    @Test("the view's reconfigureItems(at:) called directly hands back the showing cell and refuses another one")
+    func aDirectReconfigureHandsBackTheShowingCell() throws {
+        let (source, list) = shown(.none)
+        let showing = list.visibleCells.first
+        list.reconfigureItems(at: [ItemPath(item: 0, section: 0)])
+        #expect(list.visibleCells.first === showing)
+        #expect(list.createdCellCount == 1)
+        #expect(refusals(list).isEmpty)
+        try list.checkConsistency()
+
+        source.misuse = .freshWithoutDequeue
+        list.reconfigureItems(at: [ItemPath(item: 0, section: 0)])
+        #expect(list.visibleCells.first === showing)
+        #expect(refusals(list).count == 1)
+        #expect(refusals(list).first?.hasPrefix("the data source returned a different cell (TextCell) when reconfiguring section 0, row 0") == true, "\(refusals(list))")
+        #expect(throws: HeadlessListViewInconsistency.self) { try list.checkConsistency() }
     }
 
     @Test("a dequeued cell that is not returned is refused and goes back to its pool")

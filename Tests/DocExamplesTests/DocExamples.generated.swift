@@ -20,7 +20,7 @@ import Testing
     try batch.validate(oldCounts: [3], newCounts: [2])   // passes
 }
 
-// Sources/CellKitDiff/Changeset+Validation.swift:345
+// Sources/CellKitDiff/Changeset+Validation.swift:349
 @MainActor private func docExample3() async throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let result = try batch.apply(to: [[1, 2]], reading: [[0, 1, 2]], items: \.self)
@@ -88,7 +88,7 @@ import Testing
     assert(changes.finalData == new)
 }
 
-// Sources/CellKitDiff/StagedChangeset+SectionedDiff.swift:25
+// Sources/CellKitDiff/StagedChangeset+SectionedDiff.swift:27
 @MainActor private func docExample10() async throws {
     let old = [
         DiffSection(id: "a", content: "A", elements: [1, 2, 3]),
@@ -444,7 +444,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:43
+// Sources/CellKit/Diagnostics.swift:64
 @MainActor private func docExample38() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...

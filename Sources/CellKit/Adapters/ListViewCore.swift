@@ -542,6 +542,9 @@ public final class ListViewCore {
     /// platform reconfigure call it from ``ListViewBackend/reconfigureItems(at:)``).
     public func reconfigureVisibleItem(at path: ItemPath) {
         guard visible[path] != nil else { return }
+        // Also when the backend's own reconfigure is called directly (as an app calls
+        // `reconfigureRows(at:)`): the dequeue hands back the showing cell, another is refused.
+        reconfiguring.insert(path)
         _ = cellForItem(at: path)
     }
 
