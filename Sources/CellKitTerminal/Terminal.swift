@@ -137,25 +137,36 @@ public final class Terminal {
     private static func stopProcessGroup(with stopSignal: Int32) {
         var previous = sigaction()
         _ = sigaction(stopSignal, nil, &previous)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, stopSignal)
+        var mask = sigset_t()
+        _ = pthread_sigmask(SIG_BLOCK, &only, &mask)
         // The rest of the process group (0) first: a wrapper waiting for this process
         // stops with it. The signal is ignored here meanwhile, so that it leaves nothing
         // pending in this process: the kernel hands a signal sent to a process to any of
         // its threads, which may stop the process only after this thread has run on.
         _ = signal(stopSignal, SIG_IGN)
         _ = kill(0, stopSignal)
+        #if os(Linux)
+        // Linux queues an ignored signal anyway while the process's first thread blocks it
+        // (a sanitizer's deferred handler does) or a tracer is attached; delivered once the
+        // default action is back, that copy stopped the process a second time, right after
+        // `fg`. Take every such copy now, while it is still ignored (blocked in this thread).
+        var now = timespec(tv_sec: 0, tv_nsec: 0)
+        while sigtimedwait(&only, nil, &now) == stopSignal {}
+        #endif
         // Then this process: a signal sent to this thread, with the default action,
         // stops the process before `pthread_kill` returns (the continue, SIGCONT, also
         // discards any stop signal still pending).
         var defaultAction = sigaction()
         sigemptyset(&defaultAction.sa_mask)
         _ = sigaction(stopSignal, &defaultAction, nil)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, stopSignal)
-        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        _ = pthread_sigmask(SIG_UNBLOCK, &only, nil)
         _ = pthread_kill(pthread_self(), stopSignal)
         // Continued.
         _ = sigaction(stopSignal, &previous, nil)
+        _ = pthread_sigmask(SIG_SETMASK, &mask, nil)
     }
 
     /// Takes the terminal again after the process was continued (SIGCONT), when it is

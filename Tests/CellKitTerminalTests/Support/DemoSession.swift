@@ -85,12 +85,6 @@ enum TmuxAvailability {
     }()
 }
 
-/// Whether this test process runs under ThreadSanitizer (`swift test --sanitize=thread`,
-/// which builds the demo with it too).
-enum ThreadSanitizer {
-    static let isActive: Bool = dlsym(nil, "__tsan_init") != nil
-}
-
 /// The position text ("12/340") at the end of the status line.
 func statusPosition(_ screen: [String]) -> String? {
     let status = screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
