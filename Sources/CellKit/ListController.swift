@@ -53,6 +53,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// Whether an apply is being shown (re-entrant applies wait in `deferredTarget`).
     var isShowing = false
     var deferredTarget: TableModel?
+    /// The list view whose layout pass a deferred target waits for (``ListView/performWhenIdle(_:)``).
+    weak var awaitedListView: (any ListView)?
 
     /// The content last applied (without placeholder rows).
     public private(set) var model = TableModel()
@@ -381,15 +383,42 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Replaces what is shown with `target`, through the diff. Called while an
     /// apply is under way (a display hook or a configure handler that applies),
-    /// it runs once that apply is over: the list view is never asked for a
-    /// batch inside another one.
+    /// it runs once that apply is over; called while the list view lays out rows
+    /// (a scroll, a resize: ``ListView/isUpdating``), once that pass is over: the list
+    /// view is never asked for a batch inside another one, nor while it makes cells.
     func show(_ target: TableModel) {
-        guard !isShowing else {
-            deferredTarget = target
-            return
-        }
+        guard !defers(target) else { return }
         let garbage = show(target, staged: stagedChanges(from: displayed, to: target))
         garbage?.releaseInBackground()
+    }
+
+    /// Whether `target` must wait (an apply under way, or the list view in a batch or
+    /// a layout pass); it then becomes the deferred target, and the newest one wins.
+    /// - Complexity: O(1): one flag per apply.
+    private func defers(_ target: TableModel) -> Bool {
+        if isShowing {
+            deferredTarget = target
+            return true
+        }
+        guard let listView, listView.isUpdating else {
+            // Shown now: an older target waiting for a layout pass must not come after it.
+            deferredTarget = nil
+            return false
+        }
+        deferredTarget = target
+        if awaitedListView !== listView {
+            awaitedListView = listView
+            listView.performWhenIdle { [weak self, weak listView] in self?.listViewBecameIdle(listView) }
+        }
+        return true
+    }
+
+    /// The layout pass of `listView` an apply waited for is over: show the newest target asked for.
+    private func listViewBecameIdle(_ listView: (any ListView)?) {
+        if awaitedListView === listView { awaitedListView = nil }
+        guard !isShowing, let target = deferredTarget else { return }
+        deferredTarget = nil
+        show(target)
     }
 
     /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
@@ -400,10 +429,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// returned in a ``Garbage`` box, which the caller releases off the main actor
     /// once it holds no reference of its own (`nil` when the apply was deferred).
     func show(_ target: TableModel, staged: TableChangeset) -> Garbage? {
-        guard !isShowing else {
-            deferredTarget = target
-            return nil
-        }
+        guard !defers(target) else { return nil }
         isShowing = true
         let previous = displayed
         showNow(target, staged: staged)

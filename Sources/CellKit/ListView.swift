@@ -31,9 +31,20 @@ public protocol ListView: AnyObject {
     /// counts they cached, and reload instead of applying a batch that breaks a
     /// rule (``BatchOutcome/reloaded(_:)`` with ``BatchPlan/ReloadReason/invalid(_:)``
     /// naming it). A batch started inside another one is refused
-    /// (``BatchOutcome/refused(_:)``): `updateData` does not run.
+    /// (``BatchOutcome/refused(_:)``): `updateData` does not run; so is one started
+    /// while the list view lays out rows (``isUpdating``).
     @discardableResult
     func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome
+    /// Whether the list view is in a batch, a reconfigure or a layout pass in which it
+    /// makes the cells of rows coming into view (a scroll, a resize, a scroll to a row,
+    /// the layout after a batch or a reload): a batch started now is refused. A
+    /// configure handler or display hook runs inside such a pass. Default: `false`.
+    var isUpdating: Bool { get }
+    /// Runs `body` once the batch, reconfigure or layout pass under way is over (at
+    /// once when ``isUpdating`` is `false`). ``ListController`` applies there a model
+    /// asked for from a configure handler or display hook during a layout pass.
+    /// Default: runs `body` at once.
+    func performWhenIdle(_ body: @escaping @MainActor () -> Void)
     /// Told when CellKit configured or updated a visible cell in place; list
     /// views that keep an event log or repaint lines use it. Default: nothing.
     func cellDidChange(at path: ItemPath, reason: CellChangeReason)
@@ -48,6 +59,8 @@ public protocol ListView: AnyObject {
 }
 
 extension ListView {
+    public var isUpdating: Bool { false }
+    public func performWhenIdle(_ body: @escaping @MainActor () -> Void) { body() }
     public func cellDidChange(at path: ItemPath, reason: CellChangeReason) {}
     public func contentStateDidChange(_ state: ContentState) {}
     public func announce(_ announcement: ListAnnouncement) {}

@@ -251,6 +251,11 @@ extension TerminalListView {
     /// Places entries from the anchor down until the screen is full; pins the
     /// header of the top section; hands cells that left the screen back to the pool.
     func layout() {
+        // One layout pass of the core: an apply from a configure handler or display hook waits for its end.
+        core.layingOut { placeEntries() }
+    }
+
+    private func placeEntries() {
         placements.removeAll(keepingCapacity: true)
         var y = 0
         var skip = anchorOffset
@@ -312,6 +317,11 @@ extension TerminalListView {
 
     /// Moves the anchor up when the entries below it do not fill the screen.
     func fillViewport() {
+        // Measuring rows configures cells: one layout pass of the core.
+        core.layingOut { fillViewportFromAnchor() }
+    }
+
+    private func fillViewportFromAnchor() {
         guard var top = anchor else { return }
         var total = -anchorOffset
         var entry: Entry? = top
@@ -338,6 +348,10 @@ extension TerminalListView {
 
     /// Scrolls as little as possible so the selected row is fully on screen.
     func scrollToSelection() {
+        core.layingOut { scrollSelectionOnScreen() }
+    }
+
+    private func scrollSelectionOnScreen() {
         layout()
         guard let selected = selectedPath else { return }
         let target = Entry.row(selected)
@@ -409,6 +423,12 @@ extension TerminalListView {
     /// Once the data source is gone (it is held weakly: keep the controller alive), the
     /// list has no rows: the frame is blank and ``positionDescription`` is "0/0".
     public func renderFrame() -> [StyledLine] {
+        var frame: [StyledLine] = []
+        core.layingOut { frame = renderLaidOutFrame() }
+        return frame
+    }
+
+    private func renderLaidOutFrame() -> [StyledLine] {
         forgetRowsIfDataSourceIsGone()
         layout()
         var frame: [StyledLine] = []

@@ -329,11 +329,28 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     public func clearLog() { log.removeAll() }
 
     /// Checks that the list view agrees with its data source: section and row
-    /// counts, a cell for every visible row and no cell at two rows, and no
-    /// refused call (a different cell on reconfigure, data changed outside a
-    /// batch). Throws a message naming what disagrees.
+    /// counts, a cell for every row in the viewport and none outside it, no cell at
+    /// two rows, and no refused call (a different cell on reconfigure, data changed
+    /// outside a batch). Throws a message naming what disagrees.
     public func checkConsistency() throws(HeadlessListViewInconsistency) {
-        if let problem = core.consistencyProblem() { throw HeadlessListViewInconsistency(message: problem) }
+        if let problem = core.consistencyProblem() ?? viewportProblem() { throw HeadlessListViewInconsistency(message: problem) }
+    }
+
+    /// A visible cell outside the viewport, or a row inside it without a cell (after
+    /// the last layout pass; `nil` while a reload's layout is pending).
+    /// - Complexity: O(*v* log *r*): visible rows, rows.
+    private func viewportProblem() -> String? {
+        guard !layoutPending, !core.isUpdating else { return nil }
+        let range = layout.rows(from: contentOffset, to: contentOffset + viewportValue)
+        let paths = core.visibleItemPaths
+        for path in paths where !(layout.flatIndex(of: path).map(range.contains) ?? false) {
+            return "a cell is visible at section \(path.section), row \(path.item), outside the viewport (offset \(contentOffset), height \(viewportValue)), which shows \(range.count) rows"
+        }
+        guard paths.count == range.count else {
+            let missing = range.lazy.map { self.layout.path(ofRow: $0) }.first { self.core.cell(at: $0) == nil }
+            return "the viewport (offset \(contentOffset), height \(viewportValue)) shows \(range.count) rows but \(paths.count) cells are visible\(missing.map { "; section \($0.section), row \($0.item) has none" } ?? "")"
+        }
+        return nil
     }
 
     // MARK: Internals
@@ -383,8 +400,16 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         return range
     }
 
+    /// Makes the cells of the rows in the viewport and lets go of the others, as one
+    /// layout pass of the core (``/CellKit/ListViewCore/layingOut(_:)``): an apply or a
+    /// reload asked for by a configure handler or display hook meanwhile runs after it,
+    /// and a batch started inside it is refused.
     private func layoutVisibleRows() {
         guard !layoutPending else { return }
+        core.layingOut { layOutRowsInViewport() }
+    }
+
+    private func layOutRowsInViewport() {
         contentOffset = clampedOffset(contentOffset)
         let range = visibleRange()
         // The rows in `range` are wanted; their paths ascend with their flat index.

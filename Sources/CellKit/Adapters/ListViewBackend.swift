@@ -73,6 +73,10 @@ extension ListViewCoreOwner {
     public func cell(at path: ItemPath) -> AnyObject? { core.cell(at: path) }
     /// Reloads through the core (after the batch, when called inside one).
     public func reloadData() { core.reloadData() }
+    /// Whether the core is in a batch, a reconfigure or a layout pass.
+    public var isUpdating: Bool { core.isUpdating }
+    /// Runs `body` once the core's batch, reconfigure or layout pass is over.
+    public func performWhenIdle(_ body: @escaping @MainActor () -> Void) { core.performWhenIdle(body) }
 }
 
 /// What became of one batch handed to ``ListView/performBatchUpdates(_:updateData:)``.

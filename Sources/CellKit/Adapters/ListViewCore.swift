@@ -148,6 +148,8 @@ public final class ListViewCore {
     private var request: (path: ItemPath, dequeued: AnyObject?)?
     /// Set while a reload that was queued during a layout runs: a layout that asks again is ignored.
     private var runningQueuedReload = false
+    /// Work waiting for the phase to be idle again (``performWhenIdle(_:)``).
+    private var whenIdle: [@MainActor () -> Void] = []
 
     /// Creates the core of `listView`, replayed by `backend` (often the same object).
     public init(listView: any ListView, backend: any ListViewBackend, ownership: CellOwnership = .core) {
@@ -207,10 +209,14 @@ public final class ListViewCore {
         layingOut { backend?.reloadAll() }
     }
 
-    /// Runs `body`, a backend's layout pass that configures cells (after a batch,
-    /// a reload), as part of the batch: a batch started from a configure handler
-    /// or display hook meanwhile is refused, a reload waits for the end of the
-    /// pass (and runs once: a reload asked for again by its own layout is ignored).
+    /// Runs `body`, a backend's layout pass that makes or configures cells (after a
+    /// batch or a reload, and for a scroll, a resize or a scroll to a row), as one
+    /// pass: a batch started from a configure handler or display hook meanwhile is
+    /// refused, and a reload, or work handed to ``performWhenIdle(_:)`` (a
+    /// ``ListController``'s apply), waits for the end of the pass (a reload runs once: a
+    /// reload asked for again by its own layout is ignored). Nested passes are one pass.
+    ///
+    /// A pass costs one check of the phase, whatever the number of rows it lays out.
     public func layingOut(_ body: () -> Void) {
         guard phase == .idle else {
             body()
@@ -226,6 +232,31 @@ public final class ListViewCore {
         } else {
             reloadQueued = false
         }
+        runWhenIdleWork()
+    }
+
+    /// Whether a batch, a reconfigure or a layout pass (``layingOut(_:)``) is under way:
+    /// a batch asked for now would be refused. See ``performWhenIdle(_:)``.
+    public var isUpdating: Bool { phase != .idle }
+
+    /// Runs `body` once the batch, reconfigure or layout pass under way is over, in
+    /// the order asked (at once when none is): a ``ListController`` applies there what a
+    /// configure handler or display hook asked for during a scroll's layout, so the
+    /// list view is never asked for a batch while it makes cells.
+    public func performWhenIdle(_ body: @escaping @MainActor () -> Void) {
+        guard phase != .idle else {
+            body()
+            return
+        }
+        whenIdle.append(body)
+    }
+
+    /// Runs the work that waited for the end of the batch, reconfigure or pass just over.
+    private func runWhenIdleWork() {
+        while phase == .idle, !whenIdle.isEmpty {
+            let work = whenIdle.removeFirst()
+            work()
+        }
     }
 
     // MARK: Batches
@@ -240,7 +271,7 @@ public final class ListViewCore {
         guard phase == .idle, let backend else {
             let message = backend == nil
                 ? "performBatchUpdates(_:updateData:) on a list view whose backend is gone; the batch was not applied and the data not switched"
-                : "performBatchUpdates(_:updateData:) called inside another batch update, reconfigure or the layout that follows a batch or reload (from a configure handler or display hook); the batch was not applied and the data not switched"
+                : "performBatchUpdates(_:updateData:) called inside \(phase == .layout ? "a layout pass (a scroll, a resize, or the layout after a batch or a reload), while the list view makes the cells of the rows coming into view" : "another batch update or reconfigure") (from a configure handler or display hook?); the batch was not applied and the data not switched (UITableView asserts when asked about its cells while it updates them: defer the batch with performWhenIdle(_:))"
             refuse(message, isViolation: false)
             return .refused(message)
         }
@@ -254,6 +285,7 @@ public final class ListViewCore {
         } else {
             if reloadQueued { reloadData() }
         }
+        runWhenIdleWork()
         return outcome
     }
 
@@ -419,6 +451,7 @@ public final class ListViewCore {
             reconfiguring.formUnion(paths)
             backend.reconfigureItems(at: paths)
             phase = .idle
+            runWhenIdleWork()
             return
         }
         // A prepared row gets its cell back only while the platform reconfigures (UIKit asks at
@@ -430,6 +463,7 @@ public final class ListViewCore {
         backend.reconfigureItems(at: paths)
         for path in waiting where visible[path] == nil { reconfiguring.remove(path) }
         phase = .idle
+        runWhenIdleWork()
     }
 
     // MARK: Cells
