@@ -245,7 +245,7 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
 
 extension CollectionViewAdapter: UICollectionViewDataSourcePrefetching {
     public func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
-        core.prefetch(indexPaths.map(ItemPath.init))
+        platformPrefetch(indexPaths)
     }
 
     public func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath]) {

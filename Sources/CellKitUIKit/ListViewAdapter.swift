@@ -276,8 +276,35 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     func rowCount(in section: Int) -> Int { core.counts.indices.contains(section) ? core.counts[section] : 0 }
 
     /// The platform cell for the row at `indexPath`, configured by the data source through the core.
+    ///
+    /// UIKit asks from its layout pass: the request is one layout pass of the core
+    /// (``/CellKit/ListViewCore/layingOut(_:)``), so a batch a configure handler starts
+    /// is refused and a ``/CellKit/ListController``'s apply waits (``performWhenIdle(_:)``).
     func configuredCell(at indexPath: IndexPath) -> UIView {
-        platformCell(for: core.cellForItem(at: ItemPath(indexPath)) ?? TextCell(), at: indexPath)
+        var cell: AnyObject?
+        core.layingOut { cell = core.cellForItem(at: ItemPath(indexPath)) }
+        return platformCell(for: cell ?? TextCell(), at: indexPath)
+    }
+
+    /// UIKit announces rows near the screen (from its layout pass, as one pass of the core).
+    func platformPrefetch(_ indexPaths: [IndexPath]) {
+        core.layingOut { core.prefetch(indexPaths.map(ItemPath.init)) }
+    }
+
+    /// Runs `body` once UIKit's layout pass is over: UIKit asks for cells and reports their
+    /// display from its `layoutSubviews`, which goes on after each callback returns
+    /// (`UITableView` asserts when asked about its cells while it updates them), so work
+    /// asked for from a callback runs on a later turn of the main actor, once the core is
+    /// idle; at once outside a callback.
+    public func performWhenIdle(_ body: @escaping @MainActor () -> Void) {
+        guard core.isUpdating else {
+            body()
+            return
+        }
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            self.core.performWhenIdle(body)
+        }
     }
 
     /// The user selected the row at `indexPath`; `deselect` is the platform's deselection.
@@ -307,7 +334,7 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
         if delegate?.listView(self, needsMeasuringItemAt: path) == true, cell.bounds.height > 0 {
             delegate?.listView(self, didMeasureHeight: Double(cell.bounds.height), forItemAt: path)
         }
-        core.willDisplay(content(of: cell), at: path)
+        core.layingOut { core.willDisplay(content(of: cell), at: path) }
     }
 
     /// The height to give the platform for `path`: automatic for rows that size

@@ -211,7 +211,7 @@ extension TableViewAdapter: UITableViewDelegate {
 // MARK: - UITableViewDataSourcePrefetching
 
 extension TableViewAdapter: UITableViewDataSourcePrefetching {
-    public func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) { core.prefetch(indexPaths.map(ItemPath.init)) }
+    public func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) { platformPrefetch(indexPaths) }
     public func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) { core.cancelPrefetching(indexPaths.map(ItemPath.init)) }
 }
 
