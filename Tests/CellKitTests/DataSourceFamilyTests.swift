@@ -236,6 +236,64 @@ struct DataSourceFamilyTests {
         try screen.expectConsistent()
     }
 
+    // An outside user's report (outside8a, d3): a child that failed while its sibling was
+    // still loading was lost (state .loaded, no onError, no diagnostic) once the sibling
+    // showed rows. Loading wins while nothing shows; the failure is reported once rows show.
+    @Test func multiChildFailingBeforeItsSiblingLoadsIsReportedOnceTheSiblingShows() async throws {
+        struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
+        let gate = FetchGate<[Post]>()
+        let loading = RemoteDataSource { try await gate.fetch() }
+        let failing = RemoteDataSource<Post> { throw Offline() }
+        let source = MultiDataSource([loading, failing])
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        while failing.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(source.snapshot.state.isLoading, "loading wins while nothing shows")
+        #expect(screen.placeholder is LoadingPlaceholder)
+        #expect(screen.errors.value.isEmpty)
+
+        await gate.resume(0, returning: posts(0..<2))
+        await load.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [0, 1])
+        #expect(screen.errors.value == ["offline"], "the failure is reported once the sibling's rows show")
+        #expect(screen.controller.state.error != nil)
+        #expect(!screen.controller.displayed.sections.flatMap(\.items).contains { $0.model is ErrorPlaceholder })
+
+        // Once: a later change of the loaded child does not report it again.
+        _ = loading.refresh()
+        await gate.waitForCalls(2)
+        await gate.resume(1, returning: posts(0..<3))
+        while loading.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [0, 1, 2])
+        #expect(screen.errors.value == ["offline"])
+        try screen.expectConsistent()
+    }
+
+    // Same, when the loading child brings no rows: the error row shows the failure.
+    @Test func multiChildFailingBeforeItsSiblingLoadsEmptyShowsTheErrorRow() async throws {
+        struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
+        let gate = FetchGate<[Post]>()
+        let loading = RemoteDataSource { try await gate.fetch() }
+        let failing = RemoteDataSource<Post> { throw Offline() }
+        let source = MultiDataSource([loading, failing])
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        while failing.isFetching { await Task.yield() }
+        await gate.resume(0, returning: [])
+        await load.value
+        await screen.controller.settle()
+        #expect(screen.placeholder is ErrorPlaceholder)
+        #expect(screen.errors.value.isEmpty, "onError is for failures while content shows")
+        try screen.expectConsistent()
+    }
+
     @Test func multiRoutesRowsAboutToShowToTheirChild() async throws {
         let gate = FetchGate<Page<Post>>()
         let paged = PaginatedDataSource<Post>(prefetchDistance: 1) { try await gate.fetch($0) }

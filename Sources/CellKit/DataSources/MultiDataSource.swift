@@ -17,6 +17,14 @@
 /// ``ListController/onError``, but the failed child gets no error row of its own
 /// (retry with ``refresh()``, or that child's own `load()`).
 ///
+/// When no child has content yet, one still loads and another failed, loading
+/// wins: the state is `.loading` (rows may still come). The failure is not lost: once
+/// the loading child shows rows, the snapshot is `.failed` with those rows, once, as
+/// above (the first such failure, unless that child loaded since); if no child brings
+/// rows, the state is `.failed` and the controller shows the error row (a
+/// ``Diagnostic/Kind/loadFailed`` diagnostic reports it). A cancelled child
+/// (`CancellationError`) is not reported this way.
+///
 /// ```swift
 /// struct Friend: Identifiable, Equatable, Sendable { let id: Int }
 /// struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -38,6 +46,9 @@ public final class MultiDataSource: ListDataSource {
     public let children: [any ListDataSource]
     /// For each section of ``snapshot``: the child and the child's own section index.
     private var origins: [(child: Int, section: Int)] = []
+    /// Children that failed while no child had content and another still loaded: their
+    /// failure is reported once a sibling shows rows (or as the error row if none does).
+    private var unreportedFailures: Set<Int> = []
 
     /// Creates a source showing `children` one after the other.
     public init(_ children: [any ListDataSource]) {
@@ -104,18 +115,30 @@ public final class MultiDataSource: ListDataSource {
             if nextPageError == nil { nextPageError = snapshot.nextPageError }
         }
         let model = TableModel(sections: sections, sectionIndexStyle: children.first?.snapshot.model.sectionIndexStyle ?? .none)
+        // A child that no longer fails (it loaded again) has nothing left to report.
+        unreportedFailures = unreportedFailures.filter { children[$0].snapshot.state.error != nil }
         let state: ContentState
         if !model.isEmpty {
-            // A child that failed while another has content: report it once, on its own change.
+            // A child that failed while another has content: report it once, on its own change;
+            // one that failed while nothing showed and a sibling loaded, once that sibling shows rows.
             if let changed, case .failed(let error) = children[changed].snapshot.state {
                 state = .failed(error)
+                unreportedFailures.removeAll()
+            } else if let first = unreportedFailures.min(), let error = children[first].snapshot.state.error {
+                state = .failed(error)
+                unreportedFailures.removeAll()
             } else {
                 state = .loaded
             }
         } else if anyLoading {
+            // Loading wins over a failure while nothing shows; the failure waits to be reported.
+            if let changed, let error = children[changed].snapshot.state.error, !(error is CancellationError) {
+                unreportedFailures.insert(changed)
+            }
             state = .loading
         } else if let firstError {
             state = .failed(firstError)
+            unreportedFailures.removeAll()
         } else {
             state = .empty
         }
