@@ -299,6 +299,13 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// fetches no page for the rows of this model). Bind it again to show its
     /// snapshots again.
     ///
+    /// Called from a configure handler, a presenter or a display hook
+    /// (``onWillDisplay(_:)``, ``onPrefetch(_:)``), it never runs inside what is under way:
+    /// during an apply it runs once that apply is over, and while the list view lays
+    /// out rows (a scroll, a resize, a scroll to a row: ``ListView/isUpdating``), once that
+    /// layout pass is over (``ListView/performWhenIdle(_:)``); the newest model asked for
+    /// meanwhile wins. ``model`` and ``state`` change at once, ``displayed`` then.
+    ///
     /// A failed load with nothing to show (`state` is `.failed` and `model` is
     /// empty) shows the error row and is reported as a ``Diagnostic/Kind/loadFailed``
     /// diagnostic with the developer-facing `"\(error)"` text; ``onError`` is not called, as

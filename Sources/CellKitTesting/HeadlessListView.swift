@@ -16,7 +16,9 @@ import CellKit
 /// disagree with its cached ones, a batch while a reload's layout is pending
 /// (``defersLayoutAfterReload``), a data source that dequeues outside the view's
 /// request for a cell, for another row, twice for one row, or does not return the cell it
-/// dequeued, a scroll to or a selection of a row it does not have. Refusals show in ``log`` as
+/// dequeued, a scroll to or a selection of a row it does not have, a batch started while it
+/// lays out rows (a scroll, a resize, a scroll to a row: a ``/CellKit/ListController``'s apply
+/// from a hook waits for the end of that pass instead). Refusals show in ``log`` as
 /// ``/CellKit/ListViewEvent/refused(_:)`` and make ``checkConsistency()`` throw.
 ///
 /// Heights are asked as `UITableView` asks them with estimated heights: only for

@@ -181,13 +181,13 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewBackend.swift:80
+// Sources/CellKit/Adapters/ListViewBackend.swift:84
 @MainActor private func docExample17() async throws {
     let outcome = BatchOutcome.reloaded(.notInWindow)
     assert(outcome.error == nil && !outcome.isAnimated)
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:47
+// Sources/CellKit/Adapters/ListViewCore.swift:49
 @MainActor private func docExample18() async throws {
     @MainActor final class Backend: ListViewBackend {
         var hasWindow: Bool { true }
@@ -322,7 +322,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:20
+// Sources/CellKit/DataSources/MultiDataSource.swift:28
 @MainActor private func docExample30() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -610,7 +610,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:126
+// Sources/CellKit/ListController.swift:128
 @MainActor private func docExample52() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -620,7 +620,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:306
+// Sources/CellKit/ListController.swift:315
 @MainActor private func docExample53() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -635,7 +635,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:503
+// Sources/CellKit/ListController.swift:536
 @MainActor private func docExample54() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1760,7 +1760,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:124
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:139
 @MainActor private func docExample112() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1775,7 +1775,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:150
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:165
 @MainActor private func docExample113() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1792,7 +1792,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:189
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:204
 @MainActor private func docExample114() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1807,7 +1807,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:208
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:223
 @MainActor private func docExample115() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
@@ -1874,7 +1874,7 @@ import Testing
     }
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:34
+// Sources/CellKitTesting/HeadlessListView.swift:36
 @MainActor private func docExample119() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1896,7 +1896,7 @@ import Testing
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
-// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:23
+// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:24
 @MainActor private func docExample121() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 

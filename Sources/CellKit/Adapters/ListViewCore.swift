@@ -36,10 +36,12 @@
 /// - **No batch while a reload's layout is pending**: it becomes a reload.
 /// - **Re-entrancy.** ``reloadData()`` called while a batch runs (from a configure
 ///   handler or a display hook) runs after the batch; a batch started inside
-///   another, or in the layout a backend runs after a batch or a reload
-///   (where it makes the cells that came into view), is refused with ``BatchOutcome/refused(_:)``
-///   naming the call, and nothing changes. A reload asked for by the layout of
-///   a reload runs once more, then is ignored.
+///   another, or in a layout pass (``layingOut(_:)``: the layout a backend runs after a
+///   batch or a reload, or for a scroll, a resize or a scroll to a row, where it makes
+///   the cells that came into view), is refused with ``BatchOutcome/refused(_:)``
+///   naming the call, and nothing changes; ``performWhenIdle(_:)`` runs work once the
+///   pass is over (a ``ListController`` defers an apply there). A reload asked for by
+///   the layout of a reload runs once more, then is ignored.
 ///
 /// Main-actor work per batch follows the number of changes, sections and
 /// visible rows, never the number of rows.
