@@ -577,7 +577,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:27
+// Sources/CellKit/ListController+Binding.swift:40
 @MainActor private func docExample50() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1480,7 +1480,7 @@ import Testing
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
-        // "height nan of Post at section 0, row 0 is not a number in 0...1000000000.0; using 0.0 ..."
+        // "height nan of Post at section 0, row 0 is not a height in 0...1000000000.0; using 0.0 ..."
         if diagnostic.kind == .invalidHeight { print(diagnostic.message) }
     })
     controller.rowHeights.set(Post.self, .measured { post, _ in post.text.isEmpty ? .nan : 1e30 })

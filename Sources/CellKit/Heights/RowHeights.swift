@@ -137,7 +137,7 @@ public final class RowHeights {
         let clamped = Self.clamped(height)
         let type = type(of: model)
         if reportedBadHeights.insert(ObjectIdentifier(type)).inserted {
-            diagnostics(Diagnostic(.invalidHeight, "height \(height) of \(type) at section \(path.section), row \(path.item) is not a number in 0...\(Self.maximumHeight); using \(clamped) (reported once per model type)"))
+            diagnostics(Diagnostic(.invalidHeight, "height \(height) of \(type) at section \(path.section), row \(path.item) is not a height in 0...\(Self.maximumHeight); using \(clamped) (reported once per model type)"))
         }
         return clamped
     }
