@@ -1420,7 +1420,7 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:99
+// Sources/CellKit/Documentation.docc/GettingStarted.md:101
 @MainActor private func docExample94() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1431,7 +1431,7 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:114
+// Sources/CellKit/Documentation.docc/GettingStarted.md:116
 @MainActor private func docExample95() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
