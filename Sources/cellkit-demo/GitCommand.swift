@@ -30,7 +30,9 @@ struct GitCommand: ParsableCommand {
 
         The path is always the repository: GIT_DIR and GIT_WORK_TREE in the environment are \
         ignored. A path that starts with '-' goes after '--' or after -C. Messages are read as \
-        UTF-8 (git converts those with an encoding header; others that are not UTF-8 are read as Latin-1).
+        UTF-8 (git converts those with an encoding header; others that are not UTF-8 are read as Latin-1). \
+        Control characters in messages, names and refs show as visible symbols (␛ ␉ ␞ ␟ …); none of \
+        them can split or add a row: there are as many rows as git log has commits.
         """
     )
 
