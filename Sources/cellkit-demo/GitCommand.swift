@@ -18,7 +18,8 @@ struct GitCommand: ParsableCommand {
         comes back later in the history gets a section of its own). Pages are read lazily as you \
         scroll, from one git log for the whole history; each commit's diffstat is computed only once \
         its row is on screen and arrives as a resource update. Piped, every page is printed with its \
-        diffstat as it is read ("diffstat unavailable" where git cannot compute one). r counts the \
+        diffstat as it is read ("diffstat unavailable" where git cannot compute one, such as a blob a \
+        partial clone lacks: git is never let fetch, prompt or read the terminal). r counts the \
         commits newer than the head shown (r during End or while the filter searches the rest refreshes once that is done); after a rewind or \
         rebase the history is read again. A PATH \
         that is not a repository, does not exist, cannot be read, or that git refuses (dubious \

@@ -110,25 +110,31 @@ final class StreamingProcess: @unchecked Sendable {
         return Chunk(records: records, end: ProcessResult(status: status, outputBytes: [], errorOutput: String(decoding: errorBytes, as: UTF8.self)))
     }
 
-    /// Ends the program (SIGTERM) and reaps it; a read in progress ends as cancelled.
+    /// Ends the program and what it started (SIGTERM to its process group) and reaps it;
+    /// a read in progress ends as cancelled. A program still running after
+    /// ``Subprocess/gracePeriod`` is killed (SIGKILL): this never waits longer.
     func terminate() {
         lock.lock()
         defer { lock.unlock() }
         guard !reaped else { return }
         if !terminated {
             terminated = true
-            kill(pid, SIGTERM)
+            kill(-pid, SIGTERM)
         }
         if !reading { closeAndReap() }
     }
 
-    /// Closes the pipes and waits for the child; call with the lock held.
+    /// Closes the pipes and waits for the child (at most ``Subprocess/gracePeriod`` when it
+    /// was terminated); call with the lock held.
     @discardableResult
     private func closeAndReap() -> Int32 {
         guard !reaped else { return -1 }
         reaped = true
         close(output)
         close(errors)
-        return Subprocess.reap(pid)
+        guard terminated else { return Subprocess.reap(pid) }
+        let status = Subprocess.end([pid])[pid] ?? -1
+        Subprocess.forget(pid)
+        return status
     }
 }

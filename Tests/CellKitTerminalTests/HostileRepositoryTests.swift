@@ -72,4 +72,93 @@ struct HostileRepositoryTests {
         let sha256 = String(repeating: "0123456789abcdef", count: 4)
         #expect(GitRepository.commit(record: record([sha256, "0123456", "", "A", "d", "", "s", ""]), diffstats: false)?.hash == sha256)
     }
+
+    /// A partial clone whose newest commit's blob is missing, with a promisor remote that
+    /// would run `core.sshCommand` (it creates the file `PWNED` next to the repository) and a
+    /// config that allows ssh whatever `-c protocol.allow=never` says.
+    static func promisor(_ name: String) throws -> ScratchRepository {
+        try ScratchRepository(name, in: "evil", script: #"""
+            git config user.name T; git config user.email t@example.com
+            for n in 1 2 3; do echo $n > f$n; git add .; git commit -qm "commit $n"; done
+            blob=$(git rev-parse HEAD:f3)
+            git repack -adq
+            old=$(ls .git/objects/pack/*.pack)
+            git rev-list --objects --all | grep -v "$blob" | cut -d' ' -f1 | git pack-objects -q .git/objects/pack/kept > /dev/null
+            rm -f "$old" "${old%.pack}.idx"
+            ! git cat-file -e "$blob" 2>/dev/null
+            git config core.repositoryformatversion 1
+            git config extensions.partialClone origin
+            git remote add origin ssh://host.example/repo
+            git config remote.origin.promisor true
+            git config protocol.ssh.allow always
+            git config core.sshCommand "touch '$1/../PWNED'; exit 255; :"
+            """#)
+    }
+
+    @Test("a partial clone's missing blob is never fetched: no remote, no ssh command, \"diffstat unavailable\"")
+    func promisorRemoteNeverRuns() throws {
+        // Before: git show / git log --shortstat fetched the blob lazily, running the repository's
+        // core.sshCommand (PWNED was created), or prompting for a password on the terminal.
+        let repository = try Self.promisor("promisor")
+        defer { repository.remove() }
+        let pwned = repository.root.appendingPathComponent("PWNED").path
+        let check = try Spawn.run(["git", "-C", repository.path, "show", "--shortstat", "HEAD"])
+        try #require(FileManager.default.fileExists(atPath: pwned), "the fixture does not reach its ssh command: \(check.errorOutput)")
+        try FileManager.default.removeItem(atPath: pwned)
+        for pageSize in ["100", "1"] {
+            let result = try demo(["git", repository.path, "--page-size", pageSize, "--width", "100"])
+            #expect(result.status == 0, "\(result.errorOutput)")
+            let lines = result.output.split(separator: "\n")
+            let newest = try #require(lines.firstIndex { $0.contains("commit 3") }, "\(result.output)")
+            #expect(lines[newest + 1].contains("diffstat unavailable"), "\(result.output)")
+            #expect(commitLines(result.output).count == 3, "\(result.output)")
+            #expect(!FileManager.default.fileExists(atPath: pwned), "the repository's ssh command ran (--page-size \(pageSize))")
+        }
+    }
+
+    // Before the fix: git show, started on the demo's terminal, could open /dev/tty and read the
+    // keys (a credential prompt of a lazy fetch); q and Ctrl-C never reached the demo, and after a
+    // key the main queue waited in read(), so SIGTERM, SIGINT and SIGHUP did nothing either; a git
+    // that ignored SIGTERM left what it started (ssh, sleep) running after the demo.
+    @Test("q, Ctrl-C and signals end the demo while git show prompts on /dev/tty or hangs ignoring SIGTERM; nothing it started is left",
+          .enabled(if: TmuxAvailability.available), arguments: ["q", "C-c", "TERM", "INT", "HUP"])
+    func hangingGitNeverKeepsTheDemo(_ way: String) throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let git = try FakeGit(in: fixture.root) { _, calls in
+            """
+            case " $* " in
+            *" show "*)
+              echo $$ >> '\(calls)'
+              trap '' TERM INT HUP
+              if (exec 3< /dev/tty) 2> /dev/null; then printf 'Password: ' > /dev/tty; read x < /dev/tty; read x < /dev/tty; fi
+              sleep 600 & echo $! >> '\(calls)'
+              wait; exit 1 ;;
+            esac
+            """
+        }
+        let session = try DemoSession("git-hang-\(way)", ["git", fixture.repository], columns: 100, rows: 12, environment: ["PATH": git.path])
+        defer { session.close() }
+        try session.tmux.waitFor(text: "Remove the second file")
+        func recorded() -> [pid_t] {
+            ((try? String(contentsOfFile: git.calls, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while recorded().count < 4 && Date() < deadline { usleep(20_000) }
+        #expect(recorded().count >= 4, "the two git show did not start their sleep")
+        defer { for pid in recorded() where !processIsGone(pid) { kill(pid, SIGKILL) } }
+        try session.tmux.send("j")
+        switch way {
+        case "TERM": kill(try session.demoPID(), SIGTERM)
+        case "INT": kill(try session.demoPID(), SIGINT)
+        case "HUP": kill(try session.demoPID(), SIGHUP)
+        default: try session.tmux.send(way)
+        }
+        let screen = try session.tmux.waitFor("the demo to exit") { $0.contains { $0.hasPrefix("exit=") } }
+        let expected = ["q": "exit=0", "C-c": "exit=130", "TERM": "exit=143", "INT": "exit=130", "HUP": "exit=129"][way]!
+        #expect(screen.contains(expected), "\(screen)")
+        let pids = recorded()
+        #expect(waitUntilGone(pids, timeout: 5), "left running after the demo: \(pids.filter { !processIsGone($0) })")
+        _ = try session.waitForExitAndCheckTerminal()
+    }
 }

@@ -76,16 +76,22 @@ struct GitRepository: Sendable {
     static let repositoryVariables = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
                                       "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"]
 
-    /// The environment git runs with: the C locale, and none of ``repositoryVariables``.
+    /// The environment git runs with: the C locale, none of ``repositoryVariables``, and
+    /// never the network nor a prompt. `GIT_ALLOW_PROTOCOL` empty allows no transport at all,
+    /// whatever the repository's config says (`protocol.ssh.allow=always` would win over
+    /// `-c protocol.allow=never`): a partial clone's missing blob is not fetched (its diffstat is
+    /// unavailable), and neither a `core.sshCommand` nor a remote helper runs. Git 2.45 and
+    /// later are also told not to fetch lazily at all (`GIT_NO_LAZY_FETCH`).
     static var environment: [String: String?] {
-        var environment: [String: String?] = ["LC_ALL": "C", "LANGUAGE": nil]
+        var environment: [String: String?] = ["LC_ALL": "C", "LANGUAGE": nil, "GIT_TERMINAL_PROMPT": "0",
+                                              "GIT_ALLOW_PROTOCOL": "", "GIT_NO_LAZY_FETCH": "1"]
         for name in repositoryVariables { environment[name] = .some(nil) }
         return environment
     }
 
     /// The command line that runs git `arguments` on the repository.
     func command(_ arguments: [String]) -> [String] {
-        ["git", "--no-pager", "-C", path, "-c", "log.showSignature=false", "-c", "color.ui=never",
+        ["git", "--no-pager", "-C", path, "-c", "protocol.allow=never", "-c", "log.showSignature=false", "-c", "color.ui=never",
          "-c", "i18n.logOutputEncoding=UTF-8"] + arguments
     }
 
