@@ -161,4 +161,24 @@ struct HostileRepositoryTests {
         #expect(waitUntilGone(pids, timeout: 5), "left running after the demo: \(pids.filter { !processIsGone($0) })")
         _ = try session.waitForExitAndCheckTerminal()
     }
+
+    @Test("log.showRoot=false in the user's config does not make the root commit read \"no changes\"")
+    func rootCommitWithShowRootOff() throws {
+        // Before: git log and git show print no diffstat for a root commit with log.showRoot=false,
+        // and the demo read that as "no changes".
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let environment = ["GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "log.showRoot", "GIT_CONFIG_VALUE_0": "false"]
+        let piped = try demo(["git", fixture.repository, "--width", "100"], environment: environment)
+        #expect(piped.status == 0, "\(piped.errorOutput)")
+        let lines = piped.output.split(separator: "\n")
+        let root = try #require(lines.firstIndex { $0.contains("Add the first file") }, "\(piped.output)")
+        #expect(lines[root + 1].contains("1 file +1 −0"), "\(lines[root + 1])")
+        // The interactive list's diffstats (git show, one per row).
+        let repository = GitRepository(path: fixture.repository)
+        let hash = try Spawn.run(["git", "-C", fixture.repository, "rev-list", "--max-parents=0", "HEAD"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = try Spawn.run(["env", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=log.showRoot", "GIT_CONFIG_VALUE_0=false"]
+            + repository.command(["show", "--shortstat", "--format=", hash, "--"]))
+        #expect(shown.output.contains("1 file changed, 1 insertion(+)"), "\(shown.output)")
+    }
 }

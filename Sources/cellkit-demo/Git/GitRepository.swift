@@ -91,7 +91,7 @@ struct GitRepository: Sendable {
 
     /// The command line that runs git `arguments` on the repository.
     func command(_ arguments: [String]) -> [String] {
-        ["git", "--no-pager", "-C", path, "-c", "protocol.allow=never", "-c", "log.showSignature=false", "-c", "color.ui=never",
+        ["git", "--no-pager", "-C", path, "-c", "protocol.allow=never", "-c", "log.showRoot=true", "-c", "log.showSignature=false", "-c", "color.ui=never",
          "-c", "i18n.logOutputEncoding=UTF-8"] + arguments
     }
 
