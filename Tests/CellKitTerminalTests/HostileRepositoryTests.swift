@@ -181,4 +181,22 @@ struct HostileRepositoryTests {
             + repository.command(["show", "--shortstat", "--format=", hash, "--"]))
         #expect(shown.output.contains("1 file changed, 1 insertion(+)"), "\(shown.output)")
     }
+
+    @Test("piped --pages N with more history left prints N pages of rows and nothing else on standard output")
+    func pagesWithMoreLeft() throws {
+        // Before: standard output ended with a false "∅ No commits yet in ‘…’" row.
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        for (pages, rows) in [("1", 2), ("2", 4)] {
+            let result = try demo(["git", fixture.repository, "--pages", pages, "--page-size", "2", "--width", "100"])
+            #expect(result.status == 0, "\(result.errorOutput)")
+            #expect(!result.output.contains("No commits yet"), "\(result.output)")
+            #expect(commitLines(result.output).count == rows, "\(result.output)")
+            let last = result.output.split(separator: "\n").last ?? ""
+            #expect(last.hasPrefix("   Test Author · "), "\(result.output)")
+            #expect(result.errorOutput.contains("more remain"), "\(result.errorOutput)")
+        }
+        let feed = try demo(["feed", "--pages", "1"])
+        #expect(feed.status == 0 && !feed.output.isEmpty, "\(feed.errorOutput)")
+    }
 }
