@@ -14,7 +14,7 @@ struct GitCommand: ParsableCommand {
         commandName: "git",
         abstract: "Browse a git repository's history (bare repositories too).",
         discussion: """
-        Commits, merges and tagged commits are different cell types, in sections by day (a day that \
+        Commits, merges and tagged commits are different cell types (a tagged merge is marked as a merge under its tags), in sections by day (a day that \
         comes back later in the history gets a section of its own). Pages are read lazily as you \
         scroll, from one git log for the whole history; each commit's diffstat is computed only once \
         its row is on screen and arrives as a resource update. Piped, every page is printed with its \

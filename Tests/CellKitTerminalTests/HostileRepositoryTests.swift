@@ -199,4 +199,31 @@ struct HostileRepositoryTests {
         let feed = try demo(["feed", "--pages", "1"])
         #expect(feed.status == 0 && !feed.output.isEmpty, "\(feed.errorOutput)")
     }
+
+    @Test("merges are drawn as merges, tagged or not, in SHA-1 and SHA-256 repositories", arguments: ["sha1", "sha256"])
+    func mergesInBothObjectFormats(_ format: String) throws {
+        // Before: a tagged merge (report 6 saw it in a SHA-256 repository) was drawn as a plain commit.
+        let repository = try ScratchRepository("merges-\(format)", in: "repo", script: #"""
+            cd ..; rm -rf repo; git init -q -b main --object-format=\#(format) repo; cd repo
+            git config user.name T; git config user.email t@example.com
+            echo 1 > a; git add .; git commit -qm one
+            git checkout -qb b2; echo 2 > b; git add .; git commit -qm side
+            git checkout -q main; echo 3 > c; git add .; git commit -qm three
+            git merge -q --no-edit -m "Tagged merge" b2; git tag v1
+            git checkout -qb b3 HEAD~1; echo 4 > d; git add .; git commit -qm other
+            git checkout -q main; git merge -q --no-edit -m "Plain merge" b3
+            """#)
+        defer { repository.remove() }
+        let result = try demo(["git", repository.path, "--width", "200"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n")
+        let parents = try Spawn.run(["git", "-C", repository.path, "log", "--merges", "--format=%p"]).output.split(separator: "\n")
+        #expect(parents.count == 2)
+        for (subject, parents) in zip(["Plain merge", "Tagged merge"], parents) {
+            let row = try #require(lines.firstIndex { $0.contains(subject) }, "\(result.output)")
+            #expect(lines[row].hasPrefix(" ⑂ "), "\(lines[row])")
+            #expect(lines[row + 1].hasSuffix("merges " + parents.split(separator: " ").joined(separator: " + ")), "\(lines[row + 1])")
+        }
+        #expect(result.output.contains(" ◆ v1\n ⑂ "), "\(result.output)")
+    }
 }
