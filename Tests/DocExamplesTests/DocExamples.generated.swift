@@ -2152,7 +2152,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:150
+// README.md:151
 @MainActor private func docExample141() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
