@@ -1,5 +1,15 @@
+/// A controller, held weakly (the controller a bound data source shows in).
+struct WeakController {
+    weak var controller: ListController?
+}
+
 extension ListController {
     // MARK: Binding a data source
+
+    /// The controller each bound data source shows in, by the source's identity. An entry
+    /// left by a controller that is gone, or by a source freed since, is told apart by
+    /// checking the controller's ``dataSource`` is that very source.
+    static var controllerOfSource: [ObjectIdentifier: WeakController] = [:]
 
     /// Shows `dataSource`'s snapshots from now on: its current one (queued like any
     /// other, so it shows once diffed; `await` ``settle()`` to wait for it), then
@@ -18,9 +28,12 @@ extension ListController {
     /// its pages, also as a child of a ``MultiDataSource``) goes to ``diagnostics``.
     ///
     /// A data source has one observer, its ``ListDataSource/onSnapshot``: binding
-    /// sets it, replacing a handler set before (your own, another controller's, a
-    /// ``MultiDataSource``'s), and the controller clears it when it lets the source
-    /// go. To follow what shows, observe ``listState`` instead. A later
+    /// sets it, replacing a handler set before (your own, a ``MultiDataSource``'s),
+    /// and the controller clears it when it lets the source go. To follow what shows,
+    /// observe ``listState`` instead. A source shows in one controller at a time:
+    /// bound to another one, it is unbound from this one, as by an ``apply(_:state:)``
+    /// (``dataSource`` becomes `nil`, the rows shown stay, its rows no longer reach the
+    /// source and the error row's retry no longer loads it). A later
     /// ``apply(_:state:)`` unbinds the source (the app's last call wins); bind it
     /// again to show it again.
     ///
@@ -38,6 +51,13 @@ extension ListController {
     /// ```
     public func bind(to dataSource: any ListDataSource) {
         if let previous = self.dataSource { release(previous) }
+        // Shown by another controller until now: it shows here from now on.
+        let key = ObjectIdentifier(dataSource)
+        if let other = Self.controllerOfSource[key]?.controller, other !== self, other.dataSource === dataSource {
+            other.unbindForApply()
+        }
+        Self.controllerOfSource = Self.controllerOfSource.filter { $0.value.controller != nil }  // the gone ones: a few live ones stay
+        Self.controllerOfSource[key] = WeakController(controller: self)
         self.dataSource = dataSource
         dataSource.onSnapshot = { [weak self] snapshot in self?.submit(snapshot) }
         (dataSource as? any DiagnosticReporting)?.diagnostics = diagnostics
@@ -69,6 +89,8 @@ extension ListController {
 
     /// Stops hearing `source`: its snapshots, and what it reports (back to standard error).
     private func release(_ source: any ListDataSource) {
+        let key = ObjectIdentifier(source)
+        if Self.controllerOfSource[key]?.controller === self { Self.controllerOfSource[key] = nil }
         source.onSnapshot = nil
         (source as? any DiagnosticReporting)?.diagnostics = .standardError
     }

@@ -237,6 +237,11 @@ public final class TerminalApp {
         // Everything that has arrived, up to a bound: one batch, one filter pass, one frame.
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        // Only what is there: another reader of the terminal (a program the app started) may
+        // have taken the keys that woke this source, and a read that waits would hold the
+        // main queue, and with it the signals' handling (SIGTERM would do nothing).
+        var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 0) > 0, ready.revents != 0 else { return }
         while bytes.count < 1 << 20 {
             let count = read(STDIN_FILENO, &buffer, buffer.count)
             if count == 0 && bytes.isEmpty {

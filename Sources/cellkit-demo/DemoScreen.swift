@@ -110,6 +110,9 @@ enum ScreenRunner {
             // The last row printed; the rows before it may be gone from the list since.
             var lastPrinted: ItemID?
             var failure: String?
+            /// Whether printing stopped at --pages with more to come: the rows are all printed, and
+            /// the list may show nothing more than the no-results row (the printed rows left it).
+            var stoppedAtPageLimit = false
             /// Prints the rows not printed yet: each page as it arrives, so a long history
             /// streams (`| head` sees its first lines at once).
             @MainActor func printNewRows() {
@@ -134,7 +137,11 @@ enum ScreenRunner {
                     break
                 }
                 printNewRows()
-                guard screen.loadedSnapshot.hasMore, pageLimit.map({ pages < $0 }) ?? true else { break }
+                guard screen.loadedSnapshot.hasMore else { break }
+                guard pageLimit.map({ pages < $0 }) ?? true else {
+                    stoppedAtPageLimit = true
+                    break
+                }
                 guard let task = screen.loadNextPage() else {
                     // A page is loading already (prefetched as the rows came on screen): wait for it.
                     guard screen.loadedSnapshot.activity == .loadingMore else { break }
@@ -152,7 +159,7 @@ enum ScreenRunner {
             }
             if stats { writeToStandardError("cellkit-demo stats: most rows held \(mostRowsHeld)\n") }
             await screen.controller.settle()
-            printNewRows()
+            if !stoppedAtPageLimit { printNewRows() }
             screen.stop()
             if let failure {
                 writeToStandardError("cellkit-demo: \(visible(failure))\n")

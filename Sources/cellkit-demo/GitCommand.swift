@@ -14,11 +14,12 @@ struct GitCommand: ParsableCommand {
         commandName: "git",
         abstract: "Browse a git repository's history (bare repositories too).",
         discussion: """
-        Commits, merges and tagged commits are different cell types, in sections by day (a day that \
+        Commits, merges and tagged commits are different cell types (a tagged merge is marked as a merge under its tags), in sections by day (a day that \
         comes back later in the history gets a section of its own). Pages are read lazily as you \
         scroll, from one git log for the whole history; each commit's diffstat is computed only once \
         its row is on screen and arrives as a resource update. Piped, every page is printed with its \
-        diffstat as it is read ("diffstat unavailable" where git cannot compute one). r counts the \
+        diffstat as it is read ("diffstat unavailable" where git cannot compute one, such as a blob a \
+        partial clone lacks: git is never let fetch, prompt or read the terminal). r counts the \
         commits newer than the head shown (r during End or while the filter searches the rest refreshes once that is done); after a rewind or \
         rebase the history is read again. A PATH \
         that is not a repository, does not exist, cannot be read, or that git refuses (dubious \
@@ -30,7 +31,9 @@ struct GitCommand: ParsableCommand {
 
         The path is always the repository: GIT_DIR and GIT_WORK_TREE in the environment are \
         ignored. A path that starts with '-' goes after '--' or after -C. Messages are read as \
-        UTF-8 (git converts those with an encoding header; others that are not UTF-8 are read as Latin-1).
+        UTF-8 (git converts those with an encoding header; others that are not UTF-8 are read as Latin-1). \
+        Control characters in messages, names and refs show as visible symbols (␛ ␉ ␞ ␟ …); none of \
+        them can split or add a row: there are as many rows as git log has commits.
         """
     )
 

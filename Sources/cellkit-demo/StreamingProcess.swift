@@ -11,12 +11,12 @@ import Darwin
 /// too long to wait for (`git log` over a long history).
 ///
 /// Nothing is read ahead of what is asked: a program that writes more than the pipe
-/// holds waits until the next ``readRecords(_:separator:)`` (backpressure). Reads are
+/// holds waits until the next ``readRecords(_:separator:perRecord:)`` (backpressure). Reads are
 /// blocking and must come one at a time; ``terminate()`` may come from any thread, also
 /// during a read, which then ends as cancelled. The child is reaped when its output
 /// ends or when it is terminated, so none outlives the stream.
 final class StreamingProcess: @unchecked Sendable {
-    /// Records read by one ``StreamingProcess/readRecords(_:separator:)``.
+    /// Records read by one ``StreamingProcess/readRecords(_:separator:perRecord:)``.
     struct Chunk {
         /// The complete records, without their separators.
         var records: [[UInt8]]
@@ -50,9 +50,13 @@ final class StreamingProcess: @unchecked Sendable {
 
     deinit { terminate() }
 
-    /// Reads until `count` complete records are in (a record starts with `separator`
-    /// and ends where the next starts) or the output ends; blocks the calling thread.
-    func readRecords(_ count: Int, separator: UInt8) -> Chunk {
+    /// Reads until `count` complete records are in or the output ends; blocks the calling thread.
+    ///
+    /// A record starts with `separator` and holds `perRecord` of them (the first and
+    /// `perRecord - 1` inside it, between its fields); it ends where the next starts. A byte
+    /// of a field's text can only be taken as structure when it is `separator`: with NUL,
+    /// which git never writes in a commit's text, none can.
+    func readRecords(_ count: Int, separator: UInt8, perRecord: Int = 1) -> Chunk {
         lock.lock()
         guard !terminated, !reaped else {
             lock.unlock()
@@ -61,12 +65,21 @@ final class StreamingProcess: @unchecked Sendable {
         reading = true
         lock.unlock()
 
-        var starts = buffer.indices.filter { buffer[$0] == separator }
+        // The buffer starts at a record's start (or is empty): separators are counted from it.
+        var seen = 0
+        var starts: [Int] = []
+        for index in buffer.indices where buffer[index] == separator {
+            if seen % perRecord == 0 { starts.append(index) }
+            seen += 1
+        }
         // The output ends when standard output does; standard error is read meanwhile
         // (a child that fills it must not block) and to its end afterwards.
         let ended = Subprocess.readPipes([output, errors], until: { !$0.contains(0) && starts.count > count }) { index, bytes in
             if index == 0 {
-                for offset in bytes.indices where bytes[offset] == separator { starts.append(buffer.count + offset - bytes.startIndex) }
+                for offset in bytes.indices where bytes[offset] == separator {
+                    if seen % perRecord == 0 { starts.append(buffer.count + offset - bytes.startIndex) }
+                    seen += 1
+                }
                 buffer.append(contentsOf: bytes)
             } else {
                 errorBytes.append(contentsOf: bytes)
@@ -97,25 +110,31 @@ final class StreamingProcess: @unchecked Sendable {
         return Chunk(records: records, end: ProcessResult(status: status, outputBytes: [], errorOutput: String(decoding: errorBytes, as: UTF8.self)))
     }
 
-    /// Ends the program (SIGTERM) and reaps it; a read in progress ends as cancelled.
+    /// Ends the program and what it started (SIGTERM to its process group) and reaps it;
+    /// a read in progress ends as cancelled. A program still running after
+    /// ``Subprocess/gracePeriod`` is killed (SIGKILL): this never waits longer.
     func terminate() {
         lock.lock()
         defer { lock.unlock() }
         guard !reaped else { return }
         if !terminated {
             terminated = true
-            kill(pid, SIGTERM)
+            kill(-pid, SIGTERM)
         }
         if !reading { closeAndReap() }
     }
 
-    /// Closes the pipes and waits for the child; call with the lock held.
+    /// Closes the pipes and waits for the child (at most ``Subprocess/gracePeriod`` when it
+    /// was terminated); call with the lock held.
     @discardableResult
     private func closeAndReap() -> Int32 {
         guard !reaped else { return -1 }
         reaped = true
         close(output)
         close(errors)
-        return Subprocess.reap(pid)
+        guard terminated else { return Subprocess.reap(pid) }
+        let status = Subprocess.end([pid])[pid] ?? -1
+        Subprocess.forget(pid)
+        return status
     }
 }

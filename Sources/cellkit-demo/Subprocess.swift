@@ -18,7 +18,8 @@ struct ProcessResult: Sendable {
     var output: String { String(decoding: outputBytes, as: UTF8.self) }
 }
 
-/// Runs programs with posix_spawn, standard input from /dev/null (never the terminal in raw mode).
+/// Runs programs with posix_spawn, standard input from /dev/null, each in a session of its
+/// own (never the terminal in raw mode, nor a controlling terminal to open).
 enum Subprocess {
     private static let queue = DispatchQueue(label: "cellkit-demo.subprocess", attributes: .concurrent)
 
@@ -36,33 +37,55 @@ enum Subprocess {
     /// The children started and not reaped yet.
     static var liveChildren: Set<pid_t> { children.lock.withLock { children.live } }
 
-    /// Ends every child still running (SIGTERM, SIGKILL after a second) and reaps it; no
+    /// How long a child (and what it started) has to end after SIGTERM before SIGKILL.
+    static let gracePeriod = 0.3
+
+    /// Ends every child still running, with whatever it started (SIGTERM to its process
+    /// group, SIGKILL to the groups still there after ``gracePeriod``), and reaps it; no
     /// child starts afterwards. Called once as the demo exits, whichever way it does
-    /// (q, Ctrl-C, a signal, an error): a diffstat `git show` must not outlive the demo.
+    /// (q, Ctrl-C, a signal, an error): a diffstat `git show`, or a `git fetch` or `ssh` it
+    /// started, must not outlive the demo nor keep it from exiting (one that ignores SIGTERM).
     static func terminateAll() {
         let pids = children.lock.withLock {
             children.closing = true
             return children.live
         }
-        for pid in pids { kill(pid, SIGTERM) }
-        for pid in pids {
-            var status: Int32 = 0
-            var waited = 0
-            // The thread that started the child may reap it first: then waitpid fails (ECHILD),
-            // and no new child can have its pid (none starts any more).
-            while true {
-                let result = waitpid(pid, &status, WNOHANG)
-                if result != 0 && !(result < 0 && errno == EINTR) { break }
-                if waited == 100 { kill(pid, SIGKILL) }
-                if waited > 100 {
-                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                    break
-                }
-                usleep(10_000)
-                waited += 1
-            }
-        }
+        end(Array(pids))
         children.lock.withLock { children.live.subtract(pids) }
+    }
+
+    /// Ends the children `pids` and their process groups (each child leads its own, see
+    /// ``spawn(_:environment:)``): SIGTERM, then SIGKILL to the groups still there after
+    /// ``gracePeriod``; reaps each child. Returns each child's status as ``reap(_:)`` does
+    /// (-1 when another thread reaped it first).
+    @discardableResult
+    static func end(_ pids: [pid_t]) -> [pid_t: Int32] {
+        for pid in pids { kill(-pid, SIGTERM) }
+        var statuses: [pid_t: Int32] = [:]
+        var left = pids
+        let deadline = DispatchTime.now() + gracePeriod
+        while !left.isEmpty {
+            left.removeAll { pid in
+                var status: Int32 = 0
+                let result = waitpid(pid, &status, WNOHANG)
+                if result == 0 || (result < 0 && errno == EINTR) { return false }
+                // Ended (its group may live on: the rest of it is ended below), or reaped
+                // by the thread that started it (ECHILD; no new child can have its pid, none starts).
+                statuses[pid] = result > 0 ? exitStatus(status) : -1
+                kill(-pid, SIGKILL)
+                return true
+            }
+            if left.isEmpty || DispatchTime.now() >= deadline { break }
+            usleep(5_000)
+        }
+        for pid in left {
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            var result: pid_t
+            repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+            statuses[pid] = result > 0 ? exitStatus(status) : -1
+        }
+        return statuses
     }
 
     /// Runs `arguments` (the first is looked up in PATH) off the main thread, in this
@@ -86,6 +109,13 @@ enum Subprocess {
         close(child.errors)
         return ProcessResult(status: reap(child.pid), outputBytes: output, errorOutput: String(decoding: errorOutput, as: UTF8.self))
     }
+
+    /// posix_spawn's flag for a new session (`POSIX_SPAWN_SETSID`, a macro Swift does not import on Linux).
+    #if canImport(Darwin)
+    private static let newSession = Int16(POSIX_SPAWN_SETSID)
+    #else
+    private static let newSession: Int16 = 0x80
+    #endif
 
     /// Why a program could not be started.
     struct SpawnFailure: Error {
@@ -126,7 +156,10 @@ enum Subprocess {
         sigemptyset(&defaults)
         for signal in [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // A session of its own: no controlling terminal, so neither git nor what it starts
+        // (a fetch, ssh, a credential prompt) can read or write the terminal (keys meant for the
+        // list, a prompt drawn over it); and a process group of its own, which ``end(_:)`` ends whole.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | newSession)
 
         var cArguments = arguments.map { strdup($0) } + [nil]
         var cEnvironment = environment(with: set).map { strdup($0) } + [nil]
@@ -155,7 +188,17 @@ enum Subprocess {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         children.lock.withLock { _ = children.live.remove(pid) }
-        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return exitStatus(status)
+    }
+
+    /// Forgets `pid`, reaped by ``end(_:)``.
+    static func forget(_ pid: pid_t) {
+        children.lock.withLock { _ = children.live.remove(pid) }
+    }
+
+    /// The exit status in a `waitpid` status, or 128+N after signal N.
+    static func exitStatus(_ status: Int32) -> Int32 {
+        (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// This process's environment as NAME=value strings, with `set` applied.

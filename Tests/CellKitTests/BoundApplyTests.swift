@@ -46,6 +46,39 @@ struct BoundApplyTests {
         #expect(listView.visibleTexts == ["source v3"])
     }
 
+    // Outside check 8a (doc gap): bound to a second controller, the source stayed the first
+    // one's dataSource, heard its rows and was loaded by its retry.
+    @Test("a source bound to a second controller is unbound from the first, which keeps its rows")
+    func aSourceShowsInOneControllerAtATime() async throws {
+        let (first, firstView) = trackScreen(log: DiagnosticLog())
+        let (second, secondView) = trackScreen(log: DiagnosticLog())
+        let source = SimpleDataSource([Track(id: 1, title: "one")])
+        first.bind(to: source)
+        await first.settle()
+        second.bind(to: source)
+        await second.settle()
+        #expect(first.dataSource == nil)
+        #expect(second.dataSource === source)
+        source.set([Track(id: 2, title: "two")])
+        await first.settle()
+        await second.settle()
+        #expect(firstView.visibleTexts == ["one"])
+        #expect(secondView.visibleTexts == ["two"])
+        try firstView.checkConsistency()
+        // Back to the first: the second lets it go.
+        first.bind(to: source)
+        await first.settle()
+        #expect(second.dataSource == nil && first.dataSource === source)
+        #expect(firstView.visibleTexts == ["two"])
+        // Unbound by an apply of the second's own: nothing changes for the first.
+        second.bind(to: source)
+        second.apply(TableModel([Track(id: 3, title: "own")]))
+        #expect(first.dataSource == nil && second.dataSource == nil)
+        first.bind(to: source)
+        await first.settle()
+        #expect(first.dataSource === source)
+    }
+
     @Test func aSnapshotBeingDiffedWhenTheAppAppliesIsDropped() async throws {
         let (controller, listView) = trackScreen(log: DiagnosticLog())
         let gate = DiffGate()

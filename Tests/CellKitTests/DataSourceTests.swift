@@ -211,6 +211,37 @@ struct DataSourceRaceTests {
         try screen.expectConsistent()
     }
 
+    @Test("sections with headers but no rows are an empty model: the no-results row alone")
+    func headedSectionsWithoutRowsShowNoResults() throws {
+        let screen = PostScreen()
+        screen.controller.apply(TableModel(sections: [TableSection(id: SectionID("a"), header: "A", items: []), TableSection(id: SectionID("b"), header: "B", items: [])]))
+        #expect(screen.placeholder is NoResultsPlaceholder)
+        #expect(screen.controller.displayed.sections.count == 1)
+        #expect(screen.controller.displayed.sections[0].header == nil)
+        try screen.expectConsistent()
+    }
+
+    @Test("a stream of models submitted from a task (the data-sources article's recipe) ends with its last one")
+    func aStreamOfModelsSubmittedFromATask() async throws {
+        let screen = PostScreen()
+        let (stream, feed) = AsyncStream.makeStream(of: [Post].self)
+        let task = Task { @MainActor [weak controller = screen.controller] in
+            for await latest in stream {
+                controller?.submit(ListSnapshot(TableModel(latest), state: latest.isEmpty ? .empty : .loaded))
+            }
+        }
+        for n in [3, 5, 4] { feed.yield(posts(0..<n)) }
+        feed.yield(posts([7, 2, 1]))
+        feed.finish()
+        await task.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [7, 2, 1])
+        try screen.expectConsistent()
+        screen.controller.submit(ListSnapshot(TableModel([Post]()), state: .empty))
+        await screen.controller.settle()
+        #expect(screen.placeholder is NoResultsPlaceholder)
+    }
+
     @Test func manySnapshotsFromManyTasksEndWithTheLastOneAndNoInvalidBatch() async throws {
         // Seeded: snapshots of random sizes and orders, submitted from the main actor while
         // earlier ones are still being diffed; every batch is checked by the headless view.

@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:296
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:303
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -577,7 +577,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:27
+// Sources/CellKit/ListController+Binding.swift:40
 @MainActor private func docExample50() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1353,8 +1353,21 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:27
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:251
 @MainActor private func docExample90() async throws {
+    struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
+
+    @MainActor func follow(_ scores: AsyncStream<[Score]>, in controller: ListController) -> Task<Void, Never> {
+        Task { @MainActor [weak controller] in
+            for await latest in scores {
+                controller?.submit(ListSnapshot(TableModel(latest), state: latest.isEmpty ? .empty : .loaded))
+            }
+        }
+    }
+}
+
+// Sources/CellKit/Documentation.docc/GettingStarted.md:27
+@MainActor private func docExample91() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1365,7 +1378,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:43
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample92() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1382,7 +1395,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:66
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1407,8 +1420,8 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:99
-@MainActor private func docExample93() async throws {
+// Sources/CellKit/Documentation.docc/GettingStarted.md:101
+@MainActor private func docExample94() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1418,8 +1431,8 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:114
-@MainActor private func docExample94() async throws {
+// Sources/CellKit/Documentation.docc/GettingStarted.md:116
+@MainActor private func docExample95() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1435,7 +1448,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1463,11 +1476,11 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:66
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
-        // "height nan of Post at section 0, row 0 is not a number in 0...1000000000.0; using 0.0 ..."
+        // "height nan of Post at section 0, row 0 is not a height in 0...1000000000.0; using 0.0 ..."
         if diagnostic.kind == .invalidHeight { print(diagnostic.message) }
     })
     controller.rowHeights.set(Post.self, .measured { post, _ in post.text.isEmpty ? .nan : 1e30 })
@@ -1479,7 +1492,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:92
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1497,7 +1510,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:117
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1506,7 +1519,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1532,7 +1545,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1548,7 +1561,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:116
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1574,7 +1587,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:207
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample103() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1598,7 +1611,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:234
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample104() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1610,7 +1623,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample105() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1620,7 +1633,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample106() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1647,7 +1660,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:58
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample107() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1671,7 +1684,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:102
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1693,7 +1706,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:131
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1706,7 +1719,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:57
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample110() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1723,7 +1736,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1739,7 +1752,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1761,7 +1774,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:139
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1776,7 +1789,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:165
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1793,7 +1806,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:204
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1808,7 +1821,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:223
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1828,7 +1841,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:163
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample117() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1843,7 +1856,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:203
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1861,7 +1874,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:226
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1875,7 +1888,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:36
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1890,14 +1903,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:24
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1914,7 +1927,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -1922,7 +1935,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:28
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1935,7 +1948,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1944,7 +1957,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1952,7 +1965,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:144
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -1961,7 +1974,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:152
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1969,7 +1982,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:245
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -1977,14 +1990,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:428
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample130() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:44
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample131() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -1996,7 +2009,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample132() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2005,7 +2018,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample133() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2016,7 +2029,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample134() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2028,7 +2041,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample135() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2045,7 +2058,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample136() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2069,13 +2082,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample137() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample138() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2102,7 +2115,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample139() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2122,7 +2135,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample140() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2139,8 +2152,8 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:150
-@MainActor private func docExample140() async throws {
+// README.md:151
+@MainActor private func docExample141() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2153,7 +2166,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 140 examples compile and run") @MainActor func run() async throws {
+    @Test("all 141 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2294,5 +2307,6 @@ struct DocExamples {
         try await docExample138()
         try await docExample139()
         try await docExample140()
+        try await docExample141()
     }
 }

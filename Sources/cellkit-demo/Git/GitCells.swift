@@ -63,20 +63,30 @@ final class CommitCell: CommitCellBase, TerminalRenderable {
 /// A merge: marked, with its parents.
 final class MergeCell: CommitCellBase, TerminalRenderable {
     func terminalLines(width: Int) -> [StyledLine] {
+        [subjectLine(marker: "⑂", markerStyle: TextStyle(foreground: .magenta, bold: true)), mergeDetailLine()]
+    }
+}
+
+extension CommitCellBase {
+    /// The detail line of a merge: ``detailLine()``, then the parents' short hashes.
+    func mergeDetailLine() -> StyledLine {
         var detail = detailLine()
         if let info {
             detail.append(" · merges " + info.parents.map { String($0.prefix(7)) }.joined(separator: " + "), style: TextStyle(foreground: .magenta))
         }
-        return [subjectLine(marker: "⑂", markerStyle: TextStyle(foreground: .magenta, bold: true)), detail]
+        return detail
     }
 }
 
-/// A tagged commit: the tags on their own line above the commit.
+/// A tagged commit: the tags on their own line above the commit (drawn as a merge when it is one).
 final class TagCell: CommitCellBase, TerminalRenderable {
     func terminalLines(width: Int) -> [StyledLine] {
         let tags = info?.tags.joined(separator: ", ") ?? ""
         var tagLine = StyledLine(" ")
         tagLine.append("◆ " + tags, style: TextStyle(foreground: .black, background: .yellow, bold: true))
+        if let info, info.parents.count > 1 {
+            return [tagLine, subjectLine(marker: "⑂", markerStyle: TextStyle(foreground: .yellow, bold: true)), mergeDetailLine()]
+        }
         return [tagLine, subjectLine(marker: "●", markerStyle: TextStyle(foreground: .yellow)), detailLine()]
     }
 }

@@ -150,8 +150,8 @@ final class GitHistory: @unchecked Sendable {
         var arguments = GitRepository.logArguments(skip: index, diffstats: false)
         arguments.insert("--max-count=1", at: 1)
         let result = Subprocess.runBlocking(repository.command(arguments), environment: GitRepository.environment)
-        guard result.status == 0, let record = result.outputBytes.split(separator: GitRepository.recordSeparator).first,
-              var commit = GitRepository.commit(record: Array(record), diffstats: false) else { return nil }
+        guard result.status == 0, result.outputBytes.first == GitRepository.recordSeparator,
+              var commit = GitRepository.commit(record: Array(result.outputBytes.dropFirst()), diffstats: false) else { return nil }
         commit.diffstat = Self.unavailable
         return commit
     }
@@ -165,7 +165,7 @@ final class GitHistory: @unchecked Sendable {
                 try restart(at: position, generation: generation)
                 continue
             }
-            let chunk = stream.readRecords(count - commits.count, separator: GitRepository.recordSeparator)
+            let chunk = stream.readRecords(count - commits.count, separator: GitRepository.recordSeparator, perRecord: GitRepository.fieldsPerRecord)
             if chunk.cancelled { throw CancellationError() }
             var read = chunk.records.compactMap { GitRepository.commit(record: $0, diffstats: diffstats) }
             position += chunk.records.count

@@ -76,16 +76,22 @@ struct GitRepository: Sendable {
     static let repositoryVariables = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
                                       "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"]
 
-    /// The environment git runs with: the C locale, and none of ``repositoryVariables``.
+    /// The environment git runs with: the C locale, none of ``repositoryVariables``, and
+    /// never the network nor a prompt. `GIT_ALLOW_PROTOCOL` empty allows no transport at all,
+    /// whatever the repository's config says (`protocol.ssh.allow=always` would win over
+    /// `-c protocol.allow=never`): a partial clone's missing blob is not fetched (its diffstat is
+    /// unavailable), and neither a `core.sshCommand` nor a remote helper runs. Git 2.45 and
+    /// later are also told not to fetch lazily at all (`GIT_NO_LAZY_FETCH`).
     static var environment: [String: String?] {
-        var environment: [String: String?] = ["LC_ALL": "C", "LANGUAGE": nil]
+        var environment: [String: String?] = ["LC_ALL": "C", "LANGUAGE": nil, "GIT_TERMINAL_PROMPT": "0",
+                                              "GIT_ALLOW_PROTOCOL": "", "GIT_NO_LAZY_FETCH": "1"]
         for name in repositoryVariables { environment[name] = .some(nil) }
         return environment
     }
 
     /// The command line that runs git `arguments` on the repository.
     func command(_ arguments: [String]) -> [String] {
-        ["git", "--no-pager", "-C", path, "-c", "log.showSignature=false", "-c", "color.ui=never",
+        ["git", "--no-pager", "-C", path, "-c", "protocol.allow=never", "-c", "log.showRoot=true", "-c", "log.showSignature=false", "-c", "color.ui=never",
          "-c", "i18n.logOutputEncoding=UTF-8"] + arguments
     }
 
@@ -133,33 +139,45 @@ struct GitRepository: Sendable {
     /// The arguments of the `git log` that lists HEAD's history from commit `skip` on, newest
     /// first, one record per commit (see ``commit(record:diffstats:)``); with `diffstats`, each with its diffstat.
     static func logArguments(skip: Int, diffstats: Bool) -> [String] {
-        // Records start with RS so that a diffstat (after the format) stays with its commit.
-        let format = "%x1e%H%x1f%h%x1f%P%x1f%an%x1f%ad%x1f%D%x1f%s%x1f"
+        // Each record starts with NUL and holds ``fieldsPerRecord`` NULs, one before each field
+        // and one after the last, so that a diffstat (after the format) stays with its commit.
+        // git never writes NUL in a commit's text (it ends a name or a message there), so no
+        // byte of a message, a name or a ref can be taken as structure.
+        let format = "%x00%H%x00%h%x00%P%x00%an%x00%ad%x00%D%x00%s%x00"
         var arguments = ["log", "--encoding=UTF-8", "--decorate=short", "--date=format:%Y-%m-%d %a %H:%M", "--format=" + format]
         if skip > 0 { arguments.append("--skip=\(skip)") }
         if diffstats { arguments += ["--shortstat", "--diff-merges=first-parent"] }
         return arguments + ["HEAD", "--"]
     }
 
-    /// The record separator of ``logArguments(skip:diffstats:)``'s output (RS).
-    static let recordSeparator: UInt8 = 0x1E
+    /// The byte that starts each record of ``logArguments(skip:diffstats:)``'s output and
+    /// separates its fields (NUL).
+    static let recordSeparator: UInt8 = 0
+    /// How many ``recordSeparator`` bytes each record holds (its first byte included).
+    static let fieldsPerRecord = 8
 
     /// The commit of one record of ``logArguments(skip:diffstats:)``'s output (without its
-    /// separator); nil for a record that is not one.
+    /// first separator); nil for a record that is not one.
     static func commit(record: [UInt8], diffstats: Bool) -> CommitInfo? {
-        let fields = record.split(separator: 0x1F, omittingEmptySubsequences: false).map(text)
-        guard fields.count >= 8 else { return nil }
-        let date = fields[4]
-        let stat = firstLine(fields[7].trimmingPrefix(while: \.isWhitespace).description)
+        let fields = record.split(separator: recordSeparator, omittingEmptySubsequences: false)
+        guard fields.count == fieldsPerRecord, isObjectName(fields[0]) else { return nil }
+        let date = text(fields[4])
+        let stat = diffstats ? firstLine(text(fields[7]).trimmingPrefix(while: \.isWhitespace).description) : ""
+        let refs = text(fields[5])
         return CommitInfo(
-            hash: fields[0], shortHash: fields[1],
-            parents: fields[2].split(separator: " ").map(String.init),
-            author: fields[3],
+            hash: text(fields[0]), shortHash: text(fields[1]),
+            parents: text(fields[2]).split(separator: " ").map(String.init),
+            author: text(fields[3]),
             day: String(date.prefix(14)), time: String(date.suffix(5)),
-            refs: fields[5].isEmpty ? [] : fields[5].components(separatedBy: ", "),
-            subject: fields[6],
+            refs: refs.isEmpty ? [] : refs.components(separatedBy: ", "),
+            subject: text(fields[6]),
             diffstat: diffstats ? diffstat(shortstat: stat) : nil
         )
+    }
+
+    /// Whether `bytes` are a full object name: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits.
+    static func isObjectName<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        (bytes.count == 40 || bytes.count == 64) && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Whether the repository has no commit yet (HEAD names none, and git says nothing more).

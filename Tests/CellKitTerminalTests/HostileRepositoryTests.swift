@@ -1,0 +1,229 @@
+@testable import cellkit_demo
+import Foundation
+import Testing
+
+/// Repositories made to fool or trap the demo (report 6): commit text with the bytes a
+/// record format could take as structure, promisor remotes, odd configs and object formats.
+@Suite("cellkit-demo git: hostile repositories", .enabled(if: GitFixture.isAvailable))
+struct HostileRepositoryTests {
+    private func demo(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
+        try Spawn.run([try DemoBinary.path] + arguments, environment: environment)
+    }
+
+    /// The commit rows of piped output (a row's first line starts with a marker and the short hash).
+    private func commitLines(_ output: String) -> [Substring] {
+        output.split(separator: "\n").filter { $0.hasPrefix(" ● ") || $0.hasPrefix(" ⑂ ") || $0.hasPrefix(" ◆ ") }
+    }
+
+    /// A repository whose messages and author names hold 0x1E and 0x1F laid out as the old record format
+    /// (a forged commit with a hash, author, date, tag and "HEAD ->"; an author name that would hide commits).
+    static func spoofing(_ name: String) throws -> ScratchRepository {
+        try ScratchRepository(name, script: #"""
+            git config user.name T; git config user.email t@example.com
+            echo 1 > a; git add .; git commit -qm "real first"
+            echo 2 > a; git add .
+            git commit -qm "$(printf 'Fix typo\037\0362222222222222222222222222222222222222222\0372222222\037\037Linus Torvalds\0372030-01-01 Tue 00:00\037HEAD -> main, tag: v9.9\037Revert: remove backdoor\037')"
+            echo 3 > a; git add .; git commit -qm "$(printf 'bare \037\036 in it')"
+            echo 4 > b; git add .; git -c user.name="$(printf 'Ev\037e\0363333333333333333333333333333333333333333\037FAKE')" commit -qm "author sep"
+            echo 5 > b; git add .; git -c user.name="$(printf 'Mal\036lory')" commit -qm "hidden backdoor"
+            echo 6 > b; git add .; git commit -qm "normal last"
+            """#)
+    }
+
+    @Test("0x1E and 0x1F in a message or an author name neither forge nor hide commits; they show as ␞ ␟")
+    func separatorBytesInCommitText() throws {
+        // Before: the record format used 0x1E/0x1F as its separators, so the first message
+        // made a third, forged row, and the author names hid two commits.
+        let repository = try Self.spoofing("spoof")
+        defer { repository.remove() }
+        let log = try Spawn.run(["git", "-C", repository.path, "log", "--format=%h"])
+        let expected = log.output.split(separator: "\n").count
+        #expect(expected == 6)
+        for pageSize in ["100", "1", "2"] {
+            let result = try demo(["git", repository.path, "--page-size", pageSize, "--width", "200"])
+            #expect(result.status == 0, "\(result.errorOutput)")
+            let rows = commitLines(result.output)
+            #expect(rows.count == expected, "\(result.output)")
+            #expect(!rows.contains { $0.contains("2222222 Revert") } && !result.output.contains(" ◆ v9.9") && !result.output.contains("== 2030-01-01"), "\(result.output)")
+            #expect(result.output.contains("Fix typo␟␞2222222222222222222222222222222222222222␟2222222␟␟Linus Torvalds␟2030-01-01 Tue 00:00␟HEAD -> main, tag: v9.9␟Revert: remove backdoor␟"), "\(result.output)")
+            #expect(result.output.contains("bare ␟␞ in it"), "\(result.output)")
+            #expect(result.output.contains("Ev␟e␞3333333333333333333333333333333333333333␟FAKE"), "\(result.output)")
+            #expect(result.output.contains("Mal␞lory"), "\(result.output)")
+            // Once in the forged text, once as the real ref.
+            #expect(result.output.components(separatedBy: "HEAD -> main").count == 3, "\(result.output)")
+            // The diffstats stay with their commits: "Fix typo" changed a (1 line out, 1 in).
+            let lines = result.output.split(separator: "\n")
+            let fix = try #require(lines.firstIndex { $0.contains("Fix typo") })
+            #expect(lines[fix + 1].contains("1 file +1 −1"), "\(lines[fix + 1])")
+            let first = try #require(lines.firstIndex { $0.contains("real first") })
+            #expect(lines[first + 1].contains("1 file +1 −0"), "\(lines[first + 1])")
+        }
+    }
+
+    @Test("a record is a commit only with a full object name and every field; fields never split on 0x1E or 0x1F")
+    func recordParsing() {
+        let hash = String(repeating: "a", count: 40)
+        func record(_ fields: [String]) -> [UInt8] { Array(fields.joined(separator: "\u{0}").utf8) }
+        let commit = GitRepository.commit(record: record([hash, "aaaaaaa", "", "A\u{1E}B\u{1F}C", "2024-03-01 Fri 09:00", "", "s\u{1F}\u{1E}t", "\n"]), diffstats: false)
+        #expect(commit?.author == "A\u{1E}B\u{1F}C")
+        #expect(commit?.subject == "s\u{1F}\u{1E}t")
+        #expect(GitRepository.commit(record: record(["x" + hash.dropFirst(), "a", "", "A", "d", "", "s", ""]), diffstats: false) == nil)
+        #expect(GitRepository.commit(record: record([hash, "a", "", "A", "d", "", "s"]), diffstats: false) == nil)
+        let sha256 = String(repeating: "0123456789abcdef", count: 4)
+        #expect(GitRepository.commit(record: record([sha256, "0123456", "", "A", "d", "", "s", ""]), diffstats: false)?.hash == sha256)
+    }
+
+    /// A partial clone whose newest commit's blob is missing, with a promisor remote that
+    /// would run `core.sshCommand` (it creates the file `PWNED` next to the repository) and a
+    /// config that allows ssh whatever `-c protocol.allow=never` says.
+    static func promisor(_ name: String) throws -> ScratchRepository {
+        try ScratchRepository(name, in: "evil", script: #"""
+            git config user.name T; git config user.email t@example.com
+            for n in 1 2 3; do echo $n > f$n; git add .; git commit -qm "commit $n"; done
+            blob=$(git rev-parse HEAD:f3)
+            git repack -adq
+            old=$(ls .git/objects/pack/*.pack)
+            git rev-list --objects --all | grep -v "$blob" | cut -d' ' -f1 | git pack-objects -q .git/objects/pack/kept > /dev/null
+            rm -f "$old" "${old%.pack}.idx"
+            ! git cat-file -e "$blob" 2>/dev/null
+            git config core.repositoryformatversion 1
+            git config extensions.partialClone origin
+            git remote add origin ssh://host.example/repo
+            git config remote.origin.promisor true
+            git config protocol.ssh.allow always
+            git config core.sshCommand "touch '$1/../PWNED'; exit 255; :"
+            """#)
+    }
+
+    @Test("a partial clone's missing blob is never fetched: no remote, no ssh command, \"diffstat unavailable\"")
+    func promisorRemoteNeverRuns() throws {
+        // Before: git show / git log --shortstat fetched the blob lazily, running the repository's
+        // core.sshCommand (PWNED was created), or prompting for a password on the terminal.
+        let repository = try Self.promisor("promisor")
+        defer { repository.remove() }
+        let pwned = repository.root.appendingPathComponent("PWNED").path
+        let check = try Spawn.run(["git", "-C", repository.path, "show", "--shortstat", "HEAD"])
+        try #require(FileManager.default.fileExists(atPath: pwned), "the fixture does not reach its ssh command: \(check.errorOutput)")
+        try FileManager.default.removeItem(atPath: pwned)
+        for pageSize in ["100", "1"] {
+            let result = try demo(["git", repository.path, "--page-size", pageSize, "--width", "100"])
+            #expect(result.status == 0, "\(result.errorOutput)")
+            let lines = result.output.split(separator: "\n")
+            let newest = try #require(lines.firstIndex { $0.contains("commit 3") }, "\(result.output)")
+            #expect(lines[newest + 1].contains("diffstat unavailable"), "\(result.output)")
+            #expect(commitLines(result.output).count == 3, "\(result.output)")
+            #expect(!FileManager.default.fileExists(atPath: pwned), "the repository's ssh command ran (--page-size \(pageSize))")
+        }
+    }
+
+    // Before the fix: git show, started on the demo's terminal, could open /dev/tty and read the
+    // keys (a credential prompt of a lazy fetch); q and Ctrl-C never reached the demo, and after a
+    // key the main queue waited in read(), so SIGTERM, SIGINT and SIGHUP did nothing either; a git
+    // that ignored SIGTERM left what it started (ssh, sleep) running after the demo.
+    @Test("q, Ctrl-C and signals end the demo while git show prompts on /dev/tty or hangs ignoring SIGTERM; nothing it started is left",
+          .enabled(if: TmuxAvailability.available), arguments: ["q", "C-c", "TERM", "INT", "HUP"])
+    func hangingGitNeverKeepsTheDemo(_ way: String) throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let git = try FakeGit(in: fixture.root) { _, calls in
+            """
+            case " $* " in
+            *" show "*)
+              echo $$ >> '\(calls)'
+              trap '' TERM INT HUP
+              if (exec 3< /dev/tty) 2> /dev/null; then printf 'Password: ' > /dev/tty; read x < /dev/tty; read x < /dev/tty; fi
+              sleep 600 & echo $! >> '\(calls)'
+              wait; exit 1 ;;
+            esac
+            """
+        }
+        let session = try DemoSession("git-hang-\(way)", ["git", fixture.repository], columns: 100, rows: 12, environment: ["PATH": git.path])
+        defer { session.close() }
+        try session.tmux.waitFor(text: "Remove the second file")
+        func recorded() -> [pid_t] {
+            ((try? String(contentsOfFile: git.calls, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while recorded().count < 4 && Date() < deadline { usleep(20_000) }
+        #expect(recorded().count >= 4, "the two git show did not start their sleep")
+        defer { for pid in recorded() where !processIsGone(pid) { kill(pid, SIGKILL) } }
+        try session.tmux.send("j")
+        switch way {
+        case "TERM": kill(try session.demoPID(), SIGTERM)
+        case "INT": kill(try session.demoPID(), SIGINT)
+        case "HUP": kill(try session.demoPID(), SIGHUP)
+        default: try session.tmux.send(way)
+        }
+        let screen = try session.tmux.waitFor("the demo to exit") { $0.contains { $0.hasPrefix("exit=") } }
+        let expected = ["q": "exit=0", "C-c": "exit=130", "TERM": "exit=143", "INT": "exit=130", "HUP": "exit=129"][way]!
+        #expect(screen.contains(expected), "\(screen)")
+        let pids = recorded()
+        #expect(waitUntilGone(pids, timeout: 5), "left running after the demo: \(pids.filter { !processIsGone($0) })")
+        _ = try session.waitForExitAndCheckTerminal()
+    }
+
+    @Test("log.showRoot=false in the user's config does not make the root commit read \"no changes\"")
+    func rootCommitWithShowRootOff() throws {
+        // Before: git log and git show print no diffstat for a root commit with log.showRoot=false,
+        // and the demo read that as "no changes".
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let environment = ["GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "log.showRoot", "GIT_CONFIG_VALUE_0": "false"]
+        let piped = try demo(["git", fixture.repository, "--width", "100"], environment: environment)
+        #expect(piped.status == 0, "\(piped.errorOutput)")
+        let lines = piped.output.split(separator: "\n")
+        let root = try #require(lines.firstIndex { $0.contains("Add the first file") }, "\(piped.output)")
+        #expect(lines[root + 1].contains("1 file +1 −0"), "\(lines[root + 1])")
+        // The interactive list's diffstats (git show, one per row).
+        let repository = GitRepository(path: fixture.repository)
+        let hash = try Spawn.run(["git", "-C", fixture.repository, "rev-list", "--max-parents=0", "HEAD"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = try Spawn.run(["env", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=log.showRoot", "GIT_CONFIG_VALUE_0=false"]
+            + repository.command(["show", "--shortstat", "--format=", hash, "--"]))
+        #expect(shown.output.contains("1 file changed, 1 insertion(+)"), "\(shown.output)")
+    }
+
+    @Test("piped --pages N with more history left prints N pages of rows and nothing else on standard output")
+    func pagesWithMoreLeft() throws {
+        // Before: standard output ended with a false "∅ No commits yet in ‘…’" row.
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        for (pages, rows) in [("1", 2), ("2", 4)] {
+            let result = try demo(["git", fixture.repository, "--pages", pages, "--page-size", "2", "--width", "100"])
+            #expect(result.status == 0, "\(result.errorOutput)")
+            #expect(!result.output.contains("No commits yet"), "\(result.output)")
+            #expect(commitLines(result.output).count == rows, "\(result.output)")
+            let last = result.output.split(separator: "\n").last ?? ""
+            #expect(last.hasPrefix("   Test Author · "), "\(result.output)")
+            #expect(result.errorOutput.contains("more remain"), "\(result.errorOutput)")
+        }
+        let feed = try demo(["feed", "--pages", "1"])
+        #expect(feed.status == 0 && !feed.output.isEmpty, "\(feed.errorOutput)")
+    }
+
+    @Test("merges are drawn as merges, tagged or not, in SHA-1 and SHA-256 repositories", arguments: ["sha1", "sha256"])
+    func mergesInBothObjectFormats(_ format: String) throws {
+        // Before: a tagged merge (report 6 saw it in a SHA-256 repository) was drawn as a plain commit.
+        let repository = try ScratchRepository("merges-\(format)", in: "repo", script: #"""
+            cd ..; rm -rf repo; git init -q -b main --object-format=\#(format) repo; cd repo
+            git config user.name T; git config user.email t@example.com
+            echo 1 > a; git add .; git commit -qm one
+            git checkout -qb b2; echo 2 > b; git add .; git commit -qm side
+            git checkout -q main; echo 3 > c; git add .; git commit -qm three
+            git merge -q --no-edit -m "Tagged merge" b2; git tag v1
+            git checkout -qb b3 HEAD~1; echo 4 > d; git add .; git commit -qm other
+            git checkout -q main; git merge -q --no-edit -m "Plain merge" b3
+            """#)
+        defer { repository.remove() }
+        let result = try demo(["git", repository.path, "--width", "200"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n")
+        let parents = try Spawn.run(["git", "-C", repository.path, "log", "--merges", "--format=%p"]).output.split(separator: "\n")
+        #expect(parents.count == 2)
+        for (subject, parents) in zip(["Plain merge", "Tagged merge"], parents) {
+            let row = try #require(lines.firstIndex { $0.contains(subject) }, "\(result.output)")
+            #expect(lines[row].hasPrefix(" ⑂ "), "\(lines[row])")
+            #expect(lines[row + 1].hasSuffix("merges " + parents.split(separator: " ").joined(separator: " + ")), "\(lines[row + 1])")
+        }
+        #expect(result.output.contains(" ◆ v1\n ⑂ "), "\(result.output)")
+    }
+}
