@@ -382,4 +382,65 @@ struct PagingRecoveryTests {
         #expect(remote.items.map(\.id) == [500, 501, 0, 1, 3])
         #expect(remote.lastRefreshNewItemCount == 2)
     }
+
+    // An outside user's report (outside8a, doc gap): a paged list that local edits emptied
+    // showed "No results" while more pages existed, and no page was ever asked for (no row
+    // could come on screen to ask). It now asks for the next page itself, with the loading
+    // row meanwhile.
+    @Test func aPagedListEmptiedByLocalEditsLoadsTheNextPage() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { try await gate.fetch($0) }
+        let screen = PostScreen(viewportHeight: 88)
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<2), hasMore: true))
+        await load.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [0, 1])
+        // Both rows on screen, the next page not asked for yet (prefetch distance 0, end not reached).
+        let before = await gate.arguments.count
+
+        source.edit { $0.removeAll() }
+        await screen.controller.settle()
+        guard source.pageInFlight != nil else {
+            Issue.record("no page asked for: the list shows \(String(describing: screen.placeholder))")
+            return
+        }
+        #expect(screen.placeholder is LoadingPlaceholder, "not \(String(describing: screen.placeholder))")
+        await gate.waitForCalls(before + 1)
+        await gate.resume(before, returning: Page(posts(2..<4), hasMore: true))
+        while source.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [2, 3])
+        try screen.expectConsistent()
+    }
+
+    // The same after a load whose first page holds only rows removed locally: it pages on
+    // past them, and shows "No results" only once no page is left.
+    @Test func aFirstPageOfRemovedRowsPagesOnUntilTheEnd() async throws {
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            Page(posts(page * 2..<page * 2 + 2), hasMore: page < 2)
+        }
+        let screen = PostScreen(viewportHeight: 88)
+        screen.controller.bind(to: source)
+        await source.load().value
+        source.edit { $0.removeAll() }      // rows 0, 1 removed locally
+        while source.isFetching { await Task.yield() }
+        await source.load().value            // page 0 again: only removed rows
+        while source.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [2, 3], "the next page shows")
+        source.edit { $0.removeAll() }
+        while source.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [4, 5])
+        source.edit { $0.removeAll() }
+        while source.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs.isEmpty)
+        #expect(!source.hasMore)
+        #expect(screen.placeholder is NoResultsPlaceholder, "no page left: no results")
+        try screen.expectConsistent()
+    }
 }

@@ -337,7 +337,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:78
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:83
 @MainActor private func docExample31() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:303
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:308
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -1586,7 +1586,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:207
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:212
 @MainActor private func docExample103() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1610,7 +1610,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:234
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:239
 @MainActor private func docExample104() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 

@@ -69,6 +69,11 @@ public struct Page<Item: Sendable>: Sendable {
 /// on the server's top (once even a whole page of them: the page before again; the
 /// same rows a third time in a row stop it).
 ///
+/// A list left with no row while ``hasMore`` holds (local edits removed every row the
+/// pages brought, or a page held only such rows) asks for its next page itself: no row
+/// can come on screen to ask. Its snapshot is `.loading` meanwhile (the loading row),
+/// and `.empty` only once no page is left or the paging stalled.
+///
 /// A failed next page keeps the content and ends the list with the
 /// ``LoadMorePlaceholder`` row in its failed form (``nextPageError``); selecting
 /// it, the row coming on screen again, ``loadNextPage()`` or ``loadAll()`` ask
@@ -189,13 +194,20 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Returns the task, or `nil` when nothing was started.
     @discardableResult
     public func loadNextPage() -> Task<Void, Never>? {
+        guard let task = startNextPage() else { return nil }
+        publish(state: snapshot.quietState)
+        return task
+    }
+
+    /// Starts the next page (see ``loadNextPage()``) without publishing.
+    @discardableResult
+    private func startNextPage() -> Task<Void, Never>? {
         guard hasMore, pageInFlight == nil, !isFetchingFirstPage else { return nil }
         let page = nextPage
         let generation = loads.current
         pageInFlight = page
         nextPageError = nil
         stalledPage = nil
-        publish(state: snapshot.quietState)
         let fetch = fetch
         let task = Task { [weak self] in
             let result: Result<Page<Item>, any Error>
@@ -647,9 +659,15 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     }
 
     private func publishContent() {
+        // No row left to show while more pages exist (local edits removed every row the
+        // pages brought): no row can come on screen to ask for the next page, so it is asked here.
+        if items.isEmpty, hasMore, !isFetchingFirstPage, pageInFlight == nil, nextPageError == nil, stalledPage == nil {
+            startNextPage()
+        }
         let model = TableModel(sections: [TableSection(id: 0, header: nil, footer: nil, rows: makeRows(items))])
-        // An edit to an empty list during the first load leaves the loading row.
-        let state: ContentState = isFetchingFirstPage && model.isEmpty ? .loading : .settled(model)
+        // An edit to an empty list during the first load leaves the loading row; so does a
+        // next page loading for a list that shows no row yet.
+        let state: ContentState = (isFetchingFirstPage || pageInFlight != nil) && model.isEmpty ? .loading : .settled(model)
         publish(ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError))
     }
 
