@@ -443,4 +443,53 @@ struct PagingRecoveryTests {
         #expect(screen.placeholder is NoResultsPlaceholder, "no page left: no results")
         try screen.expectConsistent()
     }
+
+    // An outside user's report (outside8a, doc gap): a cancelled next page (cancel(), its
+    // task cancelled, or the fetch throwing CancellationError) left no load-more row, no
+    // retry and no error: the list just stopped. It now ends with the failed load-more row
+    // (retry), and onError is not called.
+    @Test(arguments: ["cancel()", "task", "fetch"])
+    func aCancelledNextPageEndsTheListWithTheRetryRow(how: String) async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            if page == 0 { return Page(posts(0..<2), hasMore: true) }
+            return try await gate.fetch(page)
+        }
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        await source.load().value
+        await screen.controller.settle()
+        let next = source.loadNextPage()
+        await gate.waitForCalls(1)
+        switch how {
+        case "cancel()":
+            source.cancel()
+            await gate.resume(0, returning: Page(posts(2..<4), hasMore: true))   // too late: dropped
+        case "task":
+            next?.cancel()
+            await gate.resume(0, returning: Page(posts(2..<4), hasMore: true))
+        default: await gate.resume(0, throwing: CancellationError())
+        }
+        await next?.value
+        await screen.controller.settle()
+        #expect(source.items.map(\.id) == [0, 1])
+        #expect(source.hasMore)
+        let last = screen.controller.displayed.sections.last?.items.last?.model as? LoadMorePlaceholder
+        #expect(screen.errors.value.isEmpty, "nothing failed: no onError")
+        guard last?.isFailed == true else {
+            Issue.record("the list ends with no retry row: \(String(describing: last))")
+            return
+        }
+
+        // Selecting the row asks for the page again.
+        let path = ItemPath(item: 0, section: screen.controller.displayed.sections.count - 1)
+        screen.listView.selectItem(at: path)
+        #expect(source.pageInFlight == 1)
+        await gate.waitForCalls(2)
+        await gate.resume(1, returning: Page(posts(2..<4), hasMore: false))
+        while source.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [0, 1, 2, 3])
+        try screen.expectConsistent()
+    }
 }

@@ -337,7 +337,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:83
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:88
 @MainActor private func docExample31() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -353,7 +353,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:308
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:315
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -1275,7 +1275,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:124
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:126
 @MainActor private func docExample86() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1297,7 +1297,7 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:157
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:159
 @MainActor private func docExample87() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1319,7 +1319,7 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:197
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:199
 @MainActor private func docExample88() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1336,7 +1336,7 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:215
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:217
 @MainActor private func docExample89() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1353,7 +1353,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:251
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:253
 @MainActor private func docExample90() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 

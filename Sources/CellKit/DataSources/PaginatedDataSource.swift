@@ -74,6 +74,11 @@ public struct Page<Item: Sendable>: Sendable {
 /// can come on screen to ask. Its snapshot is `.loading` meanwhile (the loading row),
 /// and `.empty` only once no page is left or the paging stalled.
 ///
+/// A cancelled next page (``cancel()``, its task cancelled, or the fetch throwing
+/// `CancellationError`) keeps the content and ``hasMore`` and ends the list with the
+/// same retry row, its ``nextPageError`` the `CancellationError`; ``ListController/onError``
+/// is not called (nothing failed).
+///
 /// A failed next page keeps the content and ends the list with the
 /// ``LoadMorePlaceholder`` row in its failed form (``nextPageError``); selecting
 /// it, the row coming on screen again, ``loadNextPage()`` or ``loadAll()`` ask
@@ -229,8 +234,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Cancelling the returned task cancels the page it is waiting for (the fetch's
     /// task is cancelled, and the page is not appended even if the fetch returns it),
     /// and the first load it started itself; a first load or refresh started
-    /// elsewhere goes on. The list stays as it was, with no error, and paging goes on
-    /// when asked again. So
+    /// elsewhere goes on. The list stays as it was, with no error (no
+    /// ``ListController/onError``), and ends with the load-more row in its failed form
+    /// (``nextPageError`` is the `CancellationError`, as for any cancelled next page):
+    /// paging goes on when asked again, from that row or a call. So
     /// does a page that says more follow but moves the list on no further (empty,
     /// or the same rows again: a server that repeats itself, see
     /// ``PaginatedDataSource``): call it again to go on from the next page. A page already
@@ -349,6 +356,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         _ = loads.next()
         moreTask?.cancel()
         moreTask = nil
+        // A cancelled next page ends the list with the retry row, as a failed one does.
+        if pageInFlight != nil, !items.isEmpty { nextPageError = CancellationError() }
         pageInFlight = nil
         isFetchingFirstPage = false
         let state: ContentState = snapshot.state.isLoading ? .failed(CancellationError()) : snapshot.state
@@ -478,6 +487,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             nextPage = page + 1
             publishContent()
         case .failure(let error) where error is CancellationError:
+            // The list ends with the retry row (no onError: nothing failed); the state stays.
+            if !items.isEmpty { nextPageError = error }
             publish(state: snapshot.state)
         case .failure(let error):
             nextPageError = error
