@@ -297,3 +297,41 @@ struct TerminalZeroSizeTests {
         #expect(list.renderFrame().isEmpty)
     }
 }
+
+/// An outside user's report (outside8a, d1): an apply from a display hook while the list
+/// view lays out the rows a scroll brings ran inside that layout. The terminal list
+/// view's layout is a layout pass of its core too: the apply waits for its end.
+@Suite("Terminal list view: applies from hooks during a layout pass")
+@MainActor
+struct TerminalLayoutPassReentryTests {
+    @Test(arguments: ["pageDown", "end", "resize"])
+    func anApplyFromOnWillDisplayDuringAScrollWaitsForTheLayout(how: String) {
+        let fixture = NotesFixture(columns: 40, rows: 6)
+        var armed = false
+        fixture.controller.onWillDisplay { _, _ in
+            if armed {
+                armed = false
+                var model = TableModel()
+                model.appendSection(id: 0)
+                model.append([Note(id: 100, title: "Note 100"), Note(id: 101, title: "Note 101")])
+                fixture.controller.apply(model)
+            }
+        }
+        var model = TableModel()
+        model.appendSection(id: 0)
+        model.append((0..<30).map { Note(id: $0, title: "Note \($0)") })
+        fixture.controller.apply(model)
+        _ = fixture.list.renderFrame()
+        armed = true
+        switch how {
+        case "pageDown": _ = fixture.list.handle(.pageDown)
+        case "end": _ = fixture.list.handle(.end)
+        default: fixture.list.resize(columns: 40, rows: 12)
+        }
+        // Right after the layout, before any frame is drawn again.
+        #expect(fixture.controller.displayed.itemCount == 2)
+        let shown = fixture.list.visibleItemPaths.map { (fixture.list.cell(at: $0) as? NoteCell)?.note?.id }
+        #expect(shown == [100, 101], "paths \(fixture.list.visibleItemPaths)")
+        #expect(fixture.list.core.consistencyProblem() == nil)
+    }
+}
