@@ -24,7 +24,9 @@ struct GitCommand: ParsableCommand {
         rebase the history is read again. A PATH \
         that is not a repository, does not exist, cannot be read, or that git refuses (dubious \
         ownership, with git's safe.directory advice; a bad config value, with git's message) shows \
-        the error row, and exits 1 when piped. A filter (/) \
+        the error row, and exits 1 when piped. A commit git cannot read (a corrupt repository) \
+        ends the history there: the commits before it show, then the "Couldn't load more" row with \
+        git's fatal line. A filter (/) \
         searches the loaded pages and says so: its last row (Enter) searches the rest of the \
         history (Esc stops it and goes back to the row selected before the filter); one that \
         matches nothing shows the no-results row.

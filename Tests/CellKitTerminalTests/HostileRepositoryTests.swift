@@ -226,4 +226,63 @@ struct HostileRepositoryTests {
         }
         #expect(result.output.contains(" ◆ v1\n ⑂ "), "\(result.output)")
     }
+
+    /// 30 commits, "v 1" to "v 30", with the commit object of "v 15" deleted: git log gives
+    /// "v 30" to "v 17", then fails.
+    static func unreadableCommit(_ name: String) throws -> ScratchRepository {
+        try ScratchRepository(name, script: #"""
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 30); do echo $i > f$i; git add .; git commit -qm "v $i"; done
+            c=$(git rev-parse HEAD~15); rm ".git/objects/$(echo $c | cut -c1-2)/$(echo $c | cut -c3-)"
+            """#)
+    }
+
+    @Test("one unreadable commit: the rows git delivered before it are shown and printed, then git's fatal line")
+    func rowsBeforeAnUnreadableCommit() throws {
+        // Before: the page the unreadable commit fell on was dropped whole (with the default
+        // page size, no row at all), and the message was git's first line ("error: Could not read").
+        let repository = try Self.unreadableCommit("unreadable")
+        defer { repository.remove() }
+        let log = try Spawn.run(["git", "-C", repository.path, "log", "--format=%s"])
+        let readable = log.output.split(separator: "\n")
+        #expect(readable.count == 14 && log.status != 0, "\(log.output)")
+        for pageSize in ["100", "5", "1"] {
+            let result = try demo(["git", repository.path, "--page-size", pageSize, "--width", "200"])
+            #expect(result.status == 1, "\(result.errorOutput)")
+            #expect(commitLines(result.output).count == readable.count, "--page-size \(pageSize): \(result.output)")
+            #expect(readable.allSatisfy { subject in result.output.contains(" " + subject + "\n") }, "\(result.output)")
+            #expect(result.errorOutput.contains("git log failed with status 128: fatal: Failed to traverse parents of commit"), "\(result.errorOutput)")
+        }
+    }
+
+    @Test("git's message is its fatal or error line, not a warning or GIT_TRACE output before it")
+    func gitMessages() throws {
+        #expect(GitRepository.message(stderr: "warning: unable to access '/root/.config/git/attributes': Permission denied\nerror: Could not read 1234\nfatal: Failed to traverse parents of commit 5678\n")
+            == "fatal: Failed to traverse parents of commit 5678")
+        #expect(GitRepository.message(stderr: "warning: unable to access 'x': Permission denied\nerror: Could not read 1234\n") == "error: Could not read 1234")
+        #expect(GitRepository.message(stderr: "11:43:38.250751 git.c:460 trace: built-in: git log\nsomething odd\n") == "something odd")
+        #expect(GitRepository.message(stderr: "warning: only this\n") == "warning: only this")
+        let warned = GitRepository.error(path: "/r", stderr: "warning: unable to access '/root/.config/git/attributes': Permission denied\nfatal: bad config line 1 in file /r/.git/config\n")
+        #expect("\(warned)" == "git cannot read ‘/r’: fatal: bad config line 1 in file /r/.git/config")
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let traced = try demo(["git", fixture.notARepository], environment: ["GIT_TRACE": "1"])
+        #expect(traced.status == 1)
+        #expect(!traced.errorOutput.contains("trace:") && traced.errorOutput.contains("is not a git repository (git: fatal: not a git repository"), "\(traced.errorOutput)")
+    }
+
+    @Test("interactive: the rows before an unreadable commit show, End stops on the \"Couldn't load more\" row",
+          .enabled(if: TmuxAvailability.available))
+    func unreadableCommitInteractive() throws {
+        let repository = try Self.unreadableCommit("unreadable-tmux")
+        defer { repository.remove() }
+        let session = try DemoSession("git-unreadable", ["git", repository.path], columns: 100, rows: 12)
+        defer { session.close() }
+        try session.tmux.waitFor(text: "v 30")
+        try session.tmux.send("End")
+        let screen = try session.tmux.waitFor(text: "Couldn't load more")
+        #expect(screen.contains { $0.contains("v 17") }, "\(screen)")
+        #expect(screen.contains { $0.contains("fatal: Failed to traverse") }, "\(screen)")
+        try session.quit()
+    }
 }

@@ -103,6 +103,24 @@ struct GitRepository: Sendable {
         text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }
 
+    /// The line of git's standard error that says what went wrong: its `fatal:` line, else its
+    /// `error:` line, else its first line that is neither a warning nor a trace (`GIT_TRACE`):
+    /// a warning about an unreadable `$HOME` or trace output must not stand in for the cause.
+    static func message(stderr: String) -> String {
+        let lines = stderr.split(whereSeparator: \.isNewline).map(String.init)
+        if let fatal = lines.first(where: { $0.hasPrefix("fatal: ") }) { return fatal }
+        if let error = lines.first(where: { $0.hasPrefix("error: ") }) { return error }
+        return causes(lines).first ?? lines.first ?? ""
+    }
+
+    /// `lines` of git's standard error without its warnings and trace output (`GIT_TRACE`:
+    /// "11:43:38.250751 git.c:460 trace: …").
+    private static func causes(_ lines: [String]) -> [String] {
+        lines.filter { line in
+            !line.hasPrefix("warning: ") && !(line.first?.isNumber == true && line.contains(" trace: ")) && !line.hasPrefix("trace: ")
+        }
+    }
+
     /// Checks that `path` is a repository (a work tree or a bare one); names what is wrong when not.
     func check() async throws(GitError) {
         var info = stat()
@@ -121,7 +139,7 @@ struct GitRepository: Sendable {
 
     /// The error git's standard error describes: dubious ownership, permission denied, or not a repository.
     static func error(path: String, stderr: String) -> GitError {
-        let lines = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingPrefix(while: \.isWhitespace) }
+        let lines = causes(stderr.split(whereSeparator: \.isNewline).map(String.init)).map { $0.trimmingPrefix(while: \.isWhitespace) }
         if stderr.contains("dubious ownership") {
             let hint = lines.first { $0.hasPrefix("git config") && $0.contains("safe.directory") }.map(String.init) ?? ""
             return .dubiousOwnership(path: path, hint: hint)
@@ -130,9 +148,9 @@ struct GitRepository: Sendable {
             return .permissionDenied(path: path, detail: "git: " + String(denied))
         }
         if stderr.contains("not a git repository") {
-            return .notARepository(path: path, detail: firstLine(stderr))
+            return .notARepository(path: path, detail: message(stderr: stderr))
         }
-        let detail = firstLine(stderr)
+        let detail = message(stderr: stderr)
         return .unreadable(path: path, detail: detail.isEmpty ? "git failed" : detail)
     }
 
