@@ -32,7 +32,8 @@ struct GitCommand: ParsableCommand {
         matches nothing shows the no-results row.
 
         The path is always the repository: GIT_DIR and GIT_WORK_TREE in the environment are \
-        ignored. A path that starts with '-' goes after '--' or after -C. Messages are read as \
+        ignored. Its bytes reach git as given, also when they are not UTF-8 (the title and \
+        messages show those as �). A path that starts with '-' goes after '--' or after -C. Messages are read as \
         UTF-8 (git converts those with an encoding header; others that are not UTF-8 are read as Latin-1). \
         Control characters in messages, names and refs show as visible symbols (␛ ␉ ␞ ␟ …); none of \
         them can split or add a row: there are as many rows as git log has commits.
@@ -57,11 +58,24 @@ struct GitCommand: ParsableCommand {
     func run() throws {
         let display = display
         let path = directory ?? path
+        let location = Self.rawArgument(path)
         let pageSize = pageSize
         try MainActor.assumeIsolated {
-            let screen = GitScreen(path: path, pageSize: pageSize, diffstats: !display.isInteractive)
+            let screen = GitScreen(path: path, location: location, pageSize: pageSize, diffstats: !display.isInteractive)
             try ScreenRunner.run(screen, options: display)
         }
+    }
+
+    /// The bytes of the command-line argument that reads as `text` when it is not UTF-8 (a path
+    /// in Latin-1: `CommandLine.arguments` replaced its invalid bytes with U+FFFD); nil otherwise.
+    static func rawArgument(_ text: String) -> [UInt8]? {
+        guard text.contains("\u{FFFD}") else { return nil }
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+            if String(validating: bytes, as: UTF8.self) == nil, String(decoding: bytes, as: UTF8.self) == text { return bytes }
+        }
+        return nil
     }
 
     /// The options that take a value, and the flags, of `git` (and `help`).

@@ -178,7 +178,7 @@ struct HostileRepositoryTests {
         let repository = GitRepository(path: fixture.repository)
         let hash = try Spawn.run(["git", "-C", fixture.repository, "rev-list", "--max-parents=0", "HEAD"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = try Spawn.run(["env", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=log.showRoot", "GIT_CONFIG_VALUE_0=false"]
-            + repository.command(["show", "--shortstat", "--format=", hash, "--"]))
+            + repository.command(["show", "--shortstat", "--format=", hash, "--"]).map(\.description))
         #expect(shown.output.contains("1 file changed, 1 insertion(+)"), "\(shown.output)")
     }
 
@@ -284,5 +284,27 @@ struct HostileRepositoryTests {
         #expect(screen.contains { $0.contains("v 17") }, "\(screen)")
         #expect(screen.contains { $0.contains("fatal: Failed to traverse") }, "\(screen)")
         try session.quit()
+    }
+
+    @Test("a repository path that is not UTF-8 (Latin-1 bytes) reaches git unchanged, as PATH and after -C")
+    func pathNotUTF8() throws {
+        // Before: the path was read as text, its bytes replaced with U+FFFD: "does not exist".
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let script = #"""
+            p="$1/$(printf 'lat\351 \377\376name')"
+            git clone -q "$2" "$p"
+            "$DEMO" git "$p" --width 100; echo "status=$?"
+            "$DEMO" git -C "$p" --width 100; echo "status=$?"
+            "$DEMO" git "$1/$(printf 'lat\350')"; echo "status=$?"
+            """#
+        let result = try Spawn.run(["sh", "-c", script, "sh", fixture.root.path, fixture.repository], environment: ["DEMO": try DemoBinary.path])
+        let runs = result.output.components(separatedBy: "status=")
+        #expect(runs.count == 4, "\(result.output)")
+        #expect(runs.dropFirst().prefix(2).allSatisfy { $0.hasPrefix("0\n") }, "\(result.output) \(result.errorOutput)")
+        #expect(result.output.components(separatedBy: "Remove the second file").count == 3, "\(result.output)")
+        #expect(result.output.hasSuffix("status=1\n"), "\(result.output)")
+        #expect(result.errorOutput.contains("lat\u{FFFD}’ does not exist"), "\(result.errorOutput)")
+        #expect(!result.errorOutput.contains("name’ does not exist"), "\(result.errorOutput)")
     }
 }

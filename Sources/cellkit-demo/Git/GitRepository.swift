@@ -70,7 +70,17 @@ enum GitError: LocalizedError, CustomStringConvertible {
 /// in UTF-8 (`--encoding=UTF-8`); a message in another encoding without an
 /// `encoding` header is read as Latin-1 where it is not valid UTF-8.
 struct GitRepository: Sendable {
+    /// The path as text, for messages and the title (bytes that are not UTF-8 show as U+FFFD).
     let path: String
+    /// The path as the user gave it, for git and the file system (see ``init(path:location:)``).
+    let location: CommandArgument
+
+    /// The repository at `path`; `location` is the same path as the bytes the user gave, when
+    /// they are not UTF-8 (a Latin-1 name): git is given those, unchanged.
+    init(path: String, location: [UInt8]? = nil) {
+        self.path = path
+        self.location = location.map { CommandArgument(bytes: $0) } ?? CommandArgument(path)
+    }
 
     /// Variables that would make git read another repository than `path`.
     static let repositoryVariables = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
@@ -90,9 +100,10 @@ struct GitRepository: Sendable {
     }
 
     /// The command line that runs git `arguments` on the repository.
-    func command(_ arguments: [String]) -> [String] {
-        ["git", "--no-pager", "-C", path, "-c", "protocol.allow=never", "-c", "log.showRoot=true", "-c", "log.showSignature=false", "-c", "color.ui=never",
-         "-c", "i18n.logOutputEncoding=UTF-8"] + arguments
+    func command(_ arguments: [String]) -> [CommandArgument] {
+        let options: [CommandArgument] = ["-c", "protocol.allow=never", "-c", "log.showRoot=true", "-c", "log.showSignature=false",
+                                          "-c", "color.ui=never", "-c", "i18n.logOutputEncoding=UTF-8"]
+        return ["git", "--no-pager", "-C", location] + options + arguments.map { CommandArgument($0) }
     }
 
     private func git(_ arguments: [String]) async -> ProcessResult {
@@ -124,11 +135,11 @@ struct GitRepository: Sendable {
     /// Checks that `path` is a repository (a work tree or a bare one); names what is wrong when not.
     func check() async throws(GitError) {
         var info = stat()
-        if stat(path, &info) != 0 {
+        if location.withCString({ stat($0, &info) }) != 0 {
             if errno == EACCES { throw .permissionDenied(path: path, detail: "") }
             throw .missing(path: path)
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR, access(path, R_OK | X_OK) != 0, errno == EACCES {
+        if (info.st_mode & S_IFMT) == S_IFDIR, location.withCString({ access($0, R_OK | X_OK) }) != 0, errno == EACCES {
             throw .permissionDenied(path: path, detail: "")
         }
         let result = await git(["rev-parse", "--git-dir"])
