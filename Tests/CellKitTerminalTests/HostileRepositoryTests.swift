@@ -307,4 +307,22 @@ struct HostileRepositoryTests {
         #expect(result.errorOutput.contains("lat\u{FFFD}’ does not exist"), "\(result.errorOutput)")
         #expect(!result.errorOutput.contains("name’ does not exist"), "\(result.errorOutput)")
     }
+
+    @Test("a commit whose date git cannot read is under \"unknown date\", not an empty title")
+    func unparseableDate() throws {
+        // Before: an empty section title ("==  ==") and byline time ("D ·  · …").
+        let repository = try ScratchRepository("dates", script: #"""
+            git config user.name T; git config user.email t@example.com
+            git commit -q --allow-empty -m "good date"
+            printf 'tree %s\nparent %s\nauthor D <d@e> abc +0000\ncommitter D <d@e> abc +0000\n\nbad date\n' \
+              "$(git rev-parse HEAD^{tree})" "$(git rev-parse HEAD)" > .git/bad-commit
+            git update-ref HEAD "$(git hash-object -t commit --literally -w .git/bad-commit)"
+            """#)
+        defer { repository.remove() }
+        let result = try demo(["git", repository.path, "--width", "100"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output.hasPrefix("== unknown date ==\n ● "), "\(result.output)")
+        #expect(result.output.contains("   D · unknown time · HEAD -> main"), "\(result.output)")
+        #expect(!result.output.contains("==  =="), "\(result.output)")
+    }
 }

@@ -197,12 +197,16 @@ struct GitRepository: Sendable {
             hash: text(fields[0]), shortHash: text(fields[1]),
             parents: text(fields[2]).split(separator: " ").map(String.init),
             author: text(fields[3]),
-            day: String(date.prefix(14)), time: String(date.suffix(5)),
+            day: date.isEmpty ? unknownDay : String(date.prefix(14)), time: date.isEmpty ? unknownTime : String(date.suffix(5)),
             refs: refs.isEmpty ? [] : refs.components(separatedBy: ", "),
             subject: text(fields[6]),
             diffstat: diffstats ? diffstat(shortstat: stat) : nil
         )
     }
+
+    /// The day and the time of a commit whose date git cannot read (it prints none).
+    static let unknownDay = "unknown date"
+    static let unknownTime = "unknown time"
 
     /// Whether `bytes` are a full object name: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits.
     static func isObjectName<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
