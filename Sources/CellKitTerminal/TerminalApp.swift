@@ -56,7 +56,8 @@ import CellKit
 public final class TerminalApp {
     /// The list shown between the title bar and the status line.
     public let listView: TerminalListView
-    /// The text of the title bar.
+    /// The text of the title bar. A title too wide for the terminal is cut in the middle ("…"),
+    /// so that its end (a file or repository name after a long path) stays in view.
     public var title: String { didSet { scheduleRender() } }
     /// A message shown at the left of the status line (for example "Loading…").
     public var statusMessage: String? { didSet { scheduleRender() } }
@@ -366,6 +367,27 @@ public final class TerminalApp {
         }
     }
 
+    /// `text` as it fits `width` columns: cut in the middle ("…"), so that its end (a file or
+    /// repository name after a long path) stays in view; unchanged when it fits.
+    static func middleCut(_ text: String, to width: Int) -> String {
+        guard DisplayWidth.of(text) > width, width >= 3 else { return text }
+        let characters = Array(text)
+        let room = width - 1
+        var head = "", headWidth = 0, start = 0
+        while start < characters.count, headWidth + DisplayWidth.of(characters[start]) <= room / 2 {
+            headWidth += DisplayWidth.of(characters[start])
+            head.append(characters[start])
+            start += 1
+        }
+        var tail: [Character] = [], tailWidth = 0, end = characters.count
+        while end > start, tailWidth + DisplayWidth.of(characters[end - 1]) <= room - headWidth {
+            tailWidth += DisplayWidth.of(characters[end - 1])
+            tail.append(characters[end - 1])
+            end -= 1
+        }
+        return head + "…" + String(tail.reversed())
+    }
+
     /// The whole screen as styled lines: title bar, list, status line.
     public func composeFrame() -> [StyledLine] {
         let columns = listView.columns
@@ -373,7 +395,7 @@ public final class TerminalApp {
         let bar = usesColor ? TextStyle(foreground: .black, background: .cyan) : .inverse
         var titleStyle = bar
         titleStyle.isBold = true
-        var titleLine = StyledLine(" " + title + " ", style: titleStyle)
+        var titleLine = StyledLine(" " + Self.middleCut(StyledLine.visible(title), to: columns - 2) + " ", style: titleStyle)
         let hints = " ↑↓ move  ⏎ select  / filter  r refresh  q quit "
         let room = columns - titleLine.displayWidth - DisplayWidth.of(hints)
         if room >= 0 {
