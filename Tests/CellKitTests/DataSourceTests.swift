@@ -211,6 +211,16 @@ struct DataSourceRaceTests {
         try screen.expectConsistent()
     }
 
+    @Test("sections with headers but no rows are an empty model: the no-results row alone")
+    func headedSectionsWithoutRowsShowNoResults() throws {
+        let screen = PostScreen()
+        screen.controller.apply(TableModel(sections: [TableSection(id: SectionID("a"), header: "A", items: []), TableSection(id: SectionID("b"), header: "B", items: [])]))
+        #expect(screen.placeholder is NoResultsPlaceholder)
+        #expect(screen.controller.displayed.sections.count == 1)
+        #expect(screen.controller.displayed.sections[0].header == nil)
+        try screen.expectConsistent()
+    }
+
     @Test("a stream of models submitted from a task (the data-sources article's recipe) ends with its last one")
     func aStreamOfModelsSubmittedFromATask() async throws {
         let screen = PostScreen()

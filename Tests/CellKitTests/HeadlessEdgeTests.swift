@@ -180,15 +180,21 @@ struct HeadlessEdgeTests {
         try list.checkConsistency()
     }
 
-    @Test("the controller clamps a model's bad height and names the type, once per type", arguments: [-44, .nan, .infinity, 1e19] as [Double])
-    func controllerReportsBadHeights(_ height: Double) throws {
+    /// `rows` songs of `height` on a 440-point headless list, diagnostics collected.
+    private func songsWithHeight(_ height: RowHeight<Song>, rows: Int) -> (Collected, ListController, HeadlessListView) {
         let collected = Collected()
         let controller = ListController(diagnostics: collected.handler)
         controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
-        controller.rowHeights.set(Song.self, .fixed(height))
+        controller.rowHeights.set(Song.self, height)
         let list = HeadlessListView(viewportHeight: 440, rowHeight: 44)
         controller.attach(to: list)
-        controller.apply(TableModel((0..<10).map { Song(id: $0, title: "s\($0)") }))
+        controller.apply(TableModel((0..<rows).map { Song(id: $0, title: "s\($0)") }))
+        return (collected, controller, list)
+    }
+
+    @Test("the controller clamps a model's bad height and names the type, once per type", arguments: [-44, .nan, .infinity, 1e19] as [Double])
+    func controllerReportsBadHeights(_ height: Double) throws {
+        let (collected, controller, list) = songsWithHeight(.fixed(height), rows: 10)
         let expected = height > 0 ? RowHeights.maximumHeight : 0
         #expect(controller.listView(list, heightForItemAt: ItemPath(item: 3, section: 0)) == expected)
         #expect(list.contentHeight.isFinite && list.contentHeight >= 0)
@@ -205,13 +211,7 @@ struct HeadlessEdgeTests {
     @Test("a self-sizing row's estimate of 0 gives way to the list view's own, and names the type once",
           arguments: [0, -44, .nan] as [Double])
     func anEstimateOfZeroIsNoEstimate(estimate: Double) throws {
-        let collected = Collected()
-        let controller = ListController(diagnostics: collected.handler)
-        controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
-        controller.rowHeights.set(Song.self, .estimated(estimate))
-        let list = HeadlessListView(viewportHeight: 440, rowHeight: 44)
-        controller.attach(to: list)
-        controller.apply(TableModel((0..<100).map { Song(id: $0, title: "s\($0)") }))
+        let (collected, controller, list) = songsWithHeight(.estimated(estimate), rows: 100)
         #expect(controller.listView(list, heightForItemAt: ItemPath(item: 3, section: 0)) == nil)
         #expect(list.visibleItemPaths.count == 10)
         let reports = collected.all.filter { $0.kind == .invalidHeight && $0.message.hasPrefix("estimate") }

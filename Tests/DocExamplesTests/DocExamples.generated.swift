@@ -577,7 +577,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:27
+// Sources/CellKit/ListController+Binding.swift:40
 @MainActor private func docExample50() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1420,7 +1420,7 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:99
+// Sources/CellKit/Documentation.docc/GettingStarted.md:101
 @MainActor private func docExample94() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1431,7 +1431,7 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:114
+// Sources/CellKit/Documentation.docc/GettingStarted.md:116
 @MainActor private func docExample95() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1480,7 +1480,7 @@ import Testing
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
-        // "height nan of Post at section 0, row 0 is not a number in 0...1000000000.0; using 0.0 ..."
+        // "height nan of Post at section 0, row 0 is not a height in 0...1000000000.0; using 0.0 ..."
         if diagnostic.kind == .invalidHeight { print(diagnostic.message) }
     })
     controller.rowHeights.set(Post.self, .measured { post, _ in post.text.isEmpty ? .nan : 1e30 })
@@ -2152,7 +2152,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:150
+// README.md:151
 @MainActor private func docExample141() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 

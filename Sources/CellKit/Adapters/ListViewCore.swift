@@ -474,7 +474,7 @@ public final class ListViewCore {
 
     /// Refuses a dequeue that does not answer the request under way (see the type's rules).
     private func checkDequeue(_ cell: AnyObject, for path: ItemPath) {
-        let row = "section \(path.section), row \(path.item)"
+        var row: String { "section \(path.section), row \(path.item)" }  // only for a refusal: no string per dequeue
         guard let current = request else {
             refuse("dequeueReusableCell(_:for:) for \(row) outside the list view's request for a cell: dequeue only inside listView(_:cellForItemAt:), for the row asked (UICollectionView raises for a cell dequeued without a request)", isViolation: true)
             return

@@ -115,8 +115,8 @@ public final class RowHeights {
         cache.store(height, for: item, width: width)
     }
 
-    /// `height` as a list view can lay it out: clamped to `0...`\``maximumHeight``, NaN and
-    /// negative heights 0, larger ones and +infinity ``maximumHeight`` (UIKit raises
+    /// `height` as a list view can lay it out: clamped to 0 through ``maximumHeight`` (NaN and
+    /// negative heights give 0, larger ones and +infinity ``maximumHeight``; UIKit raises
     /// "CALayer position contains NaN" for a NaN frame). What the UIKit adapters do with a
     /// height from a delegate that is not a ``ListController`` (which clamps its own).
     ///
@@ -137,7 +137,7 @@ public final class RowHeights {
         let clamped = Self.clamped(height)
         let type = type(of: model)
         if reportedBadHeights.insert(ObjectIdentifier(type)).inserted {
-            diagnostics(Diagnostic(.invalidHeight, "height \(height) of \(type) at section \(path.section), row \(path.item) is not a number in 0...\(Self.maximumHeight); using \(clamped) (reported once per model type)"))
+            diagnostics(Diagnostic(.invalidHeight, "height \(height) of \(type) at section \(path.section), row \(path.item) is not a height in 0...\(Self.maximumHeight); using \(clamped) (reported once per model type)"))
         }
         return clamped
     }
