@@ -60,6 +60,23 @@ struct HostileRepositoryTests {
         }
     }
 
+    @Test("interactive: as many rows as git log has commits, with 0x1E and 0x1F in messages and names",
+          .enabled(if: TmuxAvailability.available))
+    func separatorBytesInteractive() throws {
+        let repository = try Self.spoofing("spoof-tmux")
+        defer { repository.remove() }
+        let session = try DemoSession("git-spoof", ["git", repository.path], columns: 120, rows: 30)
+        defer { session.close() }
+        let screen = try session.tmux.waitFor(text: "real first")
+        #expect(statusPosition(screen) == "1/6", "\(screen)")
+        #expect(!screen.contains { $0.contains("◆ v9.9") || $0.contains("2222222 Revert") || $0.contains("2030-01-01 Tue ─") }, "\(screen)")
+        #expect(screen.contains { $0.contains("Mal␞lory") }, "\(screen)")
+        try session.tmux.send("End")
+        let end = try session.tmux.waitFor("the selection on the last row") { statusPosition($0) == "6/6" }
+        #expect(end.contains { $0.contains("real first") }, "\(end)")
+        try session.quit()
+    }
+
     @Test("a record is a commit only with a full object name and every field; fields never split on 0x1E or 0x1F")
     func recordParsing() {
         let hash = String(repeating: "a", count: 40)
