@@ -218,6 +218,26 @@ struct TerminalInputTmuxTests {
         try shell.quitDemoAndCheckTerminal()
     }
 
+    // Failed before the fix (demo report 7, item 1): continued by the shell to end (bash
+    // sends SIGCONT after SIGTERM or SIGHUP to a stopped job), the demo stopped again
+    // (SIGTTOU, as after `bg`) before it handled the end, and stayed a stopped job until `fg`.
+    @Test("Ctrl-Z then kill %1 (SIGTERM) or kill -HUP %1: the stopped demo ends with 128 + the signal",
+          arguments: [("TERM", SIGTERM), ("HUP", SIGHUP)])
+    func killAStoppedDemo(name: String, signal: Int32) throws {
+        let shell = try ShellPane("suspend-kill-\(name)")
+        defer { shell.close() }
+        let tmux = shell.tmux, d = shell.quotedDirectory
+        try shell.run("stty -g > \(d)/before", waitingFor: "before")
+        try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
+        try tmux.send("C-z")
+        try tmux.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
+        // `wait` returns once the job ended (it would hang on a job stopped again).
+        try shell.run("kill -\(name) %1; wait %1; echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
+        #expect(shell.contents("status") == "\(128 + signal)\n")
+        #expect(shell.contents("after") == shell.contents("before"))
+        #expect(try tmux.display("#{alternate_on}") == "0")
+    }
+
     // Failed before the fix (demo report 5, item 1): stopped with SIGSTOP from elsewhere and
     // continued with SIGCONT, the demo stayed on the alternate screen in the background, and
     // `fg` (which sends no SIGCONT to a running job) left it in the shell's line mode.

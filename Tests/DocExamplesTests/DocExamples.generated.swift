@@ -1996,7 +1996,7 @@ import Testing
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:44
+// Sources/CellKitTerminal/TerminalApp.swift:46
 @MainActor private func docExample131() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
