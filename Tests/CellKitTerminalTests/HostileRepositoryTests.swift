@@ -1,4 +1,5 @@
 @testable import cellkit_demo
+import CellKitTerminal
 import Foundation
 import Testing
 
@@ -197,6 +198,32 @@ struct HostileRepositoryTests {
         let shown = try Spawn.run(["env", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=log.showRoot", "GIT_CONFIG_VALUE_0=false"]
             + repository.command(["show", "--shortstat", "--format=", hash, "--"]).map(\.description))
         #expect(shown.output.contains("1 file changed, 1 insertion(+)"), "\(shown.output)")
+    }
+
+    // Demo report 7, items 2 and 4: a 5,000-character author pushed the time, the branches and
+    // the diffstat off the byline (piped at --width 1000 too); an empty one left a bare " · ".
+    @Test("a long author name is cut with …, so the byline keeps its time and diffstat; an empty one reads “unknown author”")
+    func longAndEmptyAuthors() throws {
+        let long = String(repeating: "Ω", count: 5_000)
+        let repository = try ScratchRepository("authors", script: """
+            git config user.email t@example.com
+            echo 1 > a; git add .; git -c user.name=T commit -qm first
+            echo 2 > a; git add .; git -c user.name='\(long)' commit -qm "long author"
+            """)
+        defer { repository.remove() }
+        let result = try demo(["git", repository.path, "--width", "200"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n")
+        let row = try #require(lines.firstIndex { $0.contains("long author") }, "\(result.output)")
+        let byline = lines[row + 1]
+        #expect(byline.hasPrefix("   " + String(repeating: "Ω", count: CommitCellBase.authorColumns - 1) + "… · "), "\(byline)")
+        #expect(byline.contains("1 file +1 −1"), "\(byline)")
+        #expect(CommitCellBase.byline("") == "unknown author")
+        #expect(CommitCellBase.byline("Ada") == "Ada")
+        #expect(DisplayWidth.of(CommitCellBase.byline(String(repeating: "日", count: 100))) <= CommitCellBase.authorColumns)
+        // "1 commit", not "1 commits", when one page of one commit leaves more.
+        let one = try demo(["git", repository.path, "--pages", "1", "--page-size", "1"])
+        #expect(one.errorOutput.contains("(1 commit);"), "\(one.errorOutput)")
     }
 
     @Test("piped --pages N with more history left prints N pages of rows and nothing else on standard output")

@@ -127,7 +127,7 @@ final class GitScreen: DemoScreen {
             if update.key == "diffstat" { cell.diffstat = update.value as? String }
         }
         controller.onSelect(model) { [unowned self] row, _ in
-            showStatus("\(row.info.shortHash) \(row.info.subject) — \(row.info.author), \(row.info.day) \(row.info.time)")
+            showStatus("\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)")
         }
     }
 
