@@ -48,7 +48,8 @@ struct HostileRepositoryTests {
             #expect(!rows.contains { $0.contains("2222222 Revert") } && !result.output.contains(" ◆ v9.9") && !result.output.contains("== 2030-01-01"), "\(result.output)")
             #expect(result.output.contains("Fix typo␟␞2222222222222222222222222222222222222222␟2222222␟␟Linus Torvalds␟2030-01-01 Tue 00:00␟HEAD -> main, tag: v9.9␟Revert: remove backdoor␟"), "\(result.output)")
             #expect(result.output.contains("bare ␟␞ in it"), "\(result.output)")
-            #expect(result.output.contains("Ev␟e␞3333333333333333333333333333333333333333␟FAKE"), "\(result.output)")
+            // The author name, cut at 40 columns as every long one is (its ␟FAKE end is past them).
+            #expect(result.output.contains("Ev␟e␞333333333333333333333333333333333333… · "), "\(result.output)")
             #expect(result.output.contains("Mal␞lory"), "\(result.output)")
             // Once in the forged text, once as the real ref.
             #expect(result.output.components(separatedBy: "HEAD -> main").count == 3, "\(result.output)")

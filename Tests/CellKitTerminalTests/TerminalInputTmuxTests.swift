@@ -231,9 +231,12 @@ struct TerminalInputTmuxTests {
         try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
         try tmux.send("C-z")
         try tmux.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
-        // `wait` returns once the job ended (it would hang on a job stopped again).
-        try shell.run("kill -\(name) %1; wait %1; echo $? > \(d)/status; stty -g > \(d)/after", waitingFor: "after")
-        #expect(shell.contents("status") == "\(128 + signal)\n")
+        // `set -b`: the shell reports the job's end at once ("Exit 129"); a job stopped again
+        // would be reported as stopped, and the exit never.
+        try tmux.send("set -b; kill -\(name) %1", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("the job's exit status") { $0.contains { $0.contains("Exit \(128 + signal)") } }
+        try shell.run("stty -g > \(d)/after", waitingFor: "after")
         #expect(shell.contents("after") == shell.contents("before"))
         #expect(try tmux.display("#{alternate_on}") == "0")
     }
