@@ -35,9 +35,9 @@ import CellKitUIKit
 /// One list view per controller: a controller shown by a second `CellKitList` (or
 /// attached to another list view) leaves the first.
 ///
-/// Type-checked against the iOS 16.4 SDK; it has never run (see the DocC article
-/// "Using CellKit from SwiftUI"). It works on iOS 15 (``SwiftUICell`` falls back
-/// to an embedded `UIHostingController` there).
+/// Type-checked against the iOS 16.4 SDK, for iOS 15 and later targets; it has never
+/// run (see the DocC article "Using CellKit from SwiftUI"). On iOS 15 ``SwiftUICell``
+/// falls back to an embedded `UIHostingController`.
 ///
 /// ```swift
 /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }

@@ -22,12 +22,13 @@ import CellKitUIKit
 ///   appear/disappear callbacks, and the row sizes by the hosting view's intrinsic
 ///   content size.
 ///
-/// The hosted view's identity is the identity of the model shown (``prepare(for:)``
-/// with an `Identifiable` model): a reconfigure of the same row keeps its SwiftUI state
-/// (`@State`, `@StateObject`), and a cell reused for another model starts with fresh
-/// state instead of the previous row's (SwiftUI keeps state per view identity, and a
-/// reused hosting view has the same structural identity for every model it shows).
-/// A view shown with ``show(_:)`` alone (a presenter) keeps one identity per cell.
+/// The hosted view's identity is the identity of the model shown (an `Identifiable`
+/// model's `id`, given by the registration of `ListController.register(_:style:content:)`,
+/// or by a presenter with ``show(_:id:)``): a reconfigure of the same row keeps its
+/// SwiftUI state (`@State`, `@StateObject`), and a cell reused for another model starts
+/// with fresh state instead of the previous row's (SwiftUI keeps state per view identity,
+/// and a reused hosting view has the same structural identity for every model it shows).
+/// A view shown without an id keeps the identity the cell had.
 ///
 /// Both paths are type-checked against the iOS 16.4 SDK; neither has run.
 ///
@@ -40,7 +41,7 @@ import CellKitUIKit
 ///
 /// struct UserRowPresenter: Presenter {
 ///     func present(_ user: User, in cell: SwiftUICell<UserRow>, style: CellStyle, context: PresentationContext<Never>) {
-///         cell.show(UserRow(name: user.name))
+///         cell.show(UserRow(name: user.name), id: user.id)
 ///     }
 /// }
 /// ```
@@ -60,7 +61,17 @@ public final class SwiftUICell<Content: View>: ListCell, UIKitHostedContent {
     public init() {}
 
     /// Shows `view`; the UIKit cell hosting this cell redraws with it.
-    public func show(_ view: Content) { self.view = view }
+    ///
+    /// - Parameters:
+    ///   - view: The view to host.
+    ///   - id: The identity of the model `view` shows (a presenter passes its model's
+    ///     `id`): shown for another id than before, the hosted view starts with fresh
+    ///     SwiftUI state and ``resources`` are cleared; `nil` keeps the identity the cell
+    ///     had (the registration of `ListController.register(_:style:content:)` gives it).
+    public func show(_ view: Content, id: (any Hashable & Sendable)? = nil) {
+        if let id { identify(AnyHashable(id)) }
+        self.view = view
+    }
 
     /// Hosts ``view`` in `cell` (see the type's discussion for iOS 15).
     public func render(into cell: UIView) {
@@ -103,7 +114,11 @@ public final class SwiftUICell<Content: View>: ListCell, UIKitHostedContent {
     /// Forgets the resources of the model shown before when `model` is another one, and
     /// gives the hosted view the model's identity (see the type's discussion).
     func prepare(for model: Any) {
-        let id = (model as? any Identifiable).map { Self.identity(of: $0) }
+        identify((model as? any Identifiable).map { Self.identity(of: $0) })
+    }
+
+    /// Takes `id` as the identity of the model shown; another one clears ``resources``.
+    private func identify(_ id: AnyHashable?) {
         if id != modelID || id == nil { resources = [:] }
         modelID = id
     }

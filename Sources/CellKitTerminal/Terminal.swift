@@ -83,6 +83,12 @@ public final class Terminal {
     /// Whether ``suspend()`` gave the terminal back and ``resume()`` has not taken it again.
     public private(set) var isSuspended = false
 
+    /// Asked when the program is continued in the background after ``suspend()``, before
+    /// it stops again: `true` when an end was asked meanwhile (`kill %1` sends SIGTERM,
+    /// then SIGCONT), so that it stays continued and its caller ends it. ``TerminalApp``
+    /// sets it; without it the program stops again.
+    var endAskedWhileSuspended: (() -> Bool)?
+
     /// Creates a handle on the terminal; nothing changes until ``enterRawMode()``.
     public init() {}
 
@@ -198,8 +204,11 @@ public final class Terminal {
         }
         if isSuspended, !Terminal.isForeground {
             // Continued in the background (`bg`): stop again, as a background process that
-            // touches the terminal is stopped (SIGTTOU), so that `fg` continues it.
-            Terminal.stopProcessGroup(with: SIGTTOU)
+            // touches the terminal is stopped (SIGTTOU), so that `fg` continues it. Not when
+            // continued to end (`kill %1`: SIGTERM, then SIGCONT): the caller ends it.
+            if endAskedWhileSuspended?() == true { return false }
+            // `fg` may have come meanwhile: it sends no SIGCONT to a running job.
+            if !Terminal.isForeground { Terminal.stopProcessGroup(with: SIGTTOU) }
         }
         guard Terminal.isForeground else { return false }
         if isSuspended {

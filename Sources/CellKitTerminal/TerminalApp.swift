@@ -38,7 +38,9 @@ import CellKit
 /// ``Terminal/suspend()``); SIGCONT in the foreground (`fg`) takes the terminal again
 /// and redraws. Continued in the background (`bg`), it leaves the terminal to the
 /// shell and stops again (SIGTTOU: the shell lists it as stopped, as it does `less`
-/// or `vim`), drawing nothing; `fg` continues it, and it takes the terminal and redraws. The loading row's spinner runs a timer
+/// or `vim`), drawing nothing; `fg` continues it, and it takes the terminal and redraws.
+/// Stopped and then asked to end (`kill %1`: the shell sends SIGTERM or SIGHUP, then
+/// SIGCONT), it ends with 128 + the signal instead of stopping again. The loading row's spinner runs a timer
 /// only while it is on screen: an idle app does not wake up.
 ///
 /// ```swift
@@ -56,7 +58,8 @@ import CellKit
 public final class TerminalApp {
     /// The list shown between the title bar and the status line.
     public let listView: TerminalListView
-    /// The text of the title bar.
+    /// The text of the title bar. A title too wide for the terminal is cut in the middle ("…"),
+    /// so that its end (a file or repository name after a long path) stays in view.
     public var title: String { didSet { scheduleRender() } }
     /// A message shown at the left of the status line (for example "Loading…").
     public var statusMessage: String? { didSet { scheduleRender() } }
@@ -100,6 +103,12 @@ public final class TerminalApp {
     /// Whether the terminal is the app's: false while suspended, and while continued in the background.
     private var ownsTerminal = true
     private var inputSource: (any DispatchSourceRead)?
+    /// The read end of the pipe the signal handlers write to.
+    private var signalRead: Int32 = -1
+    /// Signals read from it and not handled yet.
+    private var heldSignals: [Int32] = []
+    /// Set while a SIGCONT read from it is handled.
+    private var handlingContinue = false
     private var animation: (any DispatchSourceTimer)?
     private var animationRunning = false
     /// Inside ``handle(_:)-(Key)`` for a batch: the filter is told once, at the end or before a key that needs it.
@@ -145,16 +154,16 @@ public final class TerminalApp {
         TerminalSignals.forward(to: fds[1])
 
         let signalSource = DispatchSource.makeReadSource(fileDescriptor: fds[0], queue: .main)
-        let signalRead = fds[0]
+        signalRead = fds[0]
         signalSource.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
-                var buffer = [UInt8](repeating: 0, count: 64)
-                let count = read(signalRead, &buffer, buffer.count)
-                guard count > 0 else { return }
-                for byte in buffer.prefix(count) { self?.handleSignal(Int32(byte)) }
+                guard let self else { return }
+                self.heldSignals += self.readSignals()
+                self.handleHeldSignals()
             }
         }
         signalSource.resume()
+        terminal.endAskedWhileSuspended = { [unowned self] in endAskedWhileSuspended() }
 
         let inputSource = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
         inputSource.setEventHandler { [weak self] in
@@ -185,6 +194,51 @@ public final class TerminalApp {
 
     // MARK: Events
 
+    /// The signals forwarded since the last read (nonblocking; none when nothing came).
+    private func readSignals() -> [Int32] {
+        var signals: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while case let count = read(signalRead, &buffer, buffer.count), count > 0 {
+            signals += buffer.prefix(count).map { Int32($0) }
+        }
+        return signals
+    }
+
+    /// Handles the signals read and not handled yet, an end (SIGTERM, SIGINT, SIGHUP,
+    /// SIGQUIT) first.
+    private func handleHeldSignals() {
+        while !heldSignals.isEmpty {
+            let signal = heldSignals.first(where: Self.endSignals.contains) ?? heldSignals[0]
+            heldSignals.remove(at: heldSignals.firstIndex(of: signal)!)
+            handleSignal(signal)
+        }
+    }
+
+    private static let endSignals: Set<Int32> = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
+
+    /// Continued in the background after a suspend: whether an end was asked (`kill %1`
+    /// sends SIGTERM or SIGHUP, then SIGCONT). Reads the forwarded signals until 30 ms
+    /// after the continue's own came (100 ms at most): the kernel hands a signal sent
+    /// while the process was stopped to whichever thread takes it first once it runs
+    /// again, so the end's handler may run a little after the continue's. What it reads
+    /// is handled once the terminal call returns, an end first. Costs `bg` those 30 ms
+    /// before the program stops again.
+    private func endAskedWhileSuspended() -> Bool {
+        func milliseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
+        let start = milliseconds()
+        var continued: UInt64? = handlingContinue ? start : nil
+        while true {
+            heldSignals += readSignals()
+            if heldSignals.contains(where: Self.endSignals.contains) { return true }
+            let now = milliseconds()
+            if continued == nil, heldSignals.contains(SIGCONT) { continued = now }
+            let deadline = min(start + 100, (continued ?? start + 100) + 30)
+            guard now < deadline else { return false }
+            var ready = pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, Int32(deadline - now))
+        }
+    }
+
     private func handleSignal(_ signal: Int32) {
         switch signal {
         case SIGWINCH:
@@ -194,7 +248,10 @@ public final class TerminalApp {
         case SIGCONT:
             // Continued (after a stop by anyone): in the foreground, take the terminal again,
             // the shell may have changed it; in the background, leave it alone.
-            takeTerminalIfForeground(terminal.resume())
+            handlingContinue = true
+            let owned = terminal.resume()
+            handlingContinue = false
+            takeTerminalIfForeground(owned)
         default:
             quit(status: 128 + signal)
         }
@@ -214,6 +271,7 @@ public final class TerminalApp {
     private func suspend() {
         terminal.suspend()
         takeTerminalIfForeground(terminal.isRaw)
+        handleHeldSignals()
     }
 
     /// Redraws and reads keys when `owned` (the terminal is the app's again); otherwise
@@ -366,6 +424,27 @@ public final class TerminalApp {
         }
     }
 
+    /// `text` as it fits `width` columns: cut in the middle ("…"), so that its end (a file or
+    /// repository name after a long path) stays in view; unchanged when it fits.
+    static func middleCut(_ text: String, to width: Int) -> String {
+        guard DisplayWidth.of(text) > width, width >= 3 else { return text }
+        let characters = Array(text)
+        let room = width - 1
+        var head = "", headWidth = 0, start = 0
+        while start < characters.count, headWidth + DisplayWidth.of(characters[start]) <= room / 2 {
+            headWidth += DisplayWidth.of(characters[start])
+            head.append(characters[start])
+            start += 1
+        }
+        var tail: [Character] = [], tailWidth = 0, end = characters.count
+        while end > start, tailWidth + DisplayWidth.of(characters[end - 1]) <= room - headWidth {
+            tailWidth += DisplayWidth.of(characters[end - 1])
+            tail.append(characters[end - 1])
+            end -= 1
+        }
+        return head + "…" + String(tail.reversed())
+    }
+
     /// The whole screen as styled lines: title bar, list, status line.
     public func composeFrame() -> [StyledLine] {
         let columns = listView.columns
@@ -373,7 +452,7 @@ public final class TerminalApp {
         let bar = usesColor ? TextStyle(foreground: .black, background: .cyan) : .inverse
         var titleStyle = bar
         titleStyle.isBold = true
-        var titleLine = StyledLine(" " + title + " ", style: titleStyle)
+        var titleLine = StyledLine(" " + Self.middleCut(StyledLine.visible(title), to: columns - 2) + " ", style: titleStyle)
         let hints = " ↑↓ move  ⏎ select  / filter  r refresh  q quit "
         let room = columns - titleLine.displayWidth - DisplayWidth.of(hints)
         if room >= 0 {

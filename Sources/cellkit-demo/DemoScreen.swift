@@ -168,7 +168,7 @@ enum ScreenRunner {
             let loaded = screen.loadedSnapshot
             if loaded.hasMore {
                 let count = screen.rowsRead
-                writeToStandardError("cellkit-demo: printed \(pages) page\(pages == 1 ? "" : "s") (\(count) \(screen.rowName)s); more remain: --pages N prints N pages\n")
+                writeToStandardError("cellkit-demo: printed \(pages) page\(pages == 1 ? "" : "s") (\(count) \(screen.rowName)\(count == 1 ? "" : "s")); more remain: --pages N prints N pages\n")
             } else if let asked = options.pages, pages < asked {
                 // Fewer pages than asked for: say so, the list ended there (the sample feed ends after 1,000 tweets).
                 let count = screen.rowsRead

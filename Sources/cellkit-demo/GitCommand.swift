@@ -24,13 +24,16 @@ struct GitCommand: ParsableCommand {
         rebase the history is read again. A PATH \
         that is not a repository, does not exist, cannot be read, or that git refuses (dubious \
         ownership, with git's safe.directory advice; a bad config value, with git's message) shows \
-        the error row, and exits 1 when piped. A filter (/) \
+        the error row, and exits 1 when piped. A commit git cannot read (a corrupt repository) \
+        ends the history there: the commits before it show, then the "Couldn't load more" row with \
+        git's fatal line. A filter (/) \
         searches the loaded pages and says so: its last row (Enter) searches the rest of the \
         history (Esc stops it and goes back to the row selected before the filter); one that \
         matches nothing shows the no-results row.
 
         The path is always the repository: GIT_DIR and GIT_WORK_TREE in the environment are \
-        ignored. A path that starts with '-' goes after '--' or after -C. Messages are read as \
+        ignored. Its bytes reach git as given, also when they are not UTF-8 (the title and \
+        messages show those as �). A path that starts with '-' goes after '--' or after -C. Messages are read as \
         UTF-8 (git converts those with an encoding header; others that are not UTF-8 are read as Latin-1). \
         Control characters in messages, names and refs show as visible symbols (␛ ␉ ␞ ␟ …); none of \
         them can split or add a row: there are as many rows as git log has commits.
@@ -55,11 +58,24 @@ struct GitCommand: ParsableCommand {
     func run() throws {
         let display = display
         let path = directory ?? path
+        let location = Self.rawArgument(path)
         let pageSize = pageSize
         try MainActor.assumeIsolated {
-            let screen = GitScreen(path: path, pageSize: pageSize, diffstats: !display.isInteractive)
+            let screen = GitScreen(path: path, location: location, pageSize: pageSize, diffstats: !display.isInteractive)
             try ScreenRunner.run(screen, options: display)
         }
+    }
+
+    /// The bytes of the command-line argument that reads as `text` when it is not UTF-8 (a path
+    /// in Latin-1: `CommandLine.arguments` replaced its invalid bytes with U+FFFD); nil otherwise.
+    static func rawArgument(_ text: String) -> [UInt8]? {
+        guard text.contains("\u{FFFD}") else { return nil }
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+            if String(validating: bytes, as: UTF8.self) == nil, String(decoding: bytes, as: UTF8.self) == text { return bytes }
+        }
+        return nil
     }
 
     /// The options that take a value, and the flags, of `git` (and `help`).

@@ -37,7 +37,7 @@ final class StreamingProcess: @unchecked Sendable {
     private var errorBytes: [UInt8] = []
 
     /// Starts `arguments` (see ``Subprocess/spawn(_:environment:)``).
-    init(_ arguments: [String], environment: [String: String?]) throws(Subprocess.SpawnFailure) {
+    init(_ arguments: [CommandArgument], environment: [String: String?]) throws(Subprocess.SpawnFailure) {
         switch Subprocess.spawn(arguments, environment: environment) {
         case .success(let child):
             pid = child.pid

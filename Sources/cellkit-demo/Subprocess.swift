@@ -8,6 +8,32 @@ import Darwin
 import Dispatch
 import Foundation
 
+/// One argument of a command line, as bytes: a path the user gave need not be UTF-8, and
+/// reaches the program unchanged (a `String` would have replaced its invalid bytes).
+struct CommandArgument: Sendable, Equatable, ExpressibleByStringLiteral, CustomStringConvertible {
+    var bytes: [UInt8]
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(stringLiteral value: String) { self.init(value) }
+
+    /// The argument as text (invalid UTF-8 shows as U+FFFD).
+    var description: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A copy as a C string (malloc'd, for `free`).
+    var cString: UnsafeMutablePointer<CChar>? {
+        guard let copy = malloc(bytes.count + 1)?.assumingMemoryBound(to: CChar.self) else { return nil }
+        for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+        copy[bytes.count] = 0
+        return copy
+    }
+
+    /// Calls `body` with the argument as a C string (a path for `stat`, `access`).
+    func withCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
 /// The result of running a program to its end.
 struct ProcessResult: Sendable {
     var status: Int32
@@ -90,14 +116,14 @@ enum Subprocess {
 
     /// Runs `arguments` (the first is looked up in PATH) off the main thread, in this
     /// process's environment with `set` added (a nil value removes the variable).
-    static func run(_ arguments: [String], environment set: [String: String?] = [:]) async -> ProcessResult {
+    static func run(_ arguments: [CommandArgument], environment set: [String: String?] = [:]) async -> ProcessResult {
         await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: runBlocking(arguments, environment: set)) }
         }
     }
 
     /// Runs `arguments` and waits; blocks the calling thread.
-    static func runBlocking(_ arguments: [String], environment set: [String: String?] = [:]) -> ProcessResult {
+    static func runBlocking(_ arguments: [CommandArgument], environment set: [String: String?] = [:]) -> ProcessResult {
         let child: (pid: pid_t, output: Int32, errors: Int32)
         switch spawn(arguments, environment: set) {
         case .success(let spawned): child = spawned
@@ -124,7 +150,7 @@ enum Subprocess {
 
     /// Starts `arguments` with standard output and standard error on pipes; returns the
     /// child and the read ends of its pipes (the caller closes them and reaps the child).
-    static func spawn(_ arguments: [String], environment set: [String: String?]) -> Result<(pid: pid_t, output: Int32, errors: Int32), SpawnFailure> {
+    static func spawn(_ arguments: [CommandArgument], environment set: [String: String?]) -> Result<(pid: pid_t, output: Int32, errors: Int32), SpawnFailure> {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
         guard pipe(&out) == 0 else { return .failure(SpawnFailure(text: "pipe failed: \(String(cString: strerror(errno)))")) }
@@ -161,7 +187,7 @@ enum Subprocess {
         // list, a prompt drawn over it); and a process group of its own, which ``end(_:)`` ends whole.
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | newSession)
 
-        var cArguments = arguments.map { strdup($0) } + [nil]
+        var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map(\.cString) + [nil]
         var cEnvironment = environment(with: set).map { strdup($0) } + [nil]
         defer {
             for p in cArguments { free(p) }
@@ -170,7 +196,7 @@ enum Subprocess {
         var pid: pid_t = 0
         // Started and registered at once: ``terminateAll()`` sees every child, and none starts after it.
         children.lock.lock()
-        let spawned = children.closing ? ECANCELED : posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, &cEnvironment)
+        let spawned = children.closing ? ECANCELED : posix_spawnp(&pid, cArguments[0]!, &actions, &attributes, &cArguments, &cEnvironment)
         if spawned == 0 { children.live.insert(pid) }
         children.lock.unlock()
         close(out[1])

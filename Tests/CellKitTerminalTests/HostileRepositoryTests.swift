@@ -1,4 +1,5 @@
 @testable import cellkit_demo
+import CellKitTerminal
 import Foundation
 import Testing
 
@@ -47,7 +48,8 @@ struct HostileRepositoryTests {
             #expect(!rows.contains { $0.contains("2222222 Revert") } && !result.output.contains(" ◆ v9.9") && !result.output.contains("== 2030-01-01"), "\(result.output)")
             #expect(result.output.contains("Fix typo␟␞2222222222222222222222222222222222222222␟2222222␟␟Linus Torvalds␟2030-01-01 Tue 00:00␟HEAD -> main, tag: v9.9␟Revert: remove backdoor␟"), "\(result.output)")
             #expect(result.output.contains("bare ␟␞ in it"), "\(result.output)")
-            #expect(result.output.contains("Ev␟e␞3333333333333333333333333333333333333333␟FAKE"), "\(result.output)")
+            // The author name, cut at 40 columns as every long one is (its ␟FAKE end is past them).
+            #expect(result.output.contains("Ev␟e␞333333333333333333333333333333333333… · "), "\(result.output)")
             #expect(result.output.contains("Mal␞lory"), "\(result.output)")
             // Once in the forged text, once as the real ref.
             #expect(result.output.components(separatedBy: "HEAD -> main").count == 3, "\(result.output)")
@@ -58,6 +60,23 @@ struct HostileRepositoryTests {
             let first = try #require(lines.firstIndex { $0.contains("real first") })
             #expect(lines[first + 1].contains("1 file +1 −0"), "\(lines[first + 1])")
         }
+    }
+
+    @Test("interactive: as many rows as git log has commits, with 0x1E and 0x1F in messages and names",
+          .enabled(if: TmuxAvailability.available))
+    func separatorBytesInteractive() throws {
+        let repository = try Self.spoofing("spoof-tmux")
+        defer { repository.remove() }
+        let session = try DemoSession("git-spoof", ["git", repository.path], columns: 120, rows: 30)
+        defer { session.close() }
+        let screen = try session.tmux.waitFor(text: "real first")
+        #expect(statusPosition(screen) == "1/6", "\(screen)")
+        #expect(!screen.contains { $0.contains("◆ v9.9") || $0.contains("2222222 Revert") || $0.contains("2030-01-01 Tue ─") }, "\(screen)")
+        #expect(screen.contains { $0.contains("Mal␞lory") }, "\(screen)")
+        try session.tmux.send("End")
+        let end = try session.tmux.waitFor("the selection on the last row") { statusPosition($0) == "6/6" }
+        #expect(end.contains { $0.contains("real first") }, "\(end)")
+        try session.quit()
     }
 
     @Test("a record is a commit only with a full object name and every field; fields never split on 0x1E or 0x1F")
@@ -178,8 +197,34 @@ struct HostileRepositoryTests {
         let repository = GitRepository(path: fixture.repository)
         let hash = try Spawn.run(["git", "-C", fixture.repository, "rev-list", "--max-parents=0", "HEAD"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = try Spawn.run(["env", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=log.showRoot", "GIT_CONFIG_VALUE_0=false"]
-            + repository.command(["show", "--shortstat", "--format=", hash, "--"]))
+            + repository.command(["show", "--shortstat", "--format=", hash, "--"]).map(\.description))
         #expect(shown.output.contains("1 file changed, 1 insertion(+)"), "\(shown.output)")
+    }
+
+    // Demo report 7, items 2 and 4: a 5,000-character author pushed the time, the branches and
+    // the diffstat off the byline (piped at --width 1000 too); an empty one left a bare " · ".
+    @Test("a long author name is cut with …, so the byline keeps its time and diffstat; an empty one reads “unknown author”")
+    func longAndEmptyAuthors() throws {
+        let long = String(repeating: "Ω", count: 5_000)
+        let repository = try ScratchRepository("authors", script: """
+            git config user.email t@example.com
+            echo 1 > a; git add .; git -c user.name=T commit -qm first
+            echo 2 > a; git add .; git -c user.name='\(long)' commit -qm "long author"
+            """)
+        defer { repository.remove() }
+        let result = try demo(["git", repository.path, "--width", "200"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let lines = result.output.split(separator: "\n")
+        let row = try #require(lines.firstIndex { $0.contains("long author") }, "\(result.output)")
+        let byline = lines[row + 1]
+        #expect(byline.hasPrefix("   " + String(repeating: "Ω", count: CommitCellBase.authorColumns - 1) + "… · "), "\(byline)")
+        #expect(byline.contains("1 file +1 −1"), "\(byline)")
+        #expect(CommitCellBase.byline("") == "unknown author")
+        #expect(CommitCellBase.byline("Ada") == "Ada")
+        #expect(DisplayWidth.of(CommitCellBase.byline(String(repeating: "日", count: 100))) <= CommitCellBase.authorColumns)
+        // "1 commit", not "1 commits", when one page of one commit leaves more.
+        let one = try demo(["git", repository.path, "--pages", "1", "--page-size", "1"])
+        #expect(one.errorOutput.contains("(1 commit);"), "\(one.errorOutput)")
     }
 
     @Test("piped --pages N with more history left prints N pages of rows and nothing else on standard output")
@@ -225,5 +270,104 @@ struct HostileRepositoryTests {
             #expect(lines[row + 1].hasSuffix("merges " + parents.split(separator: " ").joined(separator: " + ")), "\(lines[row + 1])")
         }
         #expect(result.output.contains(" ◆ v1\n ⑂ "), "\(result.output)")
+    }
+
+    /// 30 commits, "v 1" to "v 30", with the commit object of "v 15" deleted: git log gives
+    /// "v 30" to "v 17", then fails.
+    static func unreadableCommit(_ name: String) throws -> ScratchRepository {
+        try ScratchRepository(name, script: #"""
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 30); do echo $i > f$i; git add .; git commit -qm "v $i"; done
+            c=$(git rev-parse HEAD~15); rm ".git/objects/$(echo $c | cut -c1-2)/$(echo $c | cut -c3-)"
+            """#)
+    }
+
+    @Test("one unreadable commit: the rows git delivered before it are shown and printed, then git's fatal line")
+    func rowsBeforeAnUnreadableCommit() throws {
+        // Before: the page the unreadable commit fell on was dropped whole (with the default
+        // page size, no row at all), and the message was git's first line ("error: Could not read").
+        let repository = try Self.unreadableCommit("unreadable")
+        defer { repository.remove() }
+        let log = try Spawn.run(["git", "-C", repository.path, "log", "--format=%s"])
+        let readable = log.output.split(separator: "\n")
+        #expect(readable.count == 14 && log.status != 0, "\(log.output)")
+        for pageSize in ["100", "5", "1"] {
+            let result = try demo(["git", repository.path, "--page-size", pageSize, "--width", "200"])
+            #expect(result.status == 1, "\(result.errorOutput)")
+            #expect(commitLines(result.output).count == readable.count, "--page-size \(pageSize): \(result.output)")
+            #expect(readable.allSatisfy { subject in result.output.contains(" " + subject + "\n") }, "\(result.output)")
+            #expect(result.errorOutput.contains("git log failed with status 128: fatal: Failed to traverse parents of commit"), "\(result.errorOutput)")
+        }
+    }
+
+    @Test("git's message is its fatal or error line, not a warning or GIT_TRACE output before it")
+    func gitMessages() throws {
+        #expect(GitRepository.message(stderr: "warning: unable to access '/root/.config/git/attributes': Permission denied\nerror: Could not read 1234\nfatal: Failed to traverse parents of commit 5678\n")
+            == "fatal: Failed to traverse parents of commit 5678")
+        #expect(GitRepository.message(stderr: "warning: unable to access 'x': Permission denied\nerror: Could not read 1234\n") == "error: Could not read 1234")
+        #expect(GitRepository.message(stderr: "11:43:38.250751 git.c:460 trace: built-in: git log\nsomething odd\n") == "something odd")
+        #expect(GitRepository.message(stderr: "warning: only this\n") == "warning: only this")
+        let warned = GitRepository.error(path: "/r", stderr: "warning: unable to access '/root/.config/git/attributes': Permission denied\nfatal: bad config line 1 in file /r/.git/config\n")
+        #expect("\(warned)" == "git cannot read ‘/r’: fatal: bad config line 1 in file /r/.git/config")
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let traced = try demo(["git", fixture.notARepository], environment: ["GIT_TRACE": "1"])
+        #expect(traced.status == 1)
+        #expect(!traced.errorOutput.contains("trace:") && traced.errorOutput.contains("is not a git repository (git: fatal: not a git repository"), "\(traced.errorOutput)")
+    }
+
+    @Test("interactive: the rows before an unreadable commit show, End stops on the \"Couldn't load more\" row",
+          .enabled(if: TmuxAvailability.available))
+    func unreadableCommitInteractive() throws {
+        let repository = try Self.unreadableCommit("unreadable-tmux")
+        defer { repository.remove() }
+        let session = try DemoSession("git-unreadable", ["git", repository.path], columns: 100, rows: 12)
+        defer { session.close() }
+        try session.tmux.waitFor(text: "v 30")
+        try session.tmux.send("End")
+        let screen = try session.tmux.waitFor(text: "Couldn't load more")
+        #expect(screen.contains { $0.contains("v 17") }, "\(screen)")
+        #expect(screen.contains { $0.contains("fatal: Failed to traverse") }, "\(screen)")
+        try session.quit()
+    }
+
+    @Test("a repository path that is not UTF-8 (Latin-1 bytes) reaches git unchanged, as PATH and after -C")
+    func pathNotUTF8() throws {
+        // Before: the path was read as text, its bytes replaced with U+FFFD: "does not exist".
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let script = #"""
+            p="$1/$(printf 'lat\351 \377\376name')"
+            git clone -q "$2" "$p"
+            "$DEMO" git "$p" --width 100; echo "status=$?"
+            "$DEMO" git -C "$p" --width 100; echo "status=$?"
+            "$DEMO" git "$1/$(printf 'lat\350')"; echo "status=$?"
+            """#
+        let result = try Spawn.run(["sh", "-c", script, "sh", fixture.root.path, fixture.repository], environment: ["DEMO": try DemoBinary.path])
+        let runs = result.output.components(separatedBy: "status=")
+        #expect(runs.count == 4, "\(result.output)")
+        #expect(runs.dropFirst().prefix(2).allSatisfy { $0.hasPrefix("0\n") }, "\(result.output) \(result.errorOutput)")
+        #expect(result.output.components(separatedBy: "Remove the second file").count == 3, "\(result.output)")
+        #expect(result.output.hasSuffix("status=1\n"), "\(result.output)")
+        #expect(result.errorOutput.contains("lat\u{FFFD}’ does not exist"), "\(result.errorOutput)")
+        #expect(!result.errorOutput.contains("name’ does not exist"), "\(result.errorOutput)")
+    }
+
+    @Test("a commit whose date git cannot read is under \"unknown date\", not an empty title")
+    func unparseableDate() throws {
+        // Before: an empty section title ("==  ==") and byline time ("D ·  · …").
+        let repository = try ScratchRepository("dates", script: #"""
+            git config user.name T; git config user.email t@example.com
+            git commit -q --allow-empty -m "good date"
+            printf 'tree %s\nparent %s\nauthor D <d@e> abc +0000\ncommitter D <d@e> abc +0000\n\nbad date\n' \
+              "$(git rev-parse HEAD^{tree})" "$(git rev-parse HEAD)" > .git/bad-commit
+            git update-ref HEAD "$(git hash-object -t commit --literally -w .git/bad-commit)"
+            """#)
+        defer { repository.remove() }
+        let result = try demo(["git", repository.path, "--width", "100"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output.hasPrefix("== unknown date ==\n ● "), "\(result.output)")
+        #expect(result.output.contains("   D · unknown time · HEAD -> main"), "\(result.output)")
+        #expect(!result.output.contains("==  =="), "\(result.output)")
     }
 }

@@ -62,6 +62,23 @@ struct TerminalAppChromeTests {
         #expect(status.plainText.contains("END▏"), "\(status.plainText)")
     }
 
+    // Failed before the fix (demo report 6, item 9): a long title was cut at its end, so
+    // every deep repository's title read the same ("CellKit · git · /tmp/d6/ddddddd…").
+    @Test("a title too wide is cut in the middle: its start and its end (the repository's name) stay")
+    func longTitleCutInTheMiddle() {
+        let path = "/tmp/" + String(repeating: "d", count: 80) + "/日本-repo"
+        let (app, fixture) = app(columns: 40, title: "CellKit · git · " + path)
+        defer { withExtendedLifetime(fixture) {} }
+        let title = app.composeFrame()[0]
+        #expect(title.displayWidth == 40)
+        #expect(title.plainText.hasPrefix(" CellKit · git · /"), "\(title.plainText)")
+        #expect(title.plainText.hasSuffix("d/日本-repo "), "\(title.plainText)")
+        #expect(title.plainText.contains("…"), "\(title.plainText)")
+        #expect(TerminalApp.middleCut("abcdefgh", to: 8) == "abcdefgh")
+        #expect(TerminalApp.middleCut("abcdefghij", to: 5) == "ab…ij")
+        #expect(TerminalApp.middleCut("ab日本cd", to: 5) == "ab…cd")
+    }
+
     @Test("tail(of:fitting:marker:) keeps the end that fits after the marker")
     func tail() {
         #expect(TerminalApp.tail(of: "abc", fitting: 3, marker: "…") == "abc")

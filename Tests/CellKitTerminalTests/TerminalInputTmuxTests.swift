@@ -218,6 +218,29 @@ struct TerminalInputTmuxTests {
         try shell.quitDemoAndCheckTerminal()
     }
 
+    // Failed before the fix (demo report 7, item 1): continued by the shell to end (bash
+    // sends SIGCONT after SIGTERM or SIGHUP to a stopped job), the demo stopped again
+    // (SIGTTOU, as after `bg`) before it handled the end, and stayed a stopped job until `fg`.
+    @Test("Ctrl-Z then kill %1 (SIGTERM) or kill -HUP %1: the stopped demo ends with 128 + the signal",
+          arguments: [("TERM", SIGTERM), ("HUP", SIGHUP)])
+    func killAStoppedDemo(name: String, signal: Int32) throws {
+        let shell = try ShellPane("suspend-kill-\(name)")
+        defer { shell.close() }
+        let tmux = shell.tmux, d = shell.quotedDirectory
+        try shell.run("stty -g > \(d)/before", waitingFor: "before")
+        try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
+        try tmux.send("C-z")
+        try tmux.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
+        // `set -b`: the shell reports the job's end at once ("Exit 129"); a job stopped again
+        // would be reported as stopped, and the exit never.
+        try tmux.send("set -b; kill -\(name) %1", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("the job's exit status") { $0.contains { $0.contains("Exit \(128 + signal)") } }
+        try shell.run("stty -g > \(d)/after", waitingFor: "after")
+        #expect(shell.contents("after") == shell.contents("before"))
+        #expect(try tmux.display("#{alternate_on}") == "0")
+    }
+
     // Failed before the fix (demo report 5, item 1): stopped with SIGSTOP from elsewhere and
     // continued with SIGCONT, the demo stayed on the alternate screen in the background, and
     // `fg` (which sends no SIGCONT to a running job) left it in the shell's line mode.

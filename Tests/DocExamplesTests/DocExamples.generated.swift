@@ -1840,7 +1840,7 @@ import Testing
     assert(!listView.log.contains { if case .rejected = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:163
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
 @MainActor private func docExample117() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1855,7 +1855,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:203
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
 @MainActor private func docExample118() async throws {
     struct Offline: Error {}
 
@@ -1873,7 +1873,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:226
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
 @MainActor private func docExample119() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1996,7 +1996,7 @@ import Testing
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:44
+// Sources/CellKitTerminal/TerminalApp.swift:46
 @MainActor private func docExample131() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {

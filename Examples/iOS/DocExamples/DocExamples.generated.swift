@@ -89,14 +89,14 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKitSwiftUI/SwiftUICell.swift:37
+// Sources/CellKitSwiftUI/SwiftUICell.swift:38
 @MainActor func iosDocExample7() async throws {
     struct UserRow: View { let name: String; var body: some View { Text(name) } }
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
     struct UserRowPresenter: Presenter {
         func present(_ user: User, in cell: SwiftUICell<UserRow>, style: CellStyle, context: PresentationContext<Never>) {
-            cell.show(UserRow(name: user.name))
+            cell.show(UserRow(name: user.name), id: user.id)
         }
     }
 }
@@ -165,7 +165,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:76
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:77
 @MainActor func iosDocExample11() async throws {
     // iOS only: type-checked against the iOS SDK
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -180,7 +180,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:95
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:96
 @MainActor func iosDocExample12() async throws {
     // iOS only: type-checked against the iOS SDK
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
@@ -215,7 +215,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:180
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:181
 @MainActor func iosDocExample13() async throws {
     // iOS only: type-checked against the iOS SDK
     struct ListStatus: View {

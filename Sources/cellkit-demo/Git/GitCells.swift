@@ -29,7 +29,7 @@ class CommitCellBase: ListCell {
 
     func detailLine() -> StyledLine {
         guard let info else { return StyledLine() }
-        var line = StyledLine("   " + info.author + " · " + info.time, style: .dim)
+        var line = StyledLine("   " + Self.byline(info.author) + " · " + info.time, style: .dim)
         if !info.branches.isEmpty {
             line.append(" · " + info.branches.joined(separator: ", "), style: TextStyle(foreground: .green))
         }
@@ -40,6 +40,24 @@ class CommitCellBase: ListCell {
             line.append("diffstat…", style: .dim)
         }
         return line
+    }
+
+    /// The longest author name a byline shows whole, in columns: a longer one is cut with
+    /// "…", so the time, the branches and the diffstat stay on the line.
+    static let authorColumns = 40
+
+    /// `author` as the byline shows it: "unknown author" for none, cut to ``authorColumns``.
+    static func byline(_ author: String) -> String {
+        if author.isEmpty { return "unknown author" }
+        guard DisplayWidth.of(author) > authorColumns else { return author }
+        var kept = "", width = 0
+        for character in author {
+            let next = DisplayWidth.of(character)
+            if width + next > authorColumns - 1 { break }
+            kept.append(character)
+            width += next
+        }
+        return kept + "…"
     }
 
     func subjectLine(marker: String, markerStyle: TextStyle) -> StyledLine {

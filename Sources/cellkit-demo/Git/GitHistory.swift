@@ -194,9 +194,17 @@ final class GitHistory: @unchecked Sendable {
                     continue
                 }
                 if lock.withLock({ self.generation != generation }) { throw CancellationError() }
+            } else {
+                commits += read
+            }
+            guard commits.isEmpty else {
+                // git failed after these (a commit it cannot read): the page shows them, and the
+                // next page, read by a new git log from the commit git stopped at, fails there
+                // (the "Couldn't load more" row, as for any page that fails).
+                return (commits, false)
             }
             if position == 0, repository.hasNoCommits() { throw GitError.noCommits(path: repository.path) }
-            throw GitError.failed(command: "git log", status: end.status, detail: GitRepository.firstLine(end.errorOutput))
+            throw GitError.failed(command: "git log", status: end.status, detail: GitRepository.message(stderr: end.errorOutput))
         }
         return (commits, false)
     }

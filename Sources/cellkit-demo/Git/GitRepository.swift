@@ -70,7 +70,17 @@ enum GitError: LocalizedError, CustomStringConvertible {
 /// in UTF-8 (`--encoding=UTF-8`); a message in another encoding without an
 /// `encoding` header is read as Latin-1 where it is not valid UTF-8.
 struct GitRepository: Sendable {
+    /// The path as text, for messages and the title (bytes that are not UTF-8 show as U+FFFD).
     let path: String
+    /// The path as the user gave it, for git and the file system (see ``init(path:location:)``).
+    let location: CommandArgument
+
+    /// The repository at `path`; `location` is the same path as the bytes the user gave, when
+    /// they are not UTF-8 (a Latin-1 name): git is given those, unchanged.
+    init(path: String, location: [UInt8]? = nil) {
+        self.path = path
+        self.location = location.map { CommandArgument(bytes: $0) } ?? CommandArgument(path)
+    }
 
     /// Variables that would make git read another repository than `path`.
     static let repositoryVariables = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
@@ -90,9 +100,10 @@ struct GitRepository: Sendable {
     }
 
     /// The command line that runs git `arguments` on the repository.
-    func command(_ arguments: [String]) -> [String] {
-        ["git", "--no-pager", "-C", path, "-c", "protocol.allow=never", "-c", "log.showRoot=true", "-c", "log.showSignature=false", "-c", "color.ui=never",
-         "-c", "i18n.logOutputEncoding=UTF-8"] + arguments
+    func command(_ arguments: [String]) -> [CommandArgument] {
+        let options: [CommandArgument] = ["-c", "protocol.allow=never", "-c", "log.showRoot=true", "-c", "log.showSignature=false",
+                                          "-c", "color.ui=never", "-c", "i18n.logOutputEncoding=UTF-8"]
+        return ["git", "--no-pager", "-C", location] + options + arguments.map { CommandArgument($0) }
     }
 
     private func git(_ arguments: [String]) async -> ProcessResult {
@@ -103,14 +114,32 @@ struct GitRepository: Sendable {
         text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }
 
+    /// The line of git's standard error that says what went wrong: its `fatal:` line, else its
+    /// `error:` line, else its first line that is neither a warning nor a trace (`GIT_TRACE`):
+    /// a warning about an unreadable `$HOME` or trace output must not stand in for the cause.
+    static func message(stderr: String) -> String {
+        let lines = stderr.split(whereSeparator: \.isNewline).map(String.init)
+        if let fatal = lines.first(where: { $0.hasPrefix("fatal: ") }) { return fatal }
+        if let error = lines.first(where: { $0.hasPrefix("error: ") }) { return error }
+        return causes(lines).first ?? lines.first ?? ""
+    }
+
+    /// `lines` of git's standard error without its warnings and trace output (`GIT_TRACE`:
+    /// "11:43:38.250751 git.c:460 trace: …").
+    private static func causes(_ lines: [String]) -> [String] {
+        lines.filter { line in
+            !line.hasPrefix("warning: ") && !(line.first?.isNumber == true && line.contains(" trace: ")) && !line.hasPrefix("trace: ")
+        }
+    }
+
     /// Checks that `path` is a repository (a work tree or a bare one); names what is wrong when not.
     func check() async throws(GitError) {
         var info = stat()
-        if stat(path, &info) != 0 {
+        if location.withCString({ stat($0, &info) }) != 0 {
             if errno == EACCES { throw .permissionDenied(path: path, detail: "") }
             throw .missing(path: path)
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR, access(path, R_OK | X_OK) != 0, errno == EACCES {
+        if (info.st_mode & S_IFMT) == S_IFDIR, location.withCString({ access($0, R_OK | X_OK) }) != 0, errno == EACCES {
             throw .permissionDenied(path: path, detail: "")
         }
         let result = await git(["rev-parse", "--git-dir"])
@@ -121,7 +150,7 @@ struct GitRepository: Sendable {
 
     /// The error git's standard error describes: dubious ownership, permission denied, or not a repository.
     static func error(path: String, stderr: String) -> GitError {
-        let lines = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingPrefix(while: \.isWhitespace) }
+        let lines = causes(stderr.split(whereSeparator: \.isNewline).map(String.init)).map { $0.trimmingPrefix(while: \.isWhitespace) }
         if stderr.contains("dubious ownership") {
             let hint = lines.first { $0.hasPrefix("git config") && $0.contains("safe.directory") }.map(String.init) ?? ""
             return .dubiousOwnership(path: path, hint: hint)
@@ -130,9 +159,9 @@ struct GitRepository: Sendable {
             return .permissionDenied(path: path, detail: "git: " + String(denied))
         }
         if stderr.contains("not a git repository") {
-            return .notARepository(path: path, detail: firstLine(stderr))
+            return .notARepository(path: path, detail: message(stderr: stderr))
         }
-        let detail = firstLine(stderr)
+        let detail = message(stderr: stderr)
         return .unreadable(path: path, detail: detail.isEmpty ? "git failed" : detail)
     }
 
@@ -168,12 +197,16 @@ struct GitRepository: Sendable {
             hash: text(fields[0]), shortHash: text(fields[1]),
             parents: text(fields[2]).split(separator: " ").map(String.init),
             author: text(fields[3]),
-            day: String(date.prefix(14)), time: String(date.suffix(5)),
+            day: date.isEmpty ? unknownDay : String(date.prefix(14)), time: date.isEmpty ? unknownTime : String(date.suffix(5)),
             refs: refs.isEmpty ? [] : refs.components(separatedBy: ", "),
             subject: text(fields[6]),
             diffstat: diffstats ? diffstat(shortstat: stat) : nil
         )
     }
+
+    /// The day and the time of a commit whose date git cannot read (it prints none).
+    static let unknownDay = "unknown date"
+    static let unknownTime = "unknown time"
 
     /// Whether `bytes` are a full object name: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits.
     static func isObjectName<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {

@@ -59,8 +59,8 @@ final class GitScreen: DemoScreen {
 
     /// A screen on the repository at `path`; with `diffstats`, pages are read with their diffstats
     /// (for piped output, which shows every row at once) instead of per visible row.
-    init(path: String, pageSize: Int, diffstats withDiffstats: Bool = false) {
-        let repository = GitRepository(path: path)
+    init(path: String, location: [UInt8]? = nil, pageSize: Int, diffstats withDiffstats: Bool = false) {
+        let repository = GitRepository(path: path, location: location)
         self.repository = repository
         self.pageSize = pageSize
         self.withDiffstats = withDiffstats
@@ -127,7 +127,7 @@ final class GitScreen: DemoScreen {
             if update.key == "diffstat" { cell.diffstat = update.value as? String }
         }
         controller.onSelect(model) { [unowned self] row, _ in
-            showStatus("\(row.info.shortHash) \(row.info.subject) — \(row.info.author), \(row.info.day) \(row.info.time)")
+            showStatus("\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)")
         }
     }
 
