@@ -227,6 +227,15 @@ struct HostileRepositoryTests {
         #expect(one.errorOutput.contains("(1 commit);"), "\(one.errorOutput)")
     }
 
+    // Demo report 7, item 4: run inside a repository with no PATH, the title said "CellKit · git · .".
+    @Test("the title names the current directory for “.”, and any other path as given")
+    func titleOfTheCurrentDirectory() {
+        #expect(GitScreen.titlePath(".") == FileManager.default.currentDirectoryPath)
+        #expect(GitScreen.titlePath("./") == FileManager.default.currentDirectoryPath)
+        #expect(GitScreen.titlePath("../repo") == "../repo")
+        #expect(GitScreen.titlePath("/tmp/x") == "/tmp/x")
+    }
+
     @Test("piped --pages N with more history left prints N pages of rows and nothing else on standard output")
     func pagesWithMoreLeft() throws {
         // Before: standard output ended with a false "∅ No commits yet in ‘…’" row.

@@ -1,5 +1,6 @@
 import CellKit
 import CellKitTerminal
+import Foundation
 
 /// The history screen: commits by day, pages read lazily, diffstats for visible rows only.
 ///
@@ -10,7 +11,13 @@ import CellKitTerminal
 @MainActor
 final class GitScreen: DemoScreen {
     let controller = ListController()
-    var title: String { "CellKit · git · " + repository.path }
+    var title: String { "CellKit · git · " + Self.titlePath(repository.path) }
+
+    /// The repository as the title names it: the current directory's path for "." (run
+    /// inside a repository with no PATH, the title said only "."), else the path given.
+    nonisolated static func titlePath(_ path: String) -> String {
+        path == "." || path == "./" ? FileManager.default.currentDirectoryPath : path
+    }
     var showStatus: (String?) -> Void = { _ in }
     var filterPasses: Int { source.filterPasses }
     var loadedSnapshot: ListSnapshot { source.innerSnapshot }
