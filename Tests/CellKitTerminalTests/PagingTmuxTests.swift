@@ -94,8 +94,10 @@ struct PagingTmuxTests {
         // A commit made after the rewind is new.
         try demo.fixture.addLinearCommits(1, from: 50)
         try tmux.send("r")
-        screen = try tmux.waitFor(text: "1 new commit")
-        #expect(screen.contains { $0.contains("Linear commit 50") })
+        // The status line may say so a frame before the list shows the row: wait for both.
+        screen = try tmux.waitFor("the new commit and its count") { lines in
+            lines.contains { $0.contains("1 new commit") } && lines.contains { $0.contains("Linear commit 50") }
+        }
         // The history reads on to its end, every commit once.
         try tmux.send("End")
         screen = try tmux.waitFor("the last commit") { $0.contains { $0.contains("Add the first file") } }
@@ -244,8 +246,10 @@ struct PagingTmuxTests {
         try tmux.send("r")
         try tmux.waitFor(text: "commits read, refresh after")
         _ = FileManager.default.createFile(atPath: go, contents: nil)
-        let screen = try tmux.waitFor(text: "1 new commit")
-        #expect(screen.contains { $0.contains("A brand-new commit") }, "\(screen)")
+        // The status line may say so a frame before the list shows the row: wait for both.
+        try tmux.waitFor("the new commit and its count") { lines in
+            lines.contains { $0.contains("1 new commit") } && lines.contains { $0.contains("A brand-new commit") }
+        }
         let settled = try tmux.waitFor("the refresh's rows") { !$0.contains { $0.contains("Refreshing") || $0.contains("Searching") } }
         #expect(!settled.contains { $0.contains("Enter searches the rest") }, "\(settled)")
         try session.quit()
