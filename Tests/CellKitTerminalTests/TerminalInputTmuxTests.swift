@@ -198,10 +198,7 @@ struct TerminalInputTmuxTests {
         let shell = try ShellPane("suspend-bg")
         defer { shell.close() }
         let tmux = shell.tmux, d = shell.quotedDirectory
-        try shell.run("stty -g > \(d)/before", waitingFor: "before")
-        try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
-        try tmux.send("C-z")
-        try tmux.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
+        try shell.startFeedAndSuspend()
         try tmux.send("bg", literal: true)
         try tmux.send("Enter")
         // The shell has the terminal, in its own modes, and runs commands; the app draws
@@ -227,10 +224,7 @@ struct TerminalInputTmuxTests {
         let shell = try ShellPane("suspend-kill-\(name)")
         defer { shell.close() }
         let tmux = shell.tmux, d = shell.quotedDirectory
-        try shell.run("stty -g > \(d)/before", waitingFor: "before")
-        try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
-        try tmux.send("C-z")
-        try tmux.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
+        try shell.startFeedAndSuspend()
         // `set -b`: the shell reports the job's end at once ("Exit 129"); a job stopped again
         // would be reported as stopped, and the exit never.
         try tmux.send("set -b; kill -\(name) %1", literal: true)

@@ -236,10 +236,9 @@ struct DataSourceFamilyTests {
         try screen.expectConsistent()
     }
 
-    // An outside user's report (outside8a, d3): a child that failed while its sibling was
-    // still loading was lost (state .loaded, no onError, no diagnostic) once the sibling
-    // showed rows. Loading wins while nothing shows; the failure is reported once rows show.
-    @Test func multiChildFailingBeforeItsSiblingLoadsIsReportedOnceTheSiblingShows() async throws {
+    /// A multi source of a child held on a gate and a child that fails at once ("offline"),
+    /// bound to a screen, loaded until the failing child is done.
+    private func failingBesideLoading() async -> (FetchGate<[Post]>, RemoteDataSource<Post>, MultiDataSource, PostScreen, Task<Void, Never>) {
         struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
         let gate = FetchGate<[Post]>()
         let loading = RemoteDataSource { try await gate.fetch() }
@@ -250,6 +249,14 @@ struct DataSourceFamilyTests {
         let load = source.load()
         await gate.waitForCalls(1)
         while failing.isFetching { await Task.yield() }
+        return (gate, loading, source, screen, load)
+    }
+
+    // An outside user's report (outside8a, d3): a child that failed while its sibling was
+    // still loading was lost (state .loaded, no onError, no diagnostic) once the sibling
+    // showed rows. Loading wins while nothing shows; the failure is reported once rows show.
+    @Test func multiChildFailingBeforeItsSiblingLoadsIsReportedOnceTheSiblingShows() async throws {
+        let (gate, loading, source, screen, load) = await failingBesideLoading()
         await screen.controller.settle()
         #expect(source.snapshot.state.isLoading, "loading wins while nothing shows")
         #expect(screen.placeholder is LoadingPlaceholder)
@@ -276,16 +283,7 @@ struct DataSourceFamilyTests {
 
     // Same, when the loading child brings no rows: the error row shows the failure.
     @Test func multiChildFailingBeforeItsSiblingLoadsEmptyShowsTheErrorRow() async throws {
-        struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
-        let gate = FetchGate<[Post]>()
-        let loading = RemoteDataSource { try await gate.fetch() }
-        let failing = RemoteDataSource<Post> { throw Offline() }
-        let source = MultiDataSource([loading, failing])
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        while failing.isFetching { await Task.yield() }
+        let (gate, _, _, screen, load) = await failingBesideLoading()
         await gate.resume(0, returning: [])
         await load.value
         await screen.controller.settle()

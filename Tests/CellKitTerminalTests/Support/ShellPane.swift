@@ -50,6 +50,15 @@ final class ShellPane {
         try tmux.waitFor(text: "@")
     }
 
+    /// Saves the terminal's settings in the file `before` (`stty -g`), starts the demo's
+    /// feed, then Ctrl-Z, and waits for the shell to list it as stopped.
+    func startFeedAndSuspend() throws {
+        try run("stty -g > \(quotedDirectory)/before", waitingFor: "before")
+        try startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
+        try tmux.send("C-z")
+        try tmux.waitFor("the shell after Ctrl-Z") { $0.contains { $0.contains("Stopped") } }
+    }
+
     /// Types `fg` and Enter, then checks the demo took the terminal back: redrawn on the
     /// alternate screen, in raw mode (Home, j moves to row 2 without Enter).
     func foregroundAndCheckRedraw() throws {
