@@ -49,7 +49,7 @@ struct HostileRepositoryTests {
             #expect(result.output.contains("Fix typo␟␞2222222222222222222222222222222222222222␟2222222␟␟Linus Torvalds␟2030-01-01 Tue 00:00␟HEAD -> main, tag: v9.9␟Revert: remove backdoor␟"), "\(result.output)")
             #expect(result.output.contains("bare ␟␞ in it"), "\(result.output)")
             // The author name, cut at 40 columns as every long one is (its ␟FAKE end is past them).
-            #expect(result.output.contains("Ev␟e␞333333333333333333333333333333333333… · "), "\(result.output)")
+            #expect(result.output.contains("Ev␟e␞" + String(repeating: "3", count: 34) + "… · "), "\(result.output)")
             #expect(result.output.contains("Mal␞lory"), "\(result.output)")
             // Once in the forged text, once as the real ref.
             #expect(result.output.components(separatedBy: "HEAD -> main").count == 3, "\(result.output)")
@@ -222,6 +222,8 @@ struct HostileRepositoryTests {
         #expect(CommitCellBase.byline("") == "unknown author")
         #expect(CommitCellBase.byline("Ada") == "Ada")
         #expect(DisplayWidth.of(CommitCellBase.byline(String(repeating: "日", count: 100))) <= CommitCellBase.authorColumns)
+        // Control characters draw as one-column symbols: they count.
+        #expect(StyledLine(CommitCellBase.byline("Ev\u{1F}e\u{1E}" + String(repeating: "3", count: 60))).displayWidth == CommitCellBase.authorColumns)
         // "1 commit", not "1 commits", when one page of one commit leaves more.
         let one = try demo(["git", repository.path, "--pages", "1", "--page-size", "1"])
         #expect(one.errorOutput.contains("(1 commit);"), "\(one.errorOutput)")

@@ -46,18 +46,12 @@ class CommitCellBase: ListCell {
     /// "…", so the time, the branches and the diffstat stay on the line.
     static let authorColumns = 40
 
-    /// `author` as the byline shows it: "unknown author" for none, cut to ``authorColumns``.
+    /// `author` as the byline shows it: "unknown author" for none, cut to ``authorColumns``
+    /// as the terminal draws it (control characters as their one-column symbols).
     static func byline(_ author: String) -> String {
         if author.isEmpty { return "unknown author" }
-        guard DisplayWidth.of(author) > authorColumns else { return author }
-        var kept = "", width = 0
-        for character in author {
-            let next = DisplayWidth.of(character)
-            if width + next > authorColumns - 1 { break }
-            kept.append(character)
-            width += next
-        }
-        return kept + "…"
+        let line = StyledLine(author)
+        return line.displayWidth > authorColumns ? line.fitted(to: authorColumns).plainText : author
     }
 
     func subjectLine(marker: String, markerStyle: TextStyle) -> StyledLine {
