@@ -227,6 +227,16 @@ final class DiagnosticLog {
 /// for messages on standard error that quote what the user or a repository gave.
 func visible(_ text: String) -> String { StyledLine(text).rendered(ansi: false) }
 
+/// Whether one of `fields`, as the rows show it (a control character as its symbol, `␛`, so
+/// that typing what the row shows finds it), holds `query`, which is lowercased.
+func shownText(of fields: String..., contains query: String) -> Bool {
+    query.isEmpty || fields.contains { field in
+        // Printable ASCII is shown as it is; anything else may be shown otherwise.
+        let shown = field.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? field : visible(field)
+        return shown.lowercased().contains(query)
+    }
+}
+
 /// Exits with ``ExitCode/outputFailed`` when standard output is closed (`>&-`), before a
 /// file opened later (a pipe to git) takes its descriptor and the error becomes another.
 func exitIfStandardOutputIsClosed() {

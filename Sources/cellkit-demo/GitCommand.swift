@@ -27,7 +27,8 @@ struct GitCommand: ParsableCommand {
         the error row, and exits 1 when piped. A commit git cannot read (a corrupt repository) \
         ends the history there: the commits before it show, then the "Couldn't load more" row with \
         git's fatal line. A filter (/) \
-        searches the loaded pages and says so: its last row (Enter) searches the rest of the \
+        matches subjects, authors, short hashes and refs as the rows show them (a control \
+        character as its symbol, ␛), searches the loaded pages and says so: its last row (Enter) searches the rest of the \
         history (Esc stops it and goes back to the row selected before the filter); one that \
         matches nothing shows the no-results row.
 

@@ -1,4 +1,5 @@
 @testable import cellkit_demo
+import CellKit
 import CellKitTerminal
 import Foundation
 import Testing
@@ -60,6 +61,31 @@ struct HostileRepositoryTests {
             let first = try #require(lines.firstIndex { $0.contains("real first") })
             #expect(lines[first + 1].contains("1 file +1 −0"), "\(lines[first + 1])")
         }
+    }
+
+    @Test("the filter finds control characters as the rows show them (␛, ␟), in subjects, authors and refs")
+    @MainActor func filterMatchesShownSymbols() {
+        func commit(_ hash: String, subject: String, author: String = "T", refs: [String] = []) -> ListItem {
+            ListItem(CommitInfo(hash: hash, shortHash: String(hash.prefix(7)), parents: [], author: author,
+                                day: "2026-11-24 Tue", time: "12:00", refs: refs, subject: subject))
+        }
+        var loaded = TableModel()
+        loaded.appendSection(id: SectionID("all"))
+        loaded.append([
+            commit("a000000", subject: "red \u{1B}[31mtext"),
+            commit("b000000", subject: "plain", author: "Ev\u{1F}e"),
+            commit("c000000", subject: "tagged", refs: ["tag: v\u{7F}1"]),
+            commit("d000000", subject: "Ünïcode ESC words"),
+        ])
+        func hashes(_ filter: String) -> [String] {
+            GitScreen.shape(loaded, filter: filter).sections.flatMap(\.items).compactMap { $0.model(as: Commit.self)?.info.hash ?? $0.model(as: TaggedCommit.self)?.info.hash }
+        }
+        // Before: the filter read the raw text, so what the row shows found nothing.
+        #expect(hashes("␛[31m") == ["a000000"])
+        #expect(hashes("v␟E") == ["b000000"])
+        #expect(hashes("v␡1") == ["c000000"])
+        #expect(hashes("ünï") == ["d000000"])
+        #expect(hashes("esc") == ["d000000"])
     }
 
     @Test("interactive: as many rows as git log has commits, with 0x1E and 0x1F in messages and names",

@@ -156,18 +156,15 @@ final class FeedScreen: DemoScreen {
     static func shape(_ loaded: TableModel, filter: String, feed: SampleFeed) -> TableModel {
         var model = TableModel()
         let query = filter.lowercased()
-        func matches(_ text: String...) -> Bool {
-            query.isEmpty || text.contains { $0.lowercased().contains(query) }
-        }
         var suggested: Set<Int> = []
         var currentTitle: String?
         for item in loaded.sections.flatMap(\.items) {
             guard let tweet = item.model(as: Tweet.self) else { continue }
             var rows: [ListItem] = []
-            if matches(tweet.text, tweet.author.name, tweet.author.handle) { rows.append(item) }
+            if shownText(of: tweet.text, tweet.author.name, tweet.author.handle, contains: query) { rows.append(item) }
             if tweet.id % 8 == 0 {
                 let user = feed.users[(tweet.id / 8) % feed.users.count]
-                if suggested.insert(user.id).inserted, matches(user.name, user.handle, user.bio) {
+                if suggested.insert(user.id).inserted, shownText(of: user.name, user.handle, user.bio, contains: query) {
                     rows.append(ListItem(user))
                 }
             }

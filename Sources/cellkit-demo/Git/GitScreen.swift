@@ -443,8 +443,8 @@ final class GitScreen: DemoScreen {
                 guard let info = item.model(as: CommitInfo.self) else { continue }
                 loadedCount += 1
                 if !query.isEmpty {
-                    let haystack = [info.subject, info.author, info.shortHash] + info.refs
-                    guard haystack.contains(where: { $0.lowercased().contains(query) }) else { continue }
+                    guard shownText(of: info.subject, info.author, info.shortHash, contains: query)
+                        || info.refs.contains(where: { shownText(of: $0, contains: query) }) else { continue }
                 }
                 if info.day != currentDay {
                     let run = runs[info.day, default: 0] + 1
