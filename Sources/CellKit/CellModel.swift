@@ -13,6 +13,11 @@
 /// ```
 public protocol CellModel {
     /// The source of this model's cells.
+    ///
+    /// Return a ``CellSource/type(_:style:)`` source, or a template kept in a `static let`:
+    /// each call to ``CellSource/template(_:style:make:)`` makes a new source with a pool of
+    /// its own, and the registry reads this property again after every registration, so a
+    /// template made here each time would leave the cells already made unused.
     @MainActor static var cellSource: CellSource { get }
 }
 

@@ -132,6 +132,20 @@ public final class CellRegistry {
         store(source, configure: wrapped, for: model)
     }
 
+    /// Maps `Model` to cells of `source` with no configure handler: the cell updates
+    /// itself (``UpdatableCell``), or a presenter or a dispatch handler configures it.
+    ///
+    /// ```swift
+    /// final class BannerCell: ListCell { init() {} }
+    /// struct Banner {}
+    /// let factory = CellSource.type(BannerCell.self, style: "compact")
+    /// let registry = CellRegistry()
+    /// registry.register(factory, for: Banner.self)
+    /// ```
+    public func register<Model>(_ source: CellSource, for model: Model.Type) {
+        store(source, configure: nil, for: model)
+    }
+
     /// Sets the registration of `Model` (behind the `@inlinable` `register`, so the table stays internal).
     @usableFromInline
     func store<Model>(_ source: CellSource, configure: (@MainActor (AnyObject, Any) -> Void)?, for model: Model.Type) {

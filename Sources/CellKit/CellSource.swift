@@ -43,7 +43,8 @@ public struct CellSource: Hashable, Sendable, CustomStringConvertible {
     /// How the cell is built.
     public let kind: Kind
     /// The derived reuse identifier: cell type, then style, then nib or template
-    /// identity if any.
+    /// identity if any; two sources that differ in any of these get different ones
+    /// (`MyApp.TweetCell#style(byline)`, `MyApp.TweetCell#nib(Tweet)`).
     public let reuseIdentifier: String
     /// Builds a new cell, for list views that build cells themselves; `nil` for nibs.
     public let make: (@MainActor @Sendable () -> AnyObject)?
@@ -62,8 +63,11 @@ public struct CellSource: Hashable, Sendable, CustomStringConvertible {
         self.style = style
         self.kind = kind
         self.make = make
-        var id = String(reflecting: cellType)
-        if style != .default { id += "." + style.name }
+        // Each part is escaped (`%`, `#` and `/` as `%25`, `%23`, `%2F`), so the parts are
+        // told apart however they are spelled: a style "Compact" is not a nested type
+        // `Compact`, a style holding "#nib(" is not a nib, a bundle holding "/" is not a name.
+        var id = Self.escaped(String(reflecting: cellType))
+        if style != .default { id += "#style(" + Self.escaped(style.name) + ")" }
         switch kind {
         case .type:
             templateIdentity = nil
@@ -73,9 +77,24 @@ public struct CellSource: Hashable, Sendable, CustomStringConvertible {
             id += "#template(\(identity.name))"
         case .nib(let name, let bundle):
             templateIdentity = nil
-            id += "#nib(\(bundle.map { $0 + "/" } ?? "")\(name))"
+            id += "#nib(" + (bundle.map { Self.escaped($0) + "/" } ?? "") + Self.escaped(name) + ")"
         }
         self.reuseIdentifier = id
+    }
+
+    /// `part` with `%`, `#` and `/` percent-escaped (the characters that separate the parts of an identifier).
+    private static func escaped(_ part: String) -> String {
+        guard part.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "/") }) else { return part }
+        var result = ""
+        for character in part.unicodeScalars {
+            switch character {
+            case "%": result += "%25"
+            case "#": result += "%23"
+            case "/": result += "%2F"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
     }
 
     /// A source that builds `Cell` with `init()`.
@@ -98,8 +117,9 @@ public struct CellSource: Hashable, Sendable, CustomStringConvertible {
         CellSource(cellType: cellType, style: style, kind: .nib(name: name, bundleIdentifier: bundleIdentifier), make: nil)
     }
 
+    /// Whether two sources are one: the same cell type, style and kind (for templates, copies of one template).
     public static func == (lhs: CellSource, rhs: CellSource) -> Bool {
-        lhs.reuseIdentifier == rhs.reuseIdentifier
+        lhs.cellType == rhs.cellType && lhs.reuseIdentifier == rhs.reuseIdentifier
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(reuseIdentifier) }

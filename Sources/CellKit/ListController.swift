@@ -112,7 +112,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
     /// Above this many changes, the list reloads instead of animating; `nil`: never.
     public var reloadThreshold: Int?
-    /// Where duplicate ids, invalid batches and other slips are reported.
+    /// Where duplicate ids, invalid batches and other slips are reported; setting it sets
+    /// the ``registry``'s and the bound data source's handler too.
     public var diagnostics: DiagnosticHandler {
         didSet {
             rows.diagnostics = diagnostics
@@ -180,6 +181,11 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
 
     /// Creates a controller with its own dispatch table.
+    ///
+    /// The controller reports through `diagnostics`, and so does `registry` from then on:
+    /// its ``CellRegistry/diagnostics`` is set to `diagnostics` (a registry shared by two
+    /// controllers reports to the handler of the one created, or whose ``diagnostics``
+    /// was set, last).
     public init(registry: CellRegistry = CellRegistry(), diagnostics: DiagnosticHandler = .standardError) {
         self.rows = RowBinding(registry: registry, diagnostics: diagnostics)
         self.resources = ResourceFanOut(rows: rows)
@@ -277,6 +283,11 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// dispatch table for selection: a tap on its rows goes to its
     /// ``Presenter/selected(_:style:)`` (an ``onSelect(_:_:)`` handler for the same type is
     /// not called, even when `selected` returns no event). Adding one reloads the list view.
+    ///
+    /// A model type has one presenter: adding another for the same `P.Model`, in any style,
+    /// replaces it. Like a registration, a presenter also serves models it does not name
+    /// exactly: subclasses of a class `P.Model` and, when `P.Model` is a protocol type,
+    /// the types that conform to it (the closest match wins, as in ``CellRegistry``).
     public func addPresenter<P: Presenter>(
         _ presenter: P, style: CellStyle = .default,
         onEvent: @escaping @MainActor (P.Event) -> Void = { _ in }

@@ -14,6 +14,12 @@ private final class ProductCell: ListCell {
     init() {}
 }
 
+/// A nested cell class named like a style of its outer class (outside check 9b).
+private final class CompactHost: ListCell {
+    final class Compact: ListCell { init() {} }
+    init() {}
+}
+
 private struct Product: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 private struct Review: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -60,11 +66,48 @@ struct CarbonFiveFactoryTests {
         let ids = [plain, styled, template, nib].map(\.reuseIdentifier)
         #expect(Set(ids).count == 4)
         #expect(ids.allSatisfy { $0.hasPrefix(String(reflecting: ProductCell.self)) })
-        #expect(styled.reuseIdentifier.hasSuffix(".compact"))
+        #expect(styled.reuseIdentifier.hasSuffix("#style(compact)"))
         #expect(nib.reuseIdentifier.contains("ProductCell)"))
         #expect(nib.make == nil)
         // Equal sources (same derivation) are interchangeable, so a factory can be rebuilt anywhere.
         #expect(plain == CellSource.type(ProductCell.self))
+    }
+
+    @Test("sources that differ in type, style, nib or bundle never share an identifier, however they are spelled")
+    func derivedIdentifiersNeverCollide() {
+        // Before: "type.style#nib(bundle/name)" unescaped, so these pairs had one identifier and were equal.
+        let pairs: [(CellSource, CellSource)] = [
+            (.type(CompactHost.self, style: "Compact"), .type(CompactHost.Compact.self)),
+            (.type(ProductCell.self, style: "s#nib(P)"), .nib(ProductCell.self, name: "P", style: "s")),
+            (.nib(ProductCell.self, name: "b/c", bundleIdentifier: "a"), .nib(ProductCell.self, name: "c", bundleIdentifier: "a/b")),
+            (.nib(ProductCell.self, name: "a/b"), .nib(ProductCell.self, name: "b", bundleIdentifier: "a")),
+            (.type(ProductCell.self, style: "x%23y"), .type(ProductCell.self, style: "x#y")),
+        ]
+        for (a, b) in pairs {
+            #expect(a.reuseIdentifier != b.reuseIdentifier, "\(a) and \(b)")
+            #expect(a != b, "\(a) and \(b)")
+        }
+        #expect(Set(pairs.flatMap { [$0.0, $0.1] }).count == pairs.count * 2)
+        // Rebuilt alike, still equal.
+        #expect(CellSource.nib(ProductCell.self, name: "a/b", style: "x#y") == .nib(ProductCell.self, name: "a/b", style: "x#y"))
+    }
+
+    @Test("a shared source is registered without a configure handler: the cell or a presenter configures it")
+    func registerASourceWithoutConfigure() {
+        final class SelfUpdatingCell: ListCell, UpdatableCell {
+            var title = ""
+            init() {}
+            func update(with product: Product) -> Bool { title = product.title; return true }
+        }
+        let factory = CellSource.type(SelfUpdatingCell.self, style: "compact")
+        let controller = ListController(diagnostics: .ignore)
+        let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+        // Before: "generic parameter 'Cell' could not be inferred" without a closure.
+        controller.registry.register(factory, for: Product.self)
+        controller.attach(to: listView)
+        controller.apply(TableModel([Product(id: 1, title: "one"), Product(id: 2, title: "two")]))
+        #expect(listView.visibleCells.compactMap { ($0 as? SelfUpdatingCell)?.title } == ["one", "two"])
+        #expect(listView.createdCells[factory.reuseIdentifier] == 2)
     }
 
     @Test func twoTemplatesOfOneCellTypeAndStyleNeverShareAPool() {
