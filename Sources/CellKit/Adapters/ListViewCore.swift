@@ -40,7 +40,9 @@
 ///   batch or a reload, or for a scroll, a resize or a scroll to a row, where it makes
 ///   the cells that came into view), is refused with ``BatchOutcome/refused(_:)``
 ///   naming the call, and nothing changes; ``performWhenIdle(_:)`` runs work once the
-///   pass is over (a ``ListController`` defers an apply there). A reload asked for by
+///   pass is over (a ``ListController`` defers an apply there), and
+///   ``performViewportChange(_:_:)`` a backend's scroll, resize or scroll to a row asked
+///   meanwhile, the newest position winning. A reload asked for by
 ///   the layout of a reload runs once more, then is ignored.
 ///
 /// Main-actor work per batch follows the number of changes, sections and
@@ -216,7 +218,8 @@ public final class ListViewCore {
     /// batch or a reload, and for a scroll, a resize or a scroll to a row), as one
     /// pass: a batch started from a configure handler or display hook meanwhile is
     /// refused, and a reload, or work handed to ``performWhenIdle(_:)`` (a
-    /// ``ListController``'s apply), waits for the end of the pass (a reload runs once: a
+    /// ``ListController``'s apply) or ``performViewportChange(_:_:)`` (a scroll, a resize),
+    /// waits for the end of the pass (a reload runs once: a
     /// reload asked for again by its own layout is ignored). Nested passes are one pass.
     ///
     /// A pass costs one check of the phase, whatever the number of rows it lays out.
