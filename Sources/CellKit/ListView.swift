@@ -42,8 +42,9 @@ public protocol ListView: AnyObject {
     var isUpdating: Bool { get }
     /// Runs `body` once the batch, reconfigure or layout pass under way is over (at
     /// once when ``isUpdating`` is `false`). ``ListController`` applies there a model
-    /// asked for from a configure handler or display hook during a layout pass.
-    /// Default: runs `body` at once.
+    /// asked for from a configure handler or display hook during a layout pass; list
+    /// views on a ``ListViewCore`` run there their own scrolls and resizes asked meanwhile
+    /// (``ListViewCore/performViewportChange(_:_:)``). Default: runs `body` at once.
     func performWhenIdle(_ body: @escaping @MainActor () -> Void)
     /// Told when CellKit configured or updated a visible cell in place; list
     /// views that keep an event log or repaint lines use it. Default: nothing.

@@ -7,14 +7,31 @@ extension TerminalListView {
     /// The selection moves over the rows that take it only: placeholder rows that do
     /// nothing when selected ("Loading…", "No results", an error without retry) are
     /// skipped, so a list showing only such a row has no selection.
+    ///
+    /// Handled while the list lays out rows or runs a batch (a configure handler or display
+    /// hook that sends a key), the key runs once that pass is over, after the selection
+    /// moves waiting (see ``resize(columns:rows:)``); the result says whether it will be used.
     @discardableResult
     public func handle(_ key: Key) -> Bool {
+        guard isUpdating else { return handleNow(key) }
+        switch key {
+        case .down, .character("j"), .control("n"), .up, .character("k"), .control("p"),
+             .pageDown, .character(" "), .control("f"), .pageUp, .character("b"), .control("b"),
+             .home, .character("g"), .end, .character("G"), .enter:
+            core.performViewportChange(.scrollBy) { [unowned self] in _ = handleNow(key) }
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func handleNow(_ key: Key) -> Bool {
         forgetRowsIfDataSourceIsGone()
         switch key {
         case .down, .character("j"), .control("n"):
-            moveSelection(by: 1)
+            moveSelectionNow(by: 1)
         case .up, .character("k"), .control("p"):
-            moveSelection(by: -1)
+            moveSelectionNow(by: -1)
         case .pageDown, .character(" "), .control("f"):
             page(down: true)
         case .pageUp, .character("b"), .control("b"):
@@ -42,8 +59,14 @@ extension TerminalListView {
 
     /// Moves the selection `count` rows down (negative: up), skipping headers; it
     /// stops at the first or last row, so any count is accepted (`Int.min` and
-    /// `Int.max` select the first and the last row).
+    /// `Int.max` select the first and the last row). Called while the list lays out rows
+    /// (from a configure handler or display hook), it runs once that pass is over, after
+    /// the selection moves waiting (see ``resize(columns:rows:)``).
     public func moveSelection(by count: Int) {
+        core.performViewportChange(.scrollBy) { [unowned self] in moveSelectionNow(by: count) }
+    }
+
+    private func moveSelectionNow(by count: Int) {
         guard var path = selectedPath ?? firstSelectableRow() else { return }
         if selectedPath != nil {
             // `magnitude`: `abs(Int.min)` does not fit an `Int`. The loop ends at the edge.
@@ -91,8 +114,14 @@ extension TerminalListView {
 
     /// Selects the row at `path` and scrolls so that it starts on screen line `line`
     /// (as far as the list allows): after new rows arrive above, the row the
-    /// user was on stays where it was.
+    /// user was on stays where it was. Called while the list lays out rows (from a configure
+    /// handler or display hook), it runs once that pass is over and replaces the selection
+    /// moves still waiting (see ``resize(columns:rows:)``).
     public func select(_ path: ItemPath, atScreenLine line: Int) {
+        core.performViewportChange(.scroll) { [unowned self] in selectNow(path, atScreenLine: line) }
+    }
+
+    private func selectNow(_ path: ItemPath, atScreenLine line: Int) {
         guard let entry = clamped(.row(path)), case .row(let target) = entry, canSelect(target) else { return }
         selectedPath = target
         var top = Entry.row(target)

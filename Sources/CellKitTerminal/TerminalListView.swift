@@ -77,7 +77,18 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
 
     /// Changes the list's size (each clamped to 0...``StyledLine/maximumWidth``) and
     /// lays it out again, keeping the selected row on screen.
+    ///
+    /// Called while the list lays out rows or runs a batch (from a configure handler, a
+    /// display hook or a presenter), it runs once that pass is over, in order with the
+    /// other calls waiting for it, and replaces a resize still waiting
+    /// (``/CellKit/ListViewCore/performViewportChange(_:_:)``); so do the calls that move the
+    /// selection (``select(_:notify:)``, ``select(_:atScreenLine:)`` and, after the moves
+    /// waiting, ``moveSelection(by:)`` and ``handle(_:)``).
     public func resize(columns: Int, rows: Int) {
+        core.performViewportChange(.resize) { [unowned self] in resizeNow(columns: columns, rows: rows) }
+    }
+
+    private func resizeNow(columns: Int, rows: Int) {
         let columns = Self.clampedSize(columns)
         let rows = Self.clampedSize(rows)
         guard columns != self.columns || rows != self.rows else { return }
@@ -183,7 +194,14 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// A path the list does not have selects the nearest row; a row that does not
     /// take the selection (a placeholder row that does nothing, see
     /// ``/CellKit/ListViewDelegate/listView(_:canSelectItemAt:)``) is not selected.
+    /// Called while the list lays out rows (from a configure handler or display hook), it
+    /// runs once that pass is over and replaces the selection moves still waiting
+    /// (see ``resize(columns:rows:)``).
     public func select(_ path: ItemPath, notify: Bool = false) {
+        core.performViewportChange(.scroll) { [unowned self] in selectNow(path, notify: notify) }
+    }
+
+    private func selectNow(_ path: ItemPath, notify: Bool) {
         guard let row = clamped(.row(path)), case .row(let target) = row, canSelect(target) else { return }
         selectedPath = target
         scrollToSelection()

@@ -58,10 +58,16 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     public private(set) lazy var core: ListViewCore = makeCore()
 
     /// The height of the visible window (clamped as heights are: see the type's discussion).
+    ///
+    /// Set while the view lays out rows or runs a batch (from a configure handler, a display
+    /// hook or a presenter), the property takes the new value at once, but the viewport
+    /// changes, and its rows are laid out, once that pass is over (as a scroll: see ``scroll(to:)``).
     public var viewportHeight: Double {
         didSet {
-            viewportValue = checked(viewportHeight, "viewportHeight")
-            layoutVisibleRows()
+            core.performViewportChange(.resize) { [unowned self] in
+                viewportValue = checked(viewportHeight, "viewportHeight")
+                layoutVisibleRows()
+            }
         }
     }
     /// The height of rows whose delegate gives none, and the estimate of rows not yet asked.
@@ -243,13 +249,28 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     }
 
     /// Scrolls so the top of the viewport is `offset` from the top of the content (clamped).
+    ///
+    /// Called while the view lays out rows or runs a batch (from a configure handler, a display
+    /// hook or a presenter: "keep the selection in view"), the scroll runs once that pass is
+    /// over, in order with the other calls waiting for it (a ``/CellKit/ListController``'s
+    /// apply), so no cell is left outside the viewport. The newest position wins: a scroll to
+    /// an offset or to a row drops the scrolls asked before it that still wait, and only its
+    /// rows are laid out, as `UITableView` lays out only the last content offset set before its
+    /// next layout pass; ``scroll(by:)`` runs after the ones waiting, and
+    /// ``viewportHeight`` replaces a resize waiting (``/CellKit/ListViewCore/performViewportChange(_:_:)``).
+    /// Until it runs, ``contentOffset`` and ``visibleItemPaths`` stay as they were.
     public func scroll(to offset: Double) {
-        contentOffset = clampedOffset(offset)
-        layoutVisibleRows()
+        core.performViewportChange(.scroll) { [unowned self] in
+            contentOffset = clampedOffset(offset)
+            layoutVisibleRows()
+        }
     }
 
-    /// Scrolls by `delta` (positive: down).
-    public func scroll(by delta: Double) { scroll(to: contentOffset + delta) }
+    /// Scrolls by `delta` (positive: down); from a configure handler or display hook, after
+    /// the pass under way and the scrolls waiting for it (see ``scroll(to:)``).
+    public func scroll(by delta: Double) {
+        core.performViewportChange(.scrollBy) { [unowned self] in scroll(to: contentOffset + delta) }
+    }
 
     /// Scrolls so that the row at `path` is at the top of the viewport. A path the
     /// list view does not have (a row past the end of its section, a section past the
@@ -258,7 +279,16 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// ``/CellKit/ListViewEvent/refused(_:)`` naming the section and row, and nothing scrolls.
     /// A row of `Int.max` (`NSNotFound`) scrolls to the top of its section, as
     /// `scrollToRow(at:at:animated:)` takes it "for scrolling to a section with zero rows".
+    ///
+    /// Called while the view lays out rows or runs a batch (from a configure handler, a display
+    /// hook or a presenter), it runs once that pass is over, as ``scroll(to:)`` does: `path`
+    /// names a row of the list as it is then (after an apply asked before it), and it replaces
+    /// the scrolls still waiting.
     public func scrollToItem(at path: ItemPath) {
+        core.performViewportChange(.scroll) { [unowned self] in scrollToItemNow(at: path) }
+    }
+
+    private func scrollToItemNow(at path: ItemPath) {
         if path.item == Int.max, path.section >= 0, path.section < core.counts.count {
             scroll(to: layout.top(ofSection: path.section))
             return

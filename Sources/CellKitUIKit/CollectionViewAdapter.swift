@@ -119,6 +119,10 @@ public final class CollectionViewAdapter: ListViewAdapter {
 
     override func platformCell(at indexPath: IndexPath) -> UIView? { collectionView.cellForItem(at: indexPath) }
 
+    override func platformScroll(to indexPath: IndexPath, animated: Bool) {
+        collectionView.scrollToItem(at: indexPath, at: .top, animated: animated)
+    }
+
     /// A collection cell it dequeued: one without a reuse identifier makes UIKit raise
     /// ("cells must be retrieved by calling -dequeueReusableCellWithReuseIdentifier:forIndexPath:").
     override func platformAccepts(_ view: UIView) -> Bool { (view as? UICollectionViewCell)?.reuseIdentifier != nil }

@@ -108,6 +108,10 @@ public final class TableViewAdapter: ListViewAdapter {
 
     override func platformCell(at indexPath: IndexPath) -> UIView? { tableView.cellForRow(at: indexPath) }
 
+    override func platformScroll(to indexPath: IndexPath, animated: Bool) {
+        tableView.scrollToRow(at: indexPath, at: .top, animated: animated)
+    }
+
     /// Any table cell (a table takes cells it did not dequeue).
     override func platformAccepts(_ view: UIView) -> Bool { view is UITableViewCell }
 

@@ -241,37 +241,19 @@ extension HeadlessListViewTests {
     }
 
     /// Hooks that apply random models during random scrolls, resizes, scrolls to a row
-    /// and prefetches: the view always shows what the controller displays.
+    /// and prefetches, and hooks that scroll, resize or scroll to a row themselves
+    /// (outside9a D2: those ran inside the pass and left cells outside the viewport): the
+    /// view always shows what the controller displays.
     @Test(arguments: [UInt64(1), 7, 42, 2026, 31337, 0xC0FFEE])
     func hooksApplyingDuringRandomLayoutPassesKeepTheViewRight(seed: UInt64) throws {
         print("hooksApplyingDuringRandomLayoutPassesKeepTheViewRight seed \(seed)")
         var random = SplitMix64(seed: seed)
         let (controller, listView) = screen(prefetchDistance: 2)
         var armedDisplay = false, armedPrefetch = false, armedConfigure = false
+        var armedMoveInDisplay = false, armedMoveInConfigure = false
         var next = 1000
-        func randomModel() -> TableModel {
-            let sections = Int.random(in: 1...3, using: &random)
-            return TableModel(sections: (0..<sections).map { section -> TableSection in
-                let count = Int.random(in: 0...12, using: &random)
-                let items = (0..<count).map { _ -> ListItem in next += 1; return ListItem(Tune(id: next, title: "t\(next)")) }
-                return TableSection(id: SectionID(section), items: items)
-            })
-        }
-        controller.onWillDisplay { _, _ in
-            if armedDisplay { armedDisplay = false; controller.apply(randomModel()) }
-        }
-        controller.onPrefetch { _ in
-            if armedPrefetch { armedPrefetch = false; controller.apply(randomModel()) }
-        }
-        controller.register(TextCell.self, for: Tune.self) { (cell: TextCell, track: Tune) in
-            cell.text = track.title
-            if armedConfigure { armedConfigure = false; controller.apply(randomModel()) }
-        }
-        controller.apply(tracks(0..<30))
-        for step in 0..<60 {
-            armedDisplay = Bool.random(using: &random)
-            armedPrefetch = Bool.random(using: &random)
-            armedConfigure = Bool.random(using: &random)
+        /// A scroll, a resize or a scroll to a row, as a hook asks for one.
+        func randomMove() {
             switch Int.random(in: 0..<4, using: &random) {
             case 0: listView.scroll(to: Double.random(in: 0...max(0, listView.contentHeight), using: &random))
             case 1: listView.viewportHeight = Double(Int.random(in: 1...8, using: &random) * 44)
@@ -282,7 +264,37 @@ extension HeadlessListViewTests {
                     listView.scrollToItem(at: ItemPath(item: Int.random(in: 0..<counts[section], using: &random), section: section))
                 }
             }
+        }
+        func randomModel() -> TableModel {
+            let sections = Int.random(in: 1...3, using: &random)
+            return TableModel(sections: (0..<sections).map { section -> TableSection in
+                let count = Int.random(in: 0...12, using: &random)
+                let items = (0..<count).map { _ -> ListItem in next += 1; return ListItem(Tune(id: next, title: "t\(next)")) }
+                return TableSection(id: SectionID(section), items: items)
+            })
+        }
+        controller.onWillDisplay { _, _ in
+            if armedDisplay { armedDisplay = false; controller.apply(randomModel()) }
+            if armedMoveInDisplay { armedMoveInDisplay = false; randomMove() }
+        }
+        controller.onPrefetch { _ in
+            if armedPrefetch { armedPrefetch = false; controller.apply(randomModel()) }
+        }
+        controller.register(TextCell.self, for: Tune.self) { (cell: TextCell, track: Tune) in
+            cell.text = track.title
+            if armedConfigure { armedConfigure = false; controller.apply(randomModel()) }
+            if armedMoveInConfigure { armedMoveInConfigure = false; randomMove() }
+        }
+        controller.apply(tracks(0..<30))
+        for step in 0..<60 {
+            armedDisplay = Bool.random(using: &random)
+            armedPrefetch = Bool.random(using: &random)
+            armedConfigure = Bool.random(using: &random)
+            armedMoveInDisplay = Bool.random(using: &random)
+            armedMoveInConfigure = Bool.random(using: &random)
+            randomMove()
             armedDisplay = false; armedPrefetch = false; armedConfigure = false
+            armedMoveInDisplay = false; armedMoveInConfigure = false
             #expect(!listView.isUpdating)
             let context = "seed \(seed), step \(step)"
             expectShowsDisplayed(controller, listView, context)

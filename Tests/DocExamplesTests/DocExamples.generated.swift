@@ -187,7 +187,7 @@ import Testing
     assert(outcome.error == nil && !outcome.isAnimated)
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:49
+// Sources/CellKit/Adapters/ListViewCore.swift:51
 @MainActor private func docExample18() async throws {
     @MainActor final class Backend: ListViewBackend {
         var hasWindow: Bool { true }
@@ -1727,7 +1727,7 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
-// Sources/CellKit/Documentation.docc/RowIdentity.md:57
+// Sources/CellKit/Documentation.docc/RowIdentity.md:62
 @MainActor private func docExample111() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
@@ -1782,8 +1782,29 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:139
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:125
 @MainActor private func docExample114() async throws {
+    struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+
+    @MainActor func keepTheSelectionInView() throws {
+        let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+        let controller = ListController()
+        var selected: Int? = 60
+        controller.register(TextCell.self, for: Track.self) { cell, track in
+            cell.text = track.title
+            // A configure handler that scrolls: the scroll waits for the pass that configures.
+            if track.id == 30, let row = selected { selected = nil; listView.scrollToItem(at: ItemPath(item: row, section: 0)) }
+        }
+        controller.attach(to: listView)
+        controller.apply(TableModel((0..<100).map { Track(id: $0, title: "t\($0)") }))
+        listView.scroll(to: 44 * 30)
+        assert(listView.visibleTexts == ["t60", "t61"])
+        try listView.checkConsistency()
+    }
+}
+
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:170
+@MainActor private func docExample115() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1797,8 +1818,8 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:165
-@MainActor private func docExample115() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:196
+@MainActor private func docExample116() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1814,8 +1835,8 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:204
-@MainActor private func docExample116() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:235
+@MainActor private func docExample117() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1829,8 +1850,8 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:223
-@MainActor private func docExample117() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:254
+@MainActor private func docExample118() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1850,7 +1871,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1865,7 +1886,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1883,7 +1904,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1897,7 +1918,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:36
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1912,14 +1933,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:24
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1936,7 +1957,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -1944,7 +1965,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1957,7 +1978,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -1966,7 +1987,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -1974,7 +1995,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:144
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -1983,7 +2004,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:152
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample130() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -1991,7 +2012,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:245
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample131() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -1999,14 +2020,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:431
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample132() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:46
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample133() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2018,7 +2039,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample134() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2027,7 +2048,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample135() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2038,7 +2059,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample136() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2050,7 +2071,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample137() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2067,7 +2088,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample138() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2091,13 +2112,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample139() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample140() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2124,7 +2145,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample141() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2144,7 +2165,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample142() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2162,7 +2183,7 @@ import Testing
 }
 
 // README.md:151
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample143() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2175,7 +2196,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 142 examples compile and run") @MainActor func run() async throws {
+    @Test("all 143 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2318,5 +2339,6 @@ struct DocExamples {
         try await docExample140()
         try await docExample141()
         try await docExample142()
+        try await docExample143()
     }
 }

@@ -40,7 +40,9 @@
 ///   batch or a reload, or for a scroll, a resize or a scroll to a row, where it makes
 ///   the cells that came into view), is refused with ``BatchOutcome/refused(_:)``
 ///   naming the call, and nothing changes; ``performWhenIdle(_:)`` runs work once the
-///   pass is over (a ``ListController`` defers an apply there). A reload asked for by
+///   pass is over (a ``ListController`` defers an apply there), and
+///   ``performViewportChange(_:_:)`` a backend's scroll, resize or scroll to a row asked
+///   meanwhile, the newest position winning. A reload asked for by
 ///   the layout of a reload runs once more, then is ignored.
 ///
 /// Main-actor work per batch follows the number of changes, sections and
@@ -150,8 +152,9 @@ public final class ListViewCore {
     private var request: (path: ItemPath, dequeued: AnyObject?)?
     /// Set while a reload that was queued during a layout runs: a layout that asks again is ignored.
     private var runningQueuedReload = false
-    /// Work waiting for the phase to be idle again (``performWhenIdle(_:)``).
-    private var whenIdle: [@MainActor () -> Void] = []
+    /// Work waiting for the phase to be idle again (``performWhenIdle(_:)``), with the
+    /// kind of viewport change it is, if it is one (``performViewportChange(_:_:)``).
+    private var whenIdle: [(change: ViewportChange?, work: @MainActor () -> Void)] = []
 
     /// Creates the core of `listView`, replayed by `backend` (often the same object).
     public init(listView: any ListView, backend: any ListViewBackend, ownership: CellOwnership = .core) {
@@ -215,7 +218,8 @@ public final class ListViewCore {
     /// batch or a reload, and for a scroll, a resize or a scroll to a row), as one
     /// pass: a batch started from a configure handler or display hook meanwhile is
     /// refused, and a reload, or work handed to ``performWhenIdle(_:)`` (a
-    /// ``ListController``'s apply), waits for the end of the pass (a reload runs once: a
+    /// ``ListController``'s apply) or ``performViewportChange(_:_:)`` (a scroll, a resize),
+    /// waits for the end of the pass (a reload runs once: a
     /// reload asked for again by its own layout is ignored). Nested passes are one pass.
     ///
     /// A pass costs one check of the phase, whatever the number of rows it lays out.
@@ -250,13 +254,60 @@ public final class ListViewCore {
             body()
             return
         }
-        whenIdle.append(body)
+        whenIdle.append((nil, body))
     }
 
+    /// A change of what a list view shows that lays out rows: see ``performViewportChange(_:_:)``.
+    public enum ViewportChange: Hashable, Sendable {
+        /// A scroll to a position (an offset, a row, a selected row): it replaces the scrolls
+        /// still waiting, as only the newest position matters.
+        case scroll
+        /// A scroll by a distance (a number of rows, a page): it adds to the scrolls still
+        /// waiting, after them.
+        case scrollBy
+        /// A change of the viewport's size: it replaces a resize still waiting.
+        case resize
+    }
+
+    /// Runs `body`, a backend's scroll, resize or scroll to a row (which lays out the rows
+    /// that come into view in a pass of its own, ``layingOut(_:)``): at once when the core is
+    /// idle, else once the batch, reconfigure or layout pass under way is over, in order with
+    /// the other work waiting (``performWhenIdle(_:)``: a ``ListController``'s deferred apply).
+    ///
+    /// A scroll asked from a configure handler, display hook or presenter while the list view
+    /// makes cells would otherwise move the viewport under the pass, which then goes on with
+    /// its old rows: cells outside the viewport. The newest position wins: a ``ViewportChange/scroll``
+    /// drops the scrolls (to a position or by a distance) still waiting, and a
+    /// ``ViewportChange/resize`` a resize still waiting, as UIKit lays out only the last
+    /// content offset and size set before its next layout pass; a ``ViewportChange/scrollBy``
+    /// runs after the scrolls waiting, from where they leave the list.
+    ///
+    /// - Complexity: O(*w*), *w* the work waiting; O(1) when idle.
+    public func performViewportChange(_ change: ViewportChange, _ body: @escaping @MainActor () -> Void) {
+        guard phase != .idle else {
+            body()
+            return
+        }
+        switch change {
+        case .scroll: whenIdle.removeAll { $0.change == .scroll || $0.change == .scrollBy }
+        case .resize: whenIdle.removeAll { $0.change == .resize }
+        case .scrollBy: break
+        }
+        whenIdle.append((change, body))
+    }
+
+    /// Whether ``runWhenIdleWork()`` is running waiting work.
+    private var isRunningWhenIdleWork = false
+
     /// Runs the work that waited for the end of the batch, reconfigure or pass just over.
+    /// A batch ending inside one piece of work (an apply shown in stages) leaves the next
+    /// piece waiting until that work is over, so the pieces run in the order asked.
     private func runWhenIdleWork() {
+        guard !isRunningWhenIdleWork else { return }
+        isRunningWhenIdleWork = true
+        defer { isRunningWhenIdleWork = false }
         while phase == .idle, !whenIdle.isEmpty {
-            let work = whenIdle.removeFirst()
+            let work = whenIdle.removeFirst().work
             work()
         }
     }

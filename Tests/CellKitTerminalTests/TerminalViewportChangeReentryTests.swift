@@ -1,0 +1,117 @@
+import CellKit
+import Testing
+@testable import CellKitTerminal
+
+// outside9a D2, on the terminal list view: a selection move or a resize asked from a
+// configure handler while the list laid out rows ran inside that pass, which went on
+// placing rows after the ones the inner pass placed (more rows than the list has lines).
+// It now runs once the pass is over (ListViewCore.performViewportChange).
+
+@Suite("Terminal list view: scrolls and resizes asked during a layout pass")
+@MainActor
+struct TerminalViewportChangeReentryTests {
+    /// A fixture of `rows` lines showing 100 notes without headers; the configure handler runs `hook`.
+    private func fixture(rows: Int, hook: @escaping (TerminalListView, Note) -> Void) -> NotesFixture {
+        let fixture = NotesFixture(columns: 30, rows: rows)
+        let list = fixture.list
+        fixture.controller.register(NoteCell.self, for: Note.self) { [unowned list] cell, note in
+            cell.note = note
+            cell.badge = nil
+            hook(list, note)
+        }
+        fixture.controller.apply(TableModel((0..<100).map { Note(id: $0, title: "Note \($0)") }))
+        _ = fixture.frame()
+        return fixture
+    }
+
+    /// The rows on screen are `rows` consecutive rows, the frame has `rows` lines, and nothing waits.
+    private func expectLaidOut(_ fixture: NotesFixture, rows: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        let frame = fixture.frame()
+        let paths = fixture.list.visibleItemPaths
+        #expect(frame.count == rows, "\(frame)", sourceLocation: sourceLocation)
+        #expect(paths.count == rows, "\(paths)", sourceLocation: sourceLocation)
+        if let first = paths.first {
+            #expect(paths == (first.item..<first.item + paths.count).map { ItemPath(item: $0, section: 0) }, sourceLocation: sourceLocation)
+        }
+        #expect(fixture.list.core.visibleItemPaths == paths, sourceLocation: sourceLocation)
+        #expect(fixture.list.core.consistencyProblem() == nil, sourceLocation: sourceLocation)
+        #expect(!fixture.list.isUpdating, sourceLocation: sourceLocation)
+    }
+
+    @Test func aSelectionFromAConfigureHandlerDuringAScrollRunsAfterIt() {
+        var armed = false
+        let fixture = fixture(rows: 5) { list, note in
+            if armed && note.id == 30 { armed = false; list.select(ItemPath(item: 60, section: 0)) }
+        }
+        armed = true
+        fixture.list.select(ItemPath(item: 30, section: 0))
+        #expect(fixture.list.selectedPath == ItemPath(item: 60, section: 0))
+        #expect(fixture.list.visibleItemPaths.contains(ItemPath(item: 60, section: 0)))
+        expectLaidOut(fixture, rows: 5)
+    }
+
+    @Test func aResizeFromAConfigureHandlerDuringAScrollRunsAfterIt() {
+        var armed = false
+        var rowsSeenInside: Int?
+        let fixture = fixture(rows: 5) { list, note in
+            guard armed && note.id == 30 else { return }
+            armed = false
+            list.resize(columns: 30, rows: 2)
+            rowsSeenInside = list.rows   // the pass under way keeps its size
+        }
+        armed = true
+        fixture.list.select(ItemPath(item: 30, section: 0))
+        #expect(rowsSeenInside == 5)
+        #expect(fixture.list.rows == 2)
+        #expect(fixture.list.visibleItemPaths.contains(ItemPath(item: 30, section: 0)))
+        expectLaidOut(fixture, rows: 2)
+    }
+
+    @Test func aSelectionFromAConfigureHandlerDuringAResizeRunsAfterIt() {
+        var armed = false
+        let fixture = fixture(rows: 3) { list, note in
+            if armed && note.id == 4 { armed = false; list.select(ItemPath(item: 80, section: 0), atScreenLine: 0) }
+        }
+        armed = true
+        fixture.list.resize(columns: 30, rows: 6)   // rows 3, 4, 5 come on screen
+        #expect(fixture.list.selectedPath == ItemPath(item: 80, section: 0))
+        #expect(fixture.list.visibleItemPaths.first == ItemPath(item: 80, section: 0))
+        expectLaidOut(fixture, rows: 6)
+    }
+
+    /// Moves by a distance add up, after the selection asked before them; keys too.
+    @Test func movesAndKeysFromOnePassRunInOrderAfterIt() {
+        var armed = false
+        var handled: Bool?
+        let fixture = fixture(rows: 4) { list, note in
+            guard armed && note.id == 30 else { return }
+            armed = false
+            list.select(ItemPath(item: 50, section: 0))
+            list.moveSelection(by: 2)
+            handled = list.handle(.down)
+        }
+        armed = true
+        fixture.list.select(ItemPath(item: 30, section: 0))
+        #expect(handled == true)
+        #expect(fixture.list.selectedPath == ItemPath(item: 53, section: 0))
+        expectLaidOut(fixture, rows: 4)
+    }
+
+    /// The newest selection asked in one pass wins: the earlier one's rows are never made.
+    @Test func theNewestSelectionFromOnePassWins() {
+        var armed = false
+        var configured: Set<Int> = []
+        let fixture = fixture(rows: 4) { list, note in
+            configured.insert(note.id)
+            guard armed && note.id == 30 else { return }
+            armed = false
+            list.select(ItemPath(item: 50, section: 0))
+            list.select(ItemPath(item: 90, section: 0))
+        }
+        armed = true
+        fixture.list.select(ItemPath(item: 30, section: 0))
+        #expect(fixture.list.selectedPath == ItemPath(item: 90, section: 0))
+        #expect(!configured.contains(50))
+        expectLaidOut(fixture, rows: 4)
+    }
+}
