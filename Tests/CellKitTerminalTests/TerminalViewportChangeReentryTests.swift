@@ -115,3 +115,36 @@ struct TerminalViewportChangeReentryTests {
         expectLaidOut(fixture, rows: 4)
     }
 }
+
+extension TerminalViewportChangeReentryTests {
+    // Outside check 9c, d2: a configure handler that keeps the current row selected ran the
+    // selection inside the layout making that cell, which configured it again: the stack
+    // overflowed (SIGSEGV).
+    @Test("a configure handler that selects its own row selects it once, after the layout; the handler is not re-entered")
+    func selectingTheConfiguredRow() {
+        struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String; var isCurrent = false }
+        let list = TerminalListView(columns: 20, rows: 5)
+        let controller = ListController(diagnostics: .ignore)
+        var depth = 0, deepest = 0, calls = 0
+        controller.register(TextCell.self, for: Track.self) { cell, track in
+            depth += 1
+            calls += 1
+            deepest = max(deepest, depth)
+            cell.text = track.title
+            // Bounded, so that a regression fails instead of crashing or hanging the run.
+            if track.isCurrent && calls < 200 { list.select(ItemPath(item: track.id, section: 0)) }
+            depth -= 1
+        }
+        controller.attach(to: list)
+        controller.apply(TableModel((0..<30).map { Track(id: $0, title: "track \($0)", isCurrent: $0 == 2) }))
+        _ = list.renderFrame()
+        #expect(list.selectedPath == ItemPath(item: 2, section: 0))
+        #expect(deepest == 1)
+        #expect(calls < 20, "\(calls) configure calls")
+        // The current row moves further down: the selection follows it, and scrolls to it.
+        controller.apply(TableModel((0..<30).map { Track(id: $0, title: "track \($0)", isCurrent: $0 == 2 || $0 == 20) }))
+        _ = list.renderFrame()
+        #expect(deepest == 1)
+        #expect(calls < 200, "\(calls) configure calls")
+    }
+}
