@@ -214,6 +214,12 @@ extension TerminalListView {
         }
     }
 
+    /// The entry's lines if known without making a cell; else `height` blank lines.
+    private func cachedLines(of entry: Entry, height: Int) -> RowLines {
+        if case .row(let path) = entry { return lineCache[path] ?? RowLines(lines: [], height: max(1, height)) }
+        return lines(of: entry)
+    }
+
     func headerLine(_ section: Int) -> StyledLine {
         let title = headerTitles.indices.contains(section) ? headerTitles[section] ?? "" : ""
         var line = StyledLine(" " + title + " ", style: TextStyle(foreground: .yellow, bold: true))
@@ -422,22 +428,30 @@ extension TerminalListView {
     /// Lays the list out first, which may ask the data source for cells of rows that came on screen.
     /// Once the data source is gone (it is held weakly: keep the controller alive), the
     /// list has no rows: the frame is blank and ``positionDescription`` is "0/0".
+    /// Called while the list lays out or runs a batch (from a configure handler), it draws
+    /// the rows as they were laid out last, without laying out again inside that pass and
+    /// without making cells (a row whose cell is not made yet is blank in that frame).
     public func renderFrame() -> [StyledLine] {
+        if isUpdating { return renderLaidOutFrame(layingOut: false) }
         var frame: [StyledLine] = []
-        core.layingOut { frame = renderLaidOutFrame() }
+        core.layingOut { frame = renderLaidOutFrame(layingOut: true) }
         return frame
     }
 
-    private func renderLaidOutFrame() -> [StyledLine] {
-        forgetRowsIfDataSourceIsGone()
-        layout()
+    private func renderLaidOutFrame(layingOut: Bool) -> [StyledLine] {
+        if layingOut {
+            forgetRowsIfDataSourceIsGone()
+            layout()
+        }
         var frame: [StyledLine] = []
         frame.reserveCapacity(rows)
         let highlight = TextStyle(inverse: true)
         let blank = StyledLine(String(repeating: " ", count: columns))
         for placement in placements {
             // Only the lines on screen are drawn, however tall the row.
-            let lines = lines(of: placement.entry)
+            // Inside a pass, no cell is made (that would configure a row again): a row
+            // whose lines are not known yet is blank in this frame.
+            let lines = layingOut ? lines(of: placement.entry) : cachedLines(of: placement.entry, height: placement.skipped + placement.shown)
             let end = min(lines.height, placement.skipped + placement.shown)
             let isSelected = placement.entry == selectedPath.map(Entry.row)
             for i in placement.skipped..<end {

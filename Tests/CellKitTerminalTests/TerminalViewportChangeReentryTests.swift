@@ -148,3 +148,33 @@ extension TerminalViewportChangeReentryTests {
         #expect(calls < 200, "\(calls) configure calls")
     }
 }
+
+extension TerminalViewportChangeReentryTests {
+    // Outside check 9c, d2 (its renderFrame variant): a frame drawn from a configure handler
+    // laid the list out again inside the pass, which configured the row again, and so on.
+    @Test("renderFrame from a configure handler draws the rows laid out so far, without re-entering the handler")
+    func renderingFromAConfigureHandler() {
+        let list = TerminalListView(columns: 20, rows: 4)
+        let controller = ListController(diagnostics: .ignore)
+        var depth = 0, deepest = 0, calls = 0
+        var inner: [[StyledLine]] = []
+        controller.register(TextCell.self, for: Note.self) { cell, note in
+            depth += 1
+            calls += 1
+            deepest = max(deepest, depth)
+            cell.text = note.title
+            if calls < 200 { inner.append(list.renderFrame()) }
+            depth -= 1
+        }
+        controller.attach(to: list)
+        controller.apply(TableModel((0..<30).map { Note(id: $0, title: "Note \($0)") }))
+        let frame = list.renderFrame()
+        #expect(deepest == 1)
+        #expect(calls < 20, "\(calls) configure calls")
+        #expect(inner.allSatisfy { $0.count == 4 && $0.allSatisfy { $0.displayWidth == 20 } })
+        #expect(frame.first?.plainText.contains("Note 0") == true, "\(frame.map(\.plainText))")
+        list.moveSelection(by: 10)
+        _ = list.renderFrame()
+        #expect(deepest == 1)
+    }
+}
