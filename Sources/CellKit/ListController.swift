@@ -349,6 +349,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// `origin`, unless the list shows it in its retry row; to ``onError`` when it keeps content).
     func record(_ model: TableModel, state: ContentState, origin: String, shownInRow: Bool = false) {
         if case .failed(let error) = state {
+            let origin = naming(origin, failedWith: error)
             if !model.isEmpty {
                 onError?(error)
                 if !shownInRow {
@@ -361,6 +362,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         }
         self.model = model
         self.state = state
+    }
+
+    /// `origin`, followed by the child that failed with `error` when it names a bound
+    /// ``MultiDataSource``: "MultiDataSource (child 1: RemoteDataSource<Row>)".
+    private func naming(_ origin: String, failedWith error: any Error) -> String {
+        guard let multi = dataSource as? MultiDataSource, origin == "\(type(of: multi))",
+              let child = multi.failedChild(with: error) else { return origin }
+        return "\(origin) (\(child))"
     }
 
     /// Changes only the state, keeping the content; as ``apply(_:state:)``, it

@@ -331,7 +331,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:28
+// Sources/CellKit/DataSources/MultiDataSource.swift:33
 @MainActor private func docExample31() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -644,7 +644,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:551
+// Sources/CellKit/ListController.swift:560
 @MainActor private func docExample55() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
