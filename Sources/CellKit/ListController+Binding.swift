@@ -32,8 +32,9 @@ extension ListController {
     /// and the controller clears it when it lets the source go. To follow what shows,
     /// observe ``listState`` instead. A source shows in one controller at a time:
     /// bound to another one, it is unbound from this one, as by an ``apply(_:state:)``
-    /// (``dataSource`` becomes `nil`, the rows shown stay, its rows no longer reach the
-    /// source and the error row's retry no longer loads it). A later
+    /// of what shows (``dataSource`` becomes `nil`, the rows shown and the state stay, the
+    /// ``activity`` becomes idle, the load-more row goes, its rows no longer reach the
+    /// source and the error row offers no retry). A later
     /// ``apply(_:state:)`` unbinds the source (the app's last call wins); bind it
     /// again to show it again.
     ///
@@ -54,7 +55,7 @@ extension ListController {
         // Shown by another controller until now: it shows here from now on.
         let key = ObjectIdentifier(dataSource)
         if let other = Self.controllerOfSource[key]?.controller, other !== self, other.dataSource === dataSource {
-            other.unbindForApply()
+            other.sourceTaken()
         }
         Self.controllerOfSource = Self.controllerOfSource.filter { $0.value.controller != nil }  // the gone ones: a few live ones stay
         Self.controllerOfSource[key] = WeakController(controller: self)
@@ -85,6 +86,17 @@ extension ListController {
             onRetry = nil
             redisplaysPlaceholders = true
         }
+    }
+
+    /// Another controller bound this one's source: it is let go as by an ``apply(_:state:)``
+    /// of what shows. The rows and the state stay; the source's activity (a refresh, a page
+    /// loading) and its load-more row go, and the error row offers no retry.
+    private func sourceTaken() {
+        unbindForApply()
+        activity = .idle
+        hasMore = false
+        nextPageError = nil
+        show(Self.displayedModel(model, state: state, placeholders: shownPlaceholders))
     }
 
     /// Stops hearing `source`: its snapshots, and what it reports (back to standard error).

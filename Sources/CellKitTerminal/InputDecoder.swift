@@ -9,7 +9,10 @@
 ///
 /// Every escape sequence is decoded whole, known or not: mouse reports
 /// (`ESC [ M b x y`, SGR `ESC [ < b;x;y M`), unknown CSI and SS3 sequences,
-/// OSC, DCS, APC, PM and SOS strings become one ``Key/unknown(_:)`` key, and
+/// OSC, DCS, APC, PM and SOS strings become one ``Key/unknown(_:)`` key (one longer than
+/// 4,096 bytes that has not ended when a read does becomes one unknown key of its first
+/// bytes, and the rest of it is skipped up to its end, whatever reads bring it, so none
+/// of its bytes is taken as a key), and
 /// ESC before a printable character is ``Key/alt(_:)`` (which is also what Esc
 /// typed quickly before that character sends: ``TerminalApp`` handles it as Esc,
 /// then the character). A byte that cannot continue a sequence ends it and is
@@ -23,7 +26,9 @@
 /// terminal sends one without parameters for a key, so it is Esc, `[`, then `j`.
 /// Other bytes after the short pause (a digit, an uppercase letter) still complete
 /// the sequence, so an arrow key split by a slow link keeps working. Bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) becomes
-/// one ``Key/paste(_:)`` with the text, however many reads it spans.
+/// one ``Key/paste(_:)`` with the text, however many reads it spans. CR LF is one
+/// ``Key/enter``, also when a read ends after the CR: an LF that starts the next read is
+/// taken as its end.
 ///
 /// ```swift
 /// var decoder = InputDecoder()
@@ -42,8 +47,22 @@ public struct InputDecoder: Sendable {
     private var paste: [UInt8]?
     /// Whether the short pause passed with a bare `ESC [` pending (see ``flush(includingUnfinished:)``).
     private var pausedAfterIntroducer = false
+    /// The rest of a sequence given up for its length, skipped up to its end.
+    private var skipping: Skipped?
+    /// Whether the last byte decoded was a CR ending a read: an LF first in the next read is its CR LF.
+    private var endedWithCR = false
 
-    /// The longest sequence waited for: a longer unfinished one is given up as unknown bytes.
+    /// What the rest of a sequence given up for its length ends with.
+    private enum Skipped: Sendable {
+        /// An OSC, DCS, APC, PM or SOS string: BEL or ST (`ESC \`); `afterEscape` when
+        /// the bytes so far end with the ESC of an ST.
+        case string(afterEscape: Bool)
+        /// A control sequence: its final byte (0x40–0x7E), or a byte that cannot continue it.
+        case controlSequence
+    }
+
+    /// The longest sequence kept whole: a longer unfinished one is given up as one
+    /// unknown key of its first bytes, and the rest of it, however long, is skipped.
     static let longestSequence = 4096
 
     /// Creates a decoder with nothing pending.
@@ -51,7 +70,7 @@ public struct InputDecoder: Sendable {
 
     /// Whether bytes of an unfinished key are waiting (not counting an unfinished paste,
     /// which waits for its end however long it takes).
-    public var hasPending: Bool { paste == nil && !pending.isEmpty }
+    public var hasPending: Bool { paste == nil && (!pending.isEmpty || skipping != nil) }
 
     /// Whether a bracketed paste started and has not ended.
     public var isInPaste: Bool { paste != nil }
@@ -63,6 +82,11 @@ public struct InputDecoder: Sendable {
         pending.append(contentsOf: bytes)
         var keys: [Key] = []
         var i = 0
+        if endedWithCR, !pending.isEmpty {
+            endedWithCR = false
+            // The LF of a CR LF that a read cut in two: one Enter, already given.
+            if pending[0] == 0x0A { i = 1 }
+        }
         if pausedAfterIntroducer {
             pausedAfterIntroducer = false
             // ESC [, a pause, then a byte no terminal sends there for a key: typed by hand.
@@ -72,6 +96,10 @@ public struct InputDecoder: Sendable {
             }
         }
         while i < pending.count {
+            if let skipped = skipping {
+                i = skip(skipped, from: i)
+                continue
+            }
             if paste != nil {
                 // Everything up to ESC [ 201 ~ is text.
                 guard let end = Self.find(Self.pasteEnd, in: pending, from: i) else {
@@ -87,7 +115,19 @@ public struct InputDecoder: Sendable {
                 i = end + Self.pasteEnd.count
                 continue
             }
-            guard let (key, length) = Self.key(at: i, in: pending) else { break }
+            guard let (key, length) = Self.key(at: i, in: pending) else {
+                // An OSC, DCS or control sequence still open after this many bytes: its
+                // first bytes are one unknown key, the rest is skipped up to its end, so that
+                // no byte of it, however late it comes, is taken as a key.
+                if pending.count - i > Self.longestSequence, pending[i] == 0x1B {
+                    keys.append(.unknown(Array(pending[(i + 1)..<(i + Self.longestSequence)])))
+                    skipping = pending[i + 1] == 0x5B ? .controlSequence
+                        : .string(afterEscape: pending[i + Self.longestSequence - 1] == 0x1B)
+                    i += Self.longestSequence
+                    continue
+                }
+                break
+            }
             if key == .unknown(Self.pasteStart) {
                 paste = []
             } else if let key {
@@ -95,8 +135,42 @@ public struct InputDecoder: Sendable {
             }
             i += length
         }
+        endedWithCR = i > 0 && i == pending.count && pending[i - 1] == 0x0D && paste == nil && skipping == nil
         pending.removeFirst(i)
         return keys
+    }
+
+    /// Skips the rest of a sequence given up for its length, from `i`; returns where decoding goes on.
+    private mutating func skip(_ skipped: Skipped, from i: Int) -> Int {
+        var j = i
+        switch skipped {
+        case .string(var afterEscape):
+            while j < pending.count {
+                let byte = pending[j]
+                j += 1
+                if byte == 0x07 || (afterEscape && byte == 0x5C) {
+                    skipping = nil
+                    return j
+                }
+                afterEscape = byte == 0x1B
+            }
+            skipping = .string(afterEscape: afterEscape)
+        case .controlSequence:
+            while j < pending.count {
+                let byte = pending[j]
+                if (0x40...0x7E).contains(byte) {
+                    skipping = nil
+                    return j + 1
+                }
+                guard (0x20...0x3F).contains(byte) else {
+                    // Broken off: the byte is its own key.
+                    skipping = nil
+                    return j
+                }
+                j += 1
+            }
+        }
+        return j
     }
 
     /// Ends what is pending after a pause in the input: a lone ESC is the Escape key.
@@ -110,8 +184,10 @@ public struct InputDecoder: Sendable {
     /// by a next byte 0x60–0x7E (`j`, `q`): Esc, `[`, then that key.
     /// Call it with `false` after a short pause (tens of milliseconds) and with `true`
     /// after a long one (a second); ``TerminalApp`` does both on timers, so a cut-off
-    /// sequence ends even when no more input comes. An unfinished paste keeps waiting for its end.
+    /// sequence ends even when no more input comes (and the rest of an over-long one is
+    /// no longer skipped). An unfinished paste keeps waiting for its end.
     public mutating func flush(includingUnfinished: Bool = false) -> [Key] {
+        if includingUnfinished, paste == nil { skipping = nil }
         guard !pending.isEmpty, paste == nil else { return [] }
         if pending == [0x1B] {
             pending.removeAll()
@@ -199,7 +275,9 @@ public struct InputDecoder: Sendable {
         let slice = bytes[i..<(i + length)]
         guard slice.dropFirst().allSatisfy({ $0 & 0xC0 == 0x80 }) else { return (nil, 1) }
         let text = String(decoding: slice, as: UTF8.self)
-        guard let character = text.first, text.count == 1, !text.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) else {
+        // C1 controls, the bidirectional controls and marks, and the line and paragraph
+        // separators are no printable character (the rows show them as `�` or not at all).
+        guard let character = text.first, text.count == 1, !text.unicodeScalars.contains(where: { StyledLine.visible($0) != $0 }) else {
             return (nil, length)
         }
         return (.character(character), length)
@@ -238,7 +316,7 @@ public struct InputDecoder: Sendable {
                 }
                 j += 1
             }
-            return giveUp(at: i, upTo: j, in: bytes)
+            return nil
         case 0x1B:
             // ESC ESC: the first is Escape (Alt-Escape is not told apart).
             return (.escape, 1)
@@ -256,11 +334,6 @@ public struct InputDecoder: Sendable {
         }
     }
 
-    /// An unfinished sequence that ran too long is given up: its bytes so far are one unknown key.
-    static func giveUp(at i: Int, upTo j: Int, in bytes: [UInt8]) -> (Key?, Int)? {
-        j - i > longestSequence ? (.unknown(Array(bytes[(i + 1)..<j])), j - i) : nil
-    }
-
     static func controlSequence(at i: Int, in bytes: [UInt8]) -> (Key?, Int)? {
         // X10 mouse report: ESC [ M and three bytes of button, column and row.
         if i + 2 < bytes.count, bytes[i + 2] == 0x4D {
@@ -270,7 +343,7 @@ public struct InputDecoder: Sendable {
         // CSI: parameters 0x30-0x3F, intermediates 0x20-0x2F, final 0x40-0x7E.
         var j = i + 2
         while j < bytes.count, (0x20...0x3F).contains(bytes[j]) { j += 1 }
-        guard j < bytes.count else { return giveUp(at: i, upTo: j, in: bytes) }
+        guard j < bytes.count else { return nil }
         let final = bytes[j]
         guard (0x40...0x7E).contains(final) else {
             // Broken off by a byte that cannot end it: a bare ESC [ is Alt-[ (Esc, then [),

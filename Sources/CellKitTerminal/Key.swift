@@ -16,7 +16,9 @@ public enum Key: Hashable, Sendable {
     case delete
     /// Ctrl plus a letter, as the letter ("c" for Ctrl-C).
     case control(Character)
-    /// A printable character.
+    /// A printable character. The decoder drops the characters a row would not show as
+    /// typed (invalid UTF-8, C1 controls, the bidirectional controls and direction marks,
+    /// U+2028 and U+2029): they make no key.
     case character(Character)
     /// Alt (Meta) plus a printable character, sent as ESC then the character.
     case alt(Character)
@@ -25,7 +27,8 @@ public enum Key: Hashable, Sendable {
     case paste(String)
     /// A sequence that is not a key the decoder knows, as its bytes after ESC:
     /// unknown CSI, SS3, OSC, DCS, APC, PM and SOS sequences, mouse reports
-    /// (`ESC [ M b x y` and SGR `ESC [ < … M`), and Alt with a control key.
+    /// (`ESC [ M b x y` and SGR `ESC [ < … M`). (ESC before a control key is
+    /// ``escape``, then that key: Alt with a control key is not told apart.)
     /// Apps ignore it unless they bind it; it never stands for another key.
     case unknown([UInt8])
 }

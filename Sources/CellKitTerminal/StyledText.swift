@@ -132,7 +132,7 @@ public struct StyledSpan: Hashable, Sendable {
 /// sequences) as `�`. The bidirectional embedding, override and isolate controls
 /// (U+202A–U+202E, U+2066–U+2069), which reorder the text after them (a
 /// right-to-left override shows `"\u{202E}gnp.exe"` as `exe.png`), are shown as `�`
-/// too, and the invisible direction marks (U+200E, U+200F, U+061C) are dropped:
+/// too, as are the line and paragraph separators (U+2028, U+2029, line breaks to some terminals), and the invisible direction marks (U+200E, U+200F, U+061C) are dropped:
 /// text is shown in the order it is stored. ``fitted(to:padStyle:)``,
 /// ``rendered(ansi:)`` and ``plainText`` of a fitted line all use this form.
 ///
@@ -384,7 +384,7 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     }
 
     /// `text` with every control character replaced by its one-column visible form:
-    /// C0 by its control picture (U+2400 + code), DEL by `␡`, C1 and the bidirectional
+    /// C0 by its control picture (U+2400 + code), DEL by `␡`, C1, U+2028, U+2029 and the bidirectional
     /// embedding, override and isolate controls by `�`; the direction marks are dropped.
     static func visible(_ text: String) -> String {
         // Fast path: C0 and DEL are single bytes; C1 is encoded as C2 80...C2 9F, the
@@ -406,6 +406,8 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
         case 0x80...0x9F: return "\u{FFFD}"
         // Embeddings, overrides, their pop, and isolates: they reorder what follows.
         case 0x202A...0x202E, 0x2066...0x2069: return "\u{FFFD}"
+        // The line and paragraph separators: line breaks to some terminals, nothing to others.
+        case 0x2028, 0x2029: return "\u{FFFD}"
         // Left-to-right, right-to-left and Arabic letter marks: invisible, zero width.
         case 0x200E, 0x200F, 0x061C: return nil
         default: return scalar
@@ -417,7 +419,8 @@ extension StyledLine {
     /// Words of `text` wrapped into lines of at most `width` columns, as ``displayWidth``
     /// counts them; a word longer than a line is broken between grapheme clusters.
     ///
-    /// Words are separated by spaces, newlines and tabs. The lines hold the words'
+    /// Words are separated by spaces, tabs and line breaks (LF, CR, CR LF, VT, FF, NEL,
+    /// U+2028 and U+2029). The lines hold the words'
     /// visible form (see ``StyledLine``): each control character is one column, as
     /// drawn. A character wider than the whole line (a wide character at width 1) is
     /// shown as ``fitted(to:padStyle:)`` shows it, cut to "…", so no line is wider
@@ -440,7 +443,7 @@ extension StyledLine {
             current = ""
             currentWidth = 0
         }
-        for rawWord in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+        for rawWord in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0.isNewline }) {
             // Measured as drawn: a control character is a one-column symbol, a direction mark nothing.
             let word = visible(String(rawWord))
             if word.isEmpty { continue }

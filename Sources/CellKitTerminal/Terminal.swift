@@ -35,10 +35,10 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATerminal(let stream):
-            return "interactive mode needs a terminal, but standard \(stream) is not a tty (run it in a terminal, or drop the interactive option to print the rows plainly)"
+            return "interactive mode needs a terminal, but standard \(stream) is not a tty (run it in a terminal, or print the rows as plain text there)"
         case .unsupportedTerminal(let term):
-            let named = term.map { "TERM=\($0) says this one does not" } ?? "TERM is not set"
-            return "interactive mode needs a terminal that takes escape sequences, but \(named) (set TERM to your terminal's type, such as xterm-256color, or drop the interactive option to print the rows plainly)"
+            let named = term.map { "TERM=\(StyledLine(String($0)).rendered(ansi: false)) says this one does not" } ?? "TERM is not set"
+            return "interactive mode needs a terminal that takes escape sequences, but \(named) (set TERM to your terminal's type, such as xterm-256color, or print the rows as plain text there)"
         case .systemCall(let call, let code):
             return "\(call) failed: \(String(cString: strerror(code)))"
         }

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import CellKitDiff
 
@@ -175,6 +176,39 @@ struct IdentifierHashTests {
         #expect(shifted.stages.flatMap(\.changeset.itemDeletes).count == 2)
         #expect(shifted.stages.flatMap(\.changeset.itemInserts).count == 3)
         #expect(shifted.duplicates.isEmpty)
+    }
+
+    /// A `Double` identifier that counts its `==` calls (the comparisons of the diff).
+    struct CountedDouble: Hashable {
+        static let comparisons = Mutex(0)
+        var value: Double
+        static func == (a: CountedDouble, b: CountedDouble) -> Bool {
+            comparisons.withLock { $0 += 1 }
+            return a.value == b.value
+        }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    }
+
+    struct CountedItem: Differentiable, Equatable {
+        var id: Double
+        var differenceIdentifier: CountedDouble { CountedDouble(value: id) }
+        static func == (a: CountedItem, b: CountedItem) -> Bool { a.id.bitPattern == b.id.bitPattern }
+    }
+
+    // Outside check 9c, d3: every NaN hashes alike and was compared with every earlier one
+    // (4,000 rows: 32 million `==`), so the diff of NaN rows was quadratic.
+    @Test("NaN identifiers cost the diff a few comparisons each, not one per earlier NaN")
+    func nanIdentifiersStayLinear() {
+        let n = 4_000
+        let rows = (0..<n).map { CountedItem(id: $0 % 2 == 0 ? .nan : Double($0)) }
+        CountedDouble.comparisons.withLock { $0 = 0 }
+        let changes = StagedChangeset(from: rows, to: rows.reversed(), options: DiffOptions(trimsIdenticalEnds: false))
+        let comparisons = CountedDouble.comparisons.withLock { $0 }
+        #expect(comparisons < 10 * n, "\(comparisons) comparisons for \(n) rows")
+        let all = changes.stages.map(\.changeset)
+        #expect(all.flatMap(\.itemDeletes).count == n / 2)
+        #expect(all.flatMap(\.itemInserts).count == n / 2)
+        #expect(changes.duplicates.isEmpty)
     }
 
     @Test("a non-ASCII id equal to an ASCII one (the Kelvin sign is K) is matched, on either side")

@@ -142,7 +142,7 @@ struct ClusterLayoutTests {
         var rng = SplitMix64(seed: seed)
         for _ in 0..<300 {
             let text = (0..<Int.random(in: 0...6, using: &rng)).map { _ in Self.randomText(&rng, maxPieces: 5) }.joined(separator: " ")
-            let hasWords = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).contains { !StyledLine.visible(String($0)).isEmpty }
+            let hasWords = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0.isNewline }).contains { !StyledLine.visible(String($0)).isEmpty }
             for width in [1, 2, 3, 4, 7, 12] {
                 let maxLines = Int.random(in: 1...4, using: &rng)
                 for lines in [StyledLine.wrap(text, width: width), StyledLine.wrap(text, width: width, maxLines: maxLines)] {
@@ -188,9 +188,10 @@ extension ClusterLayoutTests {
         #expect(DisplayWidth.of(padded.plainText) == 6 && padded.displayWidth == 6, "\(padded.plainText.debugDescription)")
         // The space that joins the marks' cluster takes their style.
         #expect(padded.spans.first == StyledSpan("ab\u{06DD}\u{06DD} ", style: .bold))
-        // A line separator (a grapheme control) ends the marks' cluster; the cut comes before it.
+        // A line separator is shown as `�`, which the marks' cluster takes in (a prepended
+        // mark joins what follows); the cut comes after that cluster.
         let cut = StyledLine("ab\u{06DD}\u{06DD}\u{2028}cdef").fitted(to: 5)
-        #expect(cut.plainText == "ab\u{06DD}\u{06DD} …")
+        #expect(cut.plainText == "ab\u{06DD}\u{06DD}\u{FFFD}…")
         #expect(DisplayWidth.of(cut.plainText) == 5 && cut.displayWidth == 5, "\(cut.plainText.debugDescription)")
     }
 }

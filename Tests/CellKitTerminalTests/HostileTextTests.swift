@@ -35,6 +35,24 @@ struct HostileTextTests {
         #expect(StyledLine("a\u{1B}b").rendered(ansi: false) == "a␛b")
     }
 
+    // Outside check 9c, d4: CR LF and CR stayed inside a word (`first␍␊second`).
+    @Test("wrapping breaks words at every line break (CR LF, CR, VT, FF, NEL, U+2028, U+2029), as at LF")
+    func wrapBreaksAtEveryLineBreak() {
+        for separator in ["\r\n", "\r", "\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", " \r\n "] {
+            let lines = StyledLine.wrap("first\(separator)second", width: 20)
+            #expect(lines.map(\.plainText) == ["first second"], "\(separator.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        #expect(StyledLine.wrap("an error\r\nfrom HTTP", width: 8).map(\.plainText) == ["an error", "from", "HTTP"])
+    }
+
+    @Test("the line and paragraph separators show as one visible column, not as themselves")
+    func lineSeparatorsAreVisible() {
+        let line = StyledLine("a\u{2028}b\u{2029}c")
+        #expect(line.displayWidth == 5)
+        #expect(line.fitted(to: 5).plainText == "a\u{FFFD}b\u{FFFD}c")
+        #expect(line.rendered(ansi: false) == "a\u{FFFD}b\u{FFFD}c")
+    }
+
     @Test("every line of a list with hostile text is exactly the list's width and carries no control character")
     func hostileRows() {
         let fixture = NotesFixture(columns: 20, rows: 200)

@@ -211,6 +211,70 @@ struct InputDecoderStrayTests {
         #expect(split == keys)
     }
 
+    // Outside check 9c, d1: past 4,096 pending bytes the sequence was given up and the rest
+    // of it decoded as keys (an OSC 52 of q's quit a TerminalApp).
+    @Test("an OSC, DCS or control sequence longer than 4,096 bytes, split across reads, gives no key of its bytes",
+          arguments: [1, 1000, 1024, 4095, 4096, 5000])
+    func longSequencesSplitAcrossReads(readSize: Int) {
+        let cases: [[UInt8]] = [
+            Array("\u{1B}]52;c;".utf8) + Array(repeating: UInt8(ascii: "q"), count: 9000) + [0x07],
+            Array("\u{1B}P".utf8) + Array(repeating: UInt8(ascii: "j"), count: 6000) + [0x1B, 0x5C],
+            [0x1B, 0x5B] + Array(repeating: UInt8(ascii: "1"), count: 5000) + [UInt8(ascii: "~")],
+            // The ST's ESC right at the give-up point.
+            Array("\u{1B}]".utf8) + Array(repeating: UInt8(ascii: "q"), count: 4094) + [0x1B, 0x5C],
+        ]
+        for sequence in cases {
+            var decoder = InputDecoder()
+            var keys: [Key] = []
+            let input = sequence + Array("jq".utf8)
+            var offset = 0
+            while offset < input.count {
+                keys += decoder.decode(input[offset..<min(input.count, offset + readSize)])
+                offset += readSize
+            }
+            let unknown = keys.filter { if case .unknown = $0 { true } else { false } }
+            #expect(unknown.count == 1, "read size \(readSize): \(keys.count) keys")
+            #expect(Array(keys.drop { if case .unknown = $0 { true } else { false } }) == [.character("j"), .character("q")],
+                    "read size \(readSize): \(keys.filter { if case .unknown = $0 { false } else { true } }.prefix(5))")
+            #expect(!decoder.hasPending)
+        }
+    }
+
+    @Test("a control sequence given up for its length and broken off by a control key keeps that key; the long pause ends the skipping")
+    func longSequenceEnds() {
+        var decoder = InputDecoder()
+        _ = decoder.decode([0x1B, 0x5B] + Array(repeating: UInt8(ascii: "2"), count: 5000))
+        #expect(decoder.hasPending)   // the rest of it is still skipped: the app keeps its pause timers
+        #expect(decoder.decode(Array("333\r".utf8)) == [.enter])
+        _ = decoder.decode(Array("\u{1B}]".utf8) + Array(repeating: UInt8(ascii: "q"), count: 5000))
+        #expect(decoder.decode(Array("qqq".utf8)) == [])
+        #expect(decoder.flush(includingUnfinished: true) == [])
+        #expect(decoder.decode(Array("j".utf8)) == [.character("j")])
+    }
+
+    // Outside check 9c (doc gap): a typed or pasted bidi override was a `.character` and reached the filter.
+    @Test("bidi controls, direction marks and the line separators make no key; the next key survives")
+    func invisibleControlsMakeNoKey() {
+        var decoder = InputDecoder()
+        for scalar in ["\u{202E}", "\u{2066}", "\u{200F}", "\u{061C}", "\u{2028}", "\u{2029}", "\u{85}"] {
+            #expect(decoder.decode(Array((scalar + "j").utf8)) == [.character("j")], "\(scalar.unicodeScalars.first!.value)")
+        }
+        #expect(decoder.decode(Array("é日".utf8)) == [.character("é"), .character("日")])
+    }
+
+    // Outside check 9c, d5.
+    @Test("CR LF split between two reads is one Enter; CR alone, then LF in a later read, too; LF, CR alone stay Enter")
+    func crlfAcrossReads() {
+        var decoder = InputDecoder()
+        #expect(decoder.decode([0x0D]) == [.enter])
+        #expect(decoder.decode([0x0A]) == [])
+        #expect(decoder.decode([0x0D]) == [.enter])
+        #expect(decoder.decode(Array("j".utf8)) == [.character("j")])
+        #expect(decoder.decode([0x0A]) == [.enter])
+        #expect(decoder.decode([0x0D, 0x0D]) == [.enter, .enter])
+        #expect(decoder.decode([0x0A, 0x0A]) == [.enter])
+    }
+
     @Test("10,000 pasted characters decode in one pass")
     func bigPaste() {
         var decoder = InputDecoder()

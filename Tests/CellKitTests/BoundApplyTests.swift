@@ -79,6 +79,66 @@ struct BoundApplyTests {
         #expect(first.dataSource === source)
     }
 
+    // Outside check 9a, d4: the first controller's error row kept "Select to retry" and took
+    // the tap, though its retry had gone with the source.
+    @Test("taken by another controller while its error row shows, a controller's row offers no retry")
+    func aTakenSourcesErrorRowOffersNoRetry() async throws {
+        let (first, firstView) = trackScreen(log: DiagnosticLog())
+        let (second, _) = trackScreen(log: DiagnosticLog())
+        let source = RemoteDataSource<Track> { throw FetchFailed() }
+        first.bind(to: source)
+        await source.load().value
+        await first.settle()
+        let row = ItemPath(item: 0, section: 0)
+        #expect((firstView.visibleCells.first as? ErrorCell)?.canRetry == true)
+        second.bind(to: source)
+        await second.settle()
+        await first.settle()
+        let cell = try #require(firstView.visibleCells.first as? ErrorCell)
+        #expect(cell.canRetry == false)
+        #expect(cell.detailText == nil)
+        #expect(first.listView(firstView, canSelectItemAt: row) == false)
+        if case .failed = first.state {} else { Issue.record("state \(first.state)") }
+        try firstView.checkConsistency()
+    }
+
+    // Outside check 9a, d5: taken mid-refresh, the first controller stayed `.refreshing` for good,
+    // with a failed load-more row whose retry reached nothing.
+    @Test("taken by another controller mid-refresh, a controller goes idle and drops its load-more row")
+    func aTakenSourceLeavesNoActivityBehind() async throws {
+        let (first, firstView) = trackScreen(log: DiagnosticLog())
+        let (second, _) = trackScreen(log: DiagnosticLog())
+        let gate = FetchGate<Page<Track>>()
+        let source = PaginatedDataSource<Track> { page in try await gate.fetch(page) }
+        first.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page((0..<3).map { Track(id: $0, title: "t\($0)") }, hasMore: true))
+        await load.value
+        let next = try #require(source.loadNextPage())
+        await gate.waitForCalls(2)
+        await gate.resume(1, throwing: FetchFailed())
+        await next.value
+        await first.settle()
+        #expect(first.displayed.sections.last?.items.first?.model is LoadMorePlaceholder)
+        let refresh = source.refresh()
+        await gate.waitForCalls(3)
+        await first.settle()
+        #expect(first.activity == .refreshing)
+        second.bind(to: source)
+        await second.settle()
+        await first.settle()
+        #expect(first.activity == .idle && first.listState.activity == .idle)
+        #expect(!first.hasMore && first.nextPageError == nil)
+        #expect(!(first.displayed.sections.last?.items.first?.model is LoadMorePlaceholder))
+        #expect(firstView.visibleTexts == ["t0", "t1", "t2"])
+        try firstView.checkConsistency()
+        await gate.resume(2, returning: Page([Track(id: 0, title: "t0")], hasMore: false))
+        await refresh.value
+        await second.settle()
+        #expect(firstView.visibleTexts == ["t0", "t1", "t2"])
+    }
+
     @Test func aSnapshotBeingDiffedWhenTheAppAppliesIsDropped() async throws {
         let (controller, listView) = trackScreen(log: DiagnosticLog())
         let gate = DiffGate()

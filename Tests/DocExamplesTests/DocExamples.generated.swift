@@ -586,7 +586,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:40
+// Sources/CellKit/ListController+Binding.swift:41
 @MainActor private func docExample51() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1943,7 +1943,7 @@ import Testing
     assert(DisplayWidth.of("👍🏽") == 4)
 }
 
-// Sources/CellKitTerminal/InputDecoder.swift:28
+// Sources/CellKitTerminal/InputDecoder.swift:33
 @MainActor private func docExample125() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
@@ -1998,7 +1998,7 @@ import Testing
     assert(fitted.spans[0].text == "👩\u{200D}💻")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:428
+// Sources/CellKitTerminal/StyledText.swift:431
 @MainActor private func docExample131() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])

@@ -435,11 +435,16 @@ internal func _matchIdentifiers<E: Differentiable>(
                     if entry & tagMask == t {
                         let first = Int(entry & entryMask) &- 1
                         let i = Int(word & entryMask) &- 1
-                        if same(old[first].differenceIdentifier, old[i].differenceIdentifier) {
+                        let id = old[i].differenceIdentifier
+                        if same(old[first].differenceIdentifier, id) {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
                             return
                         }
+                        // An identifier equal to nothing, itself included (`Double.nan`): it matches
+                        // no row, so it stays out of the table, where every such one would have
+                        // probed past all the others (they hash alike): n² comparisons.
+                        if !(id == id) { return }
                     }
                     slot = (slot &+ 1) & mask
                 }
@@ -567,7 +572,8 @@ internal func _matchIdentifiers<E: Differentiable>(
                         entries &+= 1
                         break
                     }
-                    if entry & tagMask == t && (E.DifferenceIdentifier.self == String.self && oldHashes != nil
+                    let sameTag = entry & tagMask == t
+                    if sameTag && (E.DifferenceIdentifier.self == String.self && oldHashes != nil
                         ? (Int(entry & entryMask) <= nOld ? sameAt(Int(entry & entryMask) &- 1, j, id)
                             : newHashes.unsafelyUnwrapped[Int(entry & entryMask) &- nOld &- 1] == hash
                                 && same(identifier(ofEntry: entry), id))
@@ -589,6 +595,11 @@ internal func _matchIdentifiers<E: Differentiable>(
                             unmatched &+= 1
                             duplicates.append(_DuplicateRecord(isNew: true, first: value &- nOld &- 1, later: j))
                         }
+                        break
+                    }
+                    if sameTag && !(id == id) {
+                        // Equal to nothing (`Double.nan`): unmatched, and kept out of the table (see `insert`).
+                        unmatched &+= 1
                         break
                     }
                     slot = (slot &+ 1) & mask
