@@ -1595,7 +1595,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:215
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:216
 @MainActor private func docExample104() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1619,7 +1619,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:242
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:243
 @MainActor private func docExample105() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 

@@ -76,8 +76,8 @@ public struct Page<Item: Sendable>: Sendable {
 /// (or a page failed before the list was left with no row), the snapshot is `.failed`
 /// with its ``nextPageError``: the controller shows the failed ``LoadMorePlaceholder``
 /// row alone, whose retry asks for the page again, and reports the failure as a
-/// ``Diagnostic/Kind/loadFailed`` diagnostic (nothing else shows: no
-/// ``ListController/onError``).
+/// ``Diagnostic/Kind/loadFailed`` diagnostic (nothing else shows: a page that fails
+/// then is no ``ListController/onError`` call; one that failed while rows showed was).
 ///
 /// A cancelled next page (``cancel()``, its task cancelled, or the fetch throwing
 /// `CancellationError`) keeps the content and ``hasMore`` and ends the list with the
