@@ -123,6 +123,10 @@ extension ListController {
     /// Queues `snapshot` to be shown: diffed off the main actor, then applied.
     /// Replaces a snapshot queued before that has not started yet; a later
     /// ``apply(_:state:)`` or ``bind(to:)`` drops it unless it already shows.
+    ///
+    /// It does not unbind a bound data source (unlike ``apply(_:state:)``): the snapshot
+    /// shows as one of the source's would, and the source's next snapshot replaces it. To
+    /// show something else in a bound source's place, use ``apply(_:state:)``.
     public func submit(_ snapshot: ListSnapshot) {
         snapshots.submit(snapshot, to: self)
     }

@@ -98,7 +98,10 @@ public struct PresentationContext<Event: Sendable> {
     /// one nearest to where it was presented: a row scrolled away follows its own row
     /// through inserts and deletes elsewhere, but once its own row is gone it can name
     /// another row with that identity. When no row has it any more, the path it was last
-    /// presented at. A context made with ``init(path:emit:)`` always gives `path`.
+    /// presented at. A context made with ``init(path:emit:)`` always gives `path`. Kept
+    /// by a cell after its controller is gone, it gives the path it was presented at
+    /// (there is no list left to follow), and ``emit`` still reaches the handler the
+    /// presenter was added with.
     ///
     /// Cheap while the cell shows the row or the list is unchanged; otherwise it reads
     /// every row (O(n)), so read it when it is needed (at a tap), not per frame.

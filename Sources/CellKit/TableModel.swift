@@ -448,7 +448,7 @@ extension TableModel {
     /// an accented Latin letter under its base letter (É under E, ø under O), `#` for
     /// anything else; `nil` for a title with no characters but spaces.
     static func initial(_ title: String) -> String? {
-        guard let first = title.first(where: { !$0.isWhitespace }) else { return nil }
+        guard let first = title.first(where: { !isBlankLead($0) }) else { return nil }
         return baseLetter(first) ?? "#"
     }
 
@@ -464,6 +464,15 @@ extension TableModel {
             return letters.contains(letter) ? letter : nil
         }
         return nil
+    }
+
+    /// Whether `character` is passed over before an initial: a space, or a character
+    /// that shows nothing (a bidirectional control or mark, a zero-width space, a byte
+    /// order mark, a control character).
+    static func isBlankLead(_ character: Character) -> Bool {
+        character.isWhitespace || character.unicodeScalars.allSatisfy {
+            $0.properties.generalCategory == .format || $0.properties.generalCategory == .control
+        }
     }
 
     static func order(_ title: String) -> Int { alphabet.firstIndex(of: title) ?? alphabet.count }

@@ -23,11 +23,19 @@ public struct ScreenBuffer: Sendable {
     public mutating func invalidate() { valid = false }
 
     /// The bytes that turn the screen into `frame` (styled lines), `columns` wide.
+    ///
+    /// A line wider than `columns` is cut to them (``StyledLine/fitted(to:padStyle:)``), so
+    /// that the terminal does not wrap it onto the next line; a narrower one is written as
+    /// it is (the rest of its screen line is cleared).
     public mutating func update(_ frame: [StyledLine], columns: Int) -> [UInt8] {
-        update(frame.map { $0.rendered(ansi: true) }, columns: columns)
+        update(frame.map { ($0.displayWidth > columns ? $0.fitted(to: max(0, columns)) : $0).rendered(ansi: true) }, columns: columns)
     }
 
     /// The bytes that turn the screen into `frame` (lines with escape codes), `columns` wide.
+    ///
+    /// The lines are written as given: each must fit in `columns` (a longer one wraps onto
+    /// the next screen line) and carry only escape codes meant for the terminal (render
+    /// untrusted text with ``StyledLine/rendered(ansi:)``).
     public mutating func update(_ frame: [String], columns: Int) -> [UInt8] {
         var out = ""
         if !valid || columns != self.columns || frame.count != lines.count {

@@ -32,6 +32,10 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     public internal(set) var rows: Int
 
     /// The selected row, if any; moved by the navigation keys.
+    ///
+    /// It follows its row through batch updates. When its row is deleted, the selectable
+    /// row now at that place is selected (the one after it, or the last one); after a
+    /// reload, the row at the same place.
     public internal(set) var selectedPath: ItemPath?
 
     /// Called when the list needs to be drawn again (content, selection or size changed).

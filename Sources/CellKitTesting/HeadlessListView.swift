@@ -304,7 +304,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         layout.flatIndex(of: path).map { layout.top(ofRow: $0) }
     }
 
-    /// The number of rows in each section, as the list view knows them.
+    /// The number of rows in each section, as the list view knows them: the counts it
+    /// read last. Its data source is held weakly, as `UITableView` holds its own; once the
+    /// controller is gone, the counts stay until ``reloadData()`` finds no data source
+    /// (and no rows).
     public var sectionCounts: [Int] { core.counts }
 
     /// Cells built, per reuse identifier.

@@ -22,6 +22,20 @@ struct ScreenBufferTests {
         #expect(diff.count * 10 < full.count, "one line: \(diff.count) bytes, full redraw: \(full.count) bytes")
     }
 
+    // Outside check 9c (doc gap): a styled line wider than the columns was written whole,
+    // and the terminal wrapped it over the next line.
+    @Test("a styled line wider than the columns is cut to them; a narrower one is written as it is")
+    func wideLinesAreCut() {
+        var screen = ScreenBuffer()
+        let bytes = screen.update([StyledLine(String(repeating: "x", count: 30) + "日本"), StyledLine("ok")], columns: 10)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(String(repeating: "x", count: 9) + "…"))
+        #expect(!text.contains(String(repeating: "x", count: 10)))
+        #expect(!text.contains("日"))
+        #expect(text.contains("ok\u{1B}[0m"))
+        #expect(screen.update([StyledLine("wide line"), StyledLine("ok")], columns: 0).count > 0)
+    }
+
     @Test("a resource update repaints only its row")
     func cellDidChangeRepaintsOneRow() {
         let fixture = NotesFixture(columns: 40, rows: 10)

@@ -180,6 +180,20 @@ struct DataSourceFamilyTests {
         try screen.expectConsistent()
     }
 
+    // Outside check 9a (doc gap): an invisible leading character (a right-to-left override,
+    // a zero-width space, a byte order mark) put a name under "#".
+    @Test("an initial is the first visible letter: leading bidi controls, zero-width spaces and BOMs are passed over")
+    func alphabeticalSkipsInvisibleLeads() {
+        #expect(AlphabeticKey("\u{202E}Mallory").letter == "M")
+        #expect(AlphabeticKey("\u{200B}\u{FEFF} bob").letter == "B")
+        #expect(AlphabeticKey("\u{200E}\u{1B}éva").letter == "E")
+        #expect(AlphabeticKey("\u{202E}").letter == "#")
+        struct Name: Identifiable, Equatable, Sendable { var id: String }
+        let sorted = SectionedDataSource.alphabetical(["\u{202E}Mallory", "mark", "\u{200B}Mab"].map(Name.init), name: \.id)
+        #expect(sorted.snapshot.model.sections.map(\.header) == ["M"])
+        #expect(sorted.snapshot.model.sections.flatMap(\.items).compactMap { $0.model(as: Name.self)?.id } == ["\u{200B}Mab", "\u{202E}Mallory", "mark"])
+    }
+
     @Test func multiDocExample() async {
         struct Friend: Identifiable, Equatable, Sendable { let id: Int }
         struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }

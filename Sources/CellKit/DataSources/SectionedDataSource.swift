@@ -102,7 +102,8 @@ public struct AlphabeticKey: Comparable, Hashable, Sendable, CustomStringConvert
     /// `A`…`Z`, or `#`.
     public let letter: String
 
-    /// The key of `name`: its first letter after any leading spaces, uppercased, when
+    /// The key of `name`: its first letter after any leading spaces and invisible
+    /// characters (a bidirectional control, a zero-width space), uppercased, when
     /// that is A–Z or an accented Latin letter (under its base letter), else `#`.
     ///
     /// An accented letter is one whose Unicode name is a Latin letter "WITH" marks
@@ -122,10 +123,10 @@ public struct AlphabeticKey: Comparable, Hashable, Sendable, CustomStringConvert
     public var description: String { letter }
 
     /// What ``SectionedDataSource/alphabetical(_:name:)`` sorts rows by: the name
-    /// lowercased, without leading spaces.
+    /// lowercased, without leading spaces and invisible characters.
     @usableFromInline
     static func sortName(_ name: String) -> String {
-        String(name.drop(while: \.isWhitespace)).lowercased()
+        String(name.drop(while: TableModel.isBlankLead)).lowercased()
     }
 }
 
@@ -133,12 +134,13 @@ extension SectionedDataSource where Key == AlphabeticKey {
     /// Groups `items` A–Z by the initial of `name` (`#` for the rest), each section
     /// sorted by name, with an A–Z section index.
     ///
-    /// The initial is the first letter after any leading spaces; an accented Latin
+    /// The initial is the first letter after any leading spaces and invisible characters
+    /// (a bidirectional control, a zero-width space); an accented Latin
     /// letter goes under its base letter ("Émile" under E, "Øre" under O, "Ärger"
     /// under A), and other initials (digits, other scripts, "ß", "Æ", "Œ", ligatures,
     /// full-width letters: see ``AlphabeticKey/init(_:)``) under `#`. Within a
-    /// section, rows are in the order of their names lowercased without leading
-    /// spaces, as Swift compares strings: an accented letter comes after every
+    /// section, rows are in the order of their names lowercased without those leading
+    /// characters, as Swift compares strings: an accented letter comes after every
     /// plain one ("ezra" before "émile"); pass your own `sortedBy:` to
     /// ``init(_:sectionBy:title:sortedBy:sectionIndex:)`` for a locale's collation.
     @inlinable
