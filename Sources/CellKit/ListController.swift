@@ -349,17 +349,27 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// `origin`, unless the list shows it in its retry row; to ``onError`` when it keeps content).
     func record(_ model: TableModel, state: ContentState, origin: String, shownInRow: Bool = false) {
         if case .failed(let error) = state {
+            let origin = naming(origin, failedWith: error)
             if !model.isEmpty {
                 onError?(error)
                 if !shownInRow {
                     diagnostics(Diagnostic(.loadFailed, "\(origin): load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
                 }
             } else if !(error is CancellationError) {
-                diagnostics(Diagnostic(.loadFailed, "\(origin): load failed with no content to show; showing the error row: \(error)"))
+                let row = shownInRow ? "the failed load-more row" : "the error row"
+                diagnostics(Diagnostic(.loadFailed, "\(origin): load failed with no content to show; showing \(row): \(error)"))
             }
         }
         self.model = model
         self.state = state
+    }
+
+    /// `origin`, followed by the child that failed with `error` when it names a bound
+    /// ``MultiDataSource``: "MultiDataSource (child 1: RemoteDataSource<Row>)".
+    private func naming(_ origin: String, failedWith error: any Error) -> String {
+        guard let multi = dataSource as? MultiDataSource, origin == "\(type(of: multi))",
+              let child = multi.failedChild(with: error) else { return origin }
+        return "\(origin) (\(child))"
     }
 
     /// Changes only the state, keeping the content; as ``apply(_:state:)``, it
@@ -368,12 +378,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// What the list shows for `model`: placeholder rows when it is empty, else the
     /// content followed by the ``LoadMorePlaceholder`` row while a next page loads or after it failed.
+    /// After a failed next page, an empty model shows that row alone (a paged list that
+    /// local edits emptied, more pages left): its retry asks for the page again.
     static func displayedModel(
         _ model: TableModel, state: ContentState, placeholders: Placeholders,
         activity: ListActivity = .idle, nextPageError: (any Error)? = nil
     ) -> TableModel {
         guard placeholders.showsRows else { return model }
-        guard model.isEmpty else {
+        guard model.isEmpty && nextPageError == nil else {
             var more: LoadMorePlaceholder
             if let nextPageError {
                 more = placeholders.loadMore.failed(with: nextPageError)
@@ -384,6 +396,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             }
             more.retryHint = placeholders.retryHint
             var shown = model
+            if model.isEmpty { shown.sections = [] }
             shown.sections.append(TableSection(id: Self.loadMoreSection, items: [ListItem(more)]))
             return shown
         }

@@ -306,6 +306,39 @@ struct DataSourceFamilyTests {
         try screen.expectConsistent()
     }
 
+    // An outside user's report (outside9a, doc gap): the loadFailed diagnostic of a failed
+    // child named only `MultiDataSource`, not the child that failed. It now names the child
+    // by position and type after the multi source, inside a nested multi source too, with
+    // nothing showing (the error row) or with a sibling's rows.
+    @Test(arguments: [false, true])
+    func multiLoadFailedDiagnosticNamesTheFailedChild(siblingHasRows: Bool) async throws {
+        struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
+        let failing = RemoteDataSource<Post> { throw Offline() }
+        let inner = MultiDataSource([SimpleDataSource(posts([])), failing])
+        let source = MultiDataSource([SimpleDataSource(posts(siblingHasRows ? [7] : [])), inner])
+        let screen = PostScreen()
+        let diagnostics = CollectedDiagnostics()
+        screen.controller.diagnostics = diagnostics.handler
+        screen.controller.bind(to: source)
+        await source.load().value
+        await screen.controller.settle()
+        let failures = diagnostics.all.filter { $0.kind == .loadFailed }.map(\.message)
+        #expect(failures.count == 1, "\(failures)")
+        let origin = "MultiDataSource (child 1: MultiDataSource (child 1: RemoteDataSource<Post>))"
+        #expect(failures.first?.hasPrefix(origin + ": load failed") == true, "\(failures)")
+        #expect(failures.first?.hasSuffix(": offline") == true)
+        #expect(siblingHasRows ? screen.shownIDs == [7] : screen.placeholder is ErrorPlaceholder)
+
+        // The failed source bound on its own is named as before.
+        let alone = PostScreen()
+        let own = CollectedDiagnostics()
+        alone.controller.diagnostics = own.handler
+        alone.controller.bind(to: failing)
+        await failing.load().value
+        await alone.controller.settle()
+        #expect(own.all.map(\.message) == ["RemoteDataSource<Post>: load failed with no content to show; showing the error row: offline"])
+    }
+
     @Test func multiRoutesRowsAboutToShowToTheirChild() async throws {
         let gate = FetchGate<Page<Post>>()
         let paged = PaginatedDataSource<Post>(prefetchDistance: 1) { try await gate.fetch($0) }

@@ -1,5 +1,6 @@
 import CellKit
 import CellKitTesting
+import Synchronization
 import Testing
 
 /// A fetch the test finishes by hand: each call waits until the test resumes it.
@@ -121,4 +122,13 @@ func loadedPagedScreen(
     await gate.resume(0, returning: Page(firstPage, hasMore: hasMore))
     await load.value
     return (gate, source, screen)
+}
+
+/// The diagnostics a handler received, for a test that checks them.
+final class CollectedDiagnostics: Sendable {
+    private let store = Mutex<[Diagnostic]>([])
+    /// Every diagnostic so far, in order.
+    var all: [Diagnostic] { store.withLock { $0 } }
+    /// A handler that collects here.
+    var handler: DiagnosticHandler { DiagnosticHandler { diagnostic in self.store.withLock { $0.append(diagnostic) } } }
 }

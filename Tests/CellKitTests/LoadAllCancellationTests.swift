@@ -81,6 +81,72 @@ struct LoadAllCancellationTests {
     }
 }
 
+/// `cancel()` between two pages of `loadAll()` / `loadUntil(_:)` (an outside user's report,
+/// outside9a, D3): the loop went on and loaded every page left, as no fetch ran at that
+/// moment for `cancel()` to stop. It now stops there, as cancelling the returned task does:
+/// the list ends with the retry row, its `nextPageError` the `CancellationError`.
+@MainActor
+@Suite("Paginated source: cancel() between the pages of loadAll")
+struct CancelBetweenPagesTests {
+    @Test(arguments: ["onSnapshot", "onWillDisplay", "predicate"])
+    func cancelBetweenTwoPagesStopsLoadAll(from caller: String) async throws {
+        let pages = Locked<[Int]>([])
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            pages.update { $0.append(page) }
+            return Page(posts(page * 10..<page * 10 + 10), hasMore: page < 5)
+        }
+        let screen = PostScreen(viewportHeight: 4_400)                // every row shows
+        await source.load().value
+        var cancelled = false
+        let cancelOnceTwoPagesShow = { (count: Int) in
+            if !cancelled && count >= 20 { cancelled = true; source.cancel() }   // the user leaves
+        }
+        let all: Task<Void, Never>
+        switch caller {
+        case "onSnapshot":
+            source.onSnapshot = { cancelOnceTwoPagesShow($0.model.itemCount) }
+            all = source.loadAll()
+        case "onWillDisplay":
+            screen.controller.bind(to: source)
+            await screen.controller.settle()
+            screen.controller.onWillDisplay { path, _ in cancelOnceTwoPagesShow(path.item + 1) }
+            all = source.loadAll()
+        default:
+            all = source.loadUntil { items in cancelOnceTwoPagesShow(items.count); return false }
+        }
+        for _ in 0..<200 where !cancelled {
+            await Task.yield()
+            await screen.controller.settle()
+        }
+        await all.value
+        #expect(cancelled)
+        if caller == "onWillDisplay" {
+            // The rows may show while page 2 loads already: that page is cancelled then.
+            #expect(pages.value == [0, 1] || pages.value == [0, 1, 2], "no page after the cancel: \(pages.value)")
+        } else {
+            #expect(pages.value == [0, 1], "no page after the cancel")
+        }
+        #expect(source.items.count == 20 && source.hasMore && !source.isFetching)
+        #expect(source.nextPageError is CancellationError, "the list ends with the retry row")
+
+        // Paging goes on when asked again.
+        await source.loadAll().value
+        #expect(source.items.count == 60 && !source.hasMore)
+    }
+
+    // cancel() with nothing running changes nothing: no retry row on an idle list.
+    @Test func cancelWithNothingRunningLeavesTheListAsItIs() async {
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            Page(posts(page * 10..<page * 10 + 10), hasMore: page < 5)
+        }
+        await source.load().value
+        source.cancel()
+        #expect(source.nextPageError == nil && source.hasMore)
+        await source.loadAll().value
+        #expect(source.items.count == 60)
+    }
+}
+
 /// A value shared with a fetch, behind a lock.
 private final class Locked<Value: Sendable>: Sendable {
     private let storage: Mutex<Value>

@@ -95,4 +95,46 @@ struct PagingEndOnScreenTests {
         await source.loadAll().value
         #expect(source.items == (await server.posts))
     }
+
+    // An outside user's report (outside9a, D6): after a refresh with the whole list on
+    // screen, the page fetched again failed and was fetched a second time at once, with no
+    // user action (the pages that the end on screen loads asked for the failed page again
+    // when they started after it had failed). A page that fails is now asked for once; the
+    // failed load-more row's retry asks again.
+    @Test func aPageFetchedAgainThatFailsIsAskedForOnce() async throws {
+        @MainActor final class Server {
+            var failing = false
+            var pageOneFetches = 0
+            func page(_ n: Int) throws -> Page<Post> {
+                if n == 1 && failing {
+                    pageOneFetches += 1
+                    throw FetchFailed()
+                }
+                return Page(posts(n * 3..<n * 3 + 3), hasMore: n < 2)
+            }
+        }
+        let server = Server()
+        // A fetch that ends before the main actor runs anything else.
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { @MainActor page in try server.page(page) }
+        let screen = PostScreen(viewportHeight: 600)                  // the whole list fits
+        screen.controller.bind(to: source)
+        await source.load().value
+        await source.loadAll().value
+        await screen.controller.settle()
+        server.failing = true
+        await source.refresh().value
+        await until(screen) { false }                                 // every turn it has
+        #expect(server.pageOneFetches == 1)
+        #expect(screen.errors.value == ["fetch failed: offline"])
+        #expect(source.nextPageError is FetchFailed && !source.isFetching)
+        let last = screen.controller.displayed.sections.last?.items.last?.model as? LoadMorePlaceholder
+        #expect(last?.isFailed == true)
+
+        // The retry row asks again, once.
+        server.failing = false
+        screen.listView.selectItem(at: ItemPath(item: 0, section: screen.controller.displayed.sections.count - 1))
+        await until(screen) { !source.hasMore && !source.isFetching }
+        #expect(screen.shownIDs == Array(0..<9))
+        try screen.expectConsistent()
+    }
 }

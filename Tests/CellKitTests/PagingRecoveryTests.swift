@@ -492,4 +492,80 @@ struct PagingRecoveryTests {
         #expect(screen.shownIDs == [0, 1, 2, 3])
         try screen.expectConsistent()
     }
+
+    // An outside user's report (outside9a, D1): a paged list that local edits emptied, with
+    // more pages left, showed "No results" once its next page failed: no retry, nothing
+    // selectable, the page never asked for again. It now ends with the failed load-more row
+    // (the only row), whose retry asks for the page again; the failure with nothing else to
+    // show is a `loadFailed` diagnostic, not `onError`. Both orders: the page fails after
+    // the edit emptied the list (it asked for it itself), or before (the edit comes after).
+    @Test(arguments: [true, false])
+    func aFailedPageOfAnEmptiedListEndsItWithTheRetryRow(failsAfterTheEdit: Bool) async throws {
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 0, firstPage: posts(0..<2), hasMore: true)
+        let diagnostics = CollectedDiagnostics()
+        screen.controller.diagnostics = diagnostics.handler
+        await screen.controller.settle()
+        if failsAfterTheEdit {
+            source.edit { $0.removeAll() }                  // asks for page 1 itself
+        } else {
+            source.loadNextPage()
+        }
+        await gate.waitForCalls(2)
+        await gate.resume(1, throwing: FetchFailed())
+        while source.isFetching { await Task.yield() }
+        if !failsAfterTheEdit {
+            await screen.controller.settle()                  // the failure shows with the rows
+            source.edit { $0.removeAll() }
+        }
+        await screen.controller.settle()
+
+        #expect(source.items.isEmpty && source.hasMore && source.nextPageError is FetchFailed)
+        let row = screen.controller.displayed.sections.last?.items.last?.model
+        guard let more = row as? LoadMorePlaceholder, more.isFailed else {
+            Issue.record("the emptied list shows \(String(describing: row)), not the failed load-more row")
+            return
+        }
+        #expect(screen.controller.displayed.itemCount == 1)
+        if failsAfterTheEdit {
+            // Nothing else shows: a diagnostic naming the source and the error, no onError.
+            #expect(screen.errors.value.isEmpty)
+            #expect(diagnostics.all.map(\.kind) == [.loadFailed])
+            #expect(diagnostics.all.first?.message.contains("PaginatedDataSource<Post>") == true)
+            #expect(diagnostics.all.first?.message.contains("fetch failed: offline") == true)
+        } else {
+            #expect(screen.errors.value == ["fetch failed: offline"], "it failed while rows showed")
+        }
+        #expect(await gate.arguments == [0, 1], "the row showing asks for nothing by itself")
+
+        // Selecting the row asks for the page again; paging goes on.
+        let path = ItemPath(item: 0, section: screen.controller.displayed.sections.count - 1)
+        #expect(screen.controller.listView(screen.listView, canSelectItemAt: path))
+        screen.listView.selectItem(at: path)
+        #expect(source.pageInFlight == 1)
+        await gate.waitForCalls(3)
+        await gate.resume(2, returning: Page(posts(2..<4), hasMore: false))
+        while source.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [2, 3])
+        try screen.expectConsistent()
+    }
+
+    // The same list whose next page's task is cancelled (no row to end with the retry row):
+    // it kept the loading row for good, with nothing loading. It now shows the error row
+    // with a retry, as after cancel(), and no error is reported (nothing failed).
+    @Test func aCancelledPageOfAnEmptiedListShowsTheErrorRowWithARetry() async throws {
+        let (gate, source, screen) = await loadedPagedScreen(prefetchDistance: 0, firstPage: posts(0..<2), hasMore: true)
+        await screen.controller.settle()
+        let next = source.loadNextPage()
+        source.edit { $0.removeAll() }                      // page 1 loads: the loading row
+        await gate.waitForCalls(2)
+        next?.cancel()
+        await gate.resume(1, returning: Page(posts(2..<4), hasMore: true))   // too late: dropped
+        await next?.value
+        await screen.controller.settle()
+        #expect(!source.isFetching && source.items.isEmpty && source.hasMore)
+        let error = screen.placeholder as? ErrorPlaceholder
+        #expect(error?.error is CancellationError && error?.canRetry == true, "not \(String(describing: screen.placeholder))")
+        #expect(screen.errors.value.isEmpty)
+    }
 }

@@ -331,7 +331,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:28
+// Sources/CellKit/DataSources/MultiDataSource.swift:33
 @MainActor private func docExample31() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -346,7 +346,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:88
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:93
 @MainActor private func docExample32() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -362,7 +362,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:315
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:329
 @MainActor private func docExample33() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -644,7 +644,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:547
+// Sources/CellKit/ListController.swift:560
 @MainActor private func docExample55() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1595,7 +1595,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:212
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:216
 @MainActor private func docExample104() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1619,7 +1619,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:239
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:243
 @MainActor private func docExample105() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 

@@ -25,6 +25,11 @@
 /// ``Diagnostic/Kind/loadFailed`` diagnostic reports it). A cancelled child
 /// (`CancellationError`) is not reported this way.
 ///
+/// The controller's ``Diagnostic/Kind/loadFailed`` diagnostics name the child that
+/// failed, by its position and type, after the multi source:
+/// `MultiDataSource (child 1: RemoteDataSource<Suggestion>)` (a multi source inside
+/// another one names its own child in turn).
+///
 /// ```swift
 /// struct Friend: Identifiable, Equatable, Sendable { let id: Int }
 /// struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -86,6 +91,20 @@ public final class MultiDataSource: ListDataSource {
         if failed.isEmpty, let last = children.last(where: { $0.snapshot.hasMore }) { failed = [last] }
         let tasks = failed.compactMap { $0.loadNextPage() }
         return tasks.isEmpty ? nil : all(tasks)
+    }
+
+    /// The child whose snapshot failed with `error` (same type and text), by position and
+    /// type ("child 1: RemoteDataSource<Suggestion>"), for the controller's diagnostics;
+    /// `nil` when no child holds it.
+    func failedChild(with error: any Error) -> String? {
+        let text = "\(error)"
+        for (index, child) in children.enumerated() {
+            guard let failure = child.snapshot.state.error ?? child.snapshot.nextPageError,
+                  type(of: failure) == type(of: error), "\(failure)" == text else { continue }
+            let inner = (child as? MultiDataSource)?.failedChild(with: error).map { " (\($0))" } ?? ""
+            return "child \(index): \(type(of: child))\(inner)"
+        }
+        return nil
     }
 
     private func all(_ tasks: [Task<Void, Never>]) -> Task<Void, Never> {

@@ -72,7 +72,12 @@ public struct Page<Item: Sendable>: Sendable {
 /// A list left with no row while ``hasMore`` holds (local edits removed every row the
 /// pages brought, or a page held only such rows) asks for its next page itself: no row
 /// can come on screen to ask. Its snapshot is `.loading` meanwhile (the loading row),
-/// and `.empty` only once no page is left or the paging stalled.
+/// and `.empty` only once no page is left or the paging stalled. When that page fails
+/// (or a page failed before the list was left with no row), the snapshot is `.failed`
+/// with its ``nextPageError``: the controller shows the failed ``LoadMorePlaceholder``
+/// row alone, whose retry asks for the page again, and reports the failure as a
+/// ``Diagnostic/Kind/loadFailed`` diagnostic (nothing else shows: a page that fails
+/// then is no ``ListController/onError`` call; one that failed while rows showed was).
 ///
 /// A cancelled next page (``cancel()``, its task cancelled, or the fetch throwing
 /// `CancellationError`) keeps the content and ``hasMore`` and ends the list with the
@@ -133,6 +138,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// where the source was created (see ``TableSection``).
     private let makeRows: @Sendable ([Item]) -> _SectionRows
     private var loads = LoadGenerations()
+    /// How many ``loadUntil(_:)`` loops run (``loadAll()`` and the pages the end on screen
+    /// loads after a refresh too): ``cancel()`` between two of their pages stops them.
+    private var pagingLoops = 0
     private var moreTask: Task<Void, Never>?
     /// The identities the next pages held after the last page that added a row (or the
     /// first page): a page that adds no row and holds none but these repeats what the
@@ -200,7 +208,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     @discardableResult
     public func loadNextPage() -> Task<Void, Never>? {
         guard let task = startNextPage() else { return nil }
-        publish(state: snapshot.quietState)
+        // A list with no row (local edits emptied it) shows the loading row meanwhile.
+        publish(state: items.isEmpty ? .loading : snapshot.quietState)
         return task
     }
 
@@ -230,7 +239,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// so the list shows the progress.
     ///
     /// A failed page stops it (the list ends with the retry row; call it again to
-    /// go on); so do a refresh, ``cancel()`` and cancelling the returned task.
+    /// go on); so do a refresh, ``cancel()`` and cancelling the returned task, also
+    /// between two pages (from ``onSnapshot``, a display hook or `isEnough` itself).
     /// Cancelling the returned task cancels the page it is waiting for (the fetch's
     /// task is cancelled, and the page is not appended even if the fetch returns it),
     /// and the first load it started itself; a first load or refresh started
@@ -249,9 +259,13 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     public func loadUntil(_ isEnough: @escaping @MainActor (_ items: [Item]) -> Bool) -> Task<Void, Never> {
         let firstLoad = nextPage == 0 && !isFetchingFirstPage && !isEnough(items) ? load() : nil
         let generation = loads.current
+        pagingLoops += 1
         return Task { [weak self] in
+            defer { self?.pagingLoops -= 1 }
             while !Task.isCancelled {
-                guard let self, self.loads.isCurrent(generation), !isEnough(self.items) else { return }
+                // cancel() or a refresh between two pages (the predicate may call them) stops it.
+                guard let self, self.loads.isCurrent(generation), !isEnough(self.items),
+                      self.loads.isCurrent(generation) else { return }
                 if self.isFetchingFirstPage, let first = self.loads.task {
                     // The first load it started is cancelled with it; one started elsewhere goes on.
                     await Self.wait(for: first, cancelling: first == firstLoad)
@@ -350,14 +364,21 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     }
 
     /// Stops every fetch; the content stays. A cancelled first load shows the error row with a retry.
+    ///
+    /// It stops ``loadAll()`` and ``loadUntil(_:)`` too, also when called between two of
+    /// their pages (from ``onSnapshot``, a controller's display hook or the predicate):
+    /// the list then ends with the retry row, as for a next page cancelled while it loads.
+    /// Called with nothing running, it changes nothing.
     public func cancel() {
         awaitsEnd = false
-        guard isFetching else { return }
+        guard isFetching || pagingLoops > 0 else { return }
+        // A loop between two pages is paging: it ends with the retry row as a page loading does.
+        let betweenPages = pagingLoops > 0 && !isFetchingFirstPage && hasMore && nextPageError == nil && stalledPage == nil
         _ = loads.next()
         moreTask?.cancel()
         moreTask = nil
         // A cancelled next page ends the list with the retry row, as a failed one does.
-        if pageInFlight != nil, !items.isEmpty { nextPageError = CancellationError() }
+        if pageInFlight != nil || betweenPages, !items.isEmpty { nextPageError = CancellationError() }
         pageInFlight = nil
         isFetchingFirstPage = false
         let state: ContentState = snapshot.state.isLoading ? .failed(CancellationError()) : snapshot.state
@@ -388,7 +409,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         loadNextPage()
         var caughtUp = false
         let pages = loadUntil { [weak self] _ in
-            guard let self, !caughtUp else { return true }
+            // A failed page stops them: its retry row asks again, not this loop (the page may
+            // have failed before the loop started, which would otherwise ask for it again).
+            guard let self, !caughtUp, self.nextPageError == nil else { return true }
             caughtUp = self.unconfirmed.isEmpty   // then one page more: the first past them
             return false
         }
@@ -488,8 +511,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             publishContent()
         case .failure(let error) where error is CancellationError:
             // The list ends with the retry row (no onError: nothing failed); the state stays.
+            // A list with no row shows the error row with a retry, as after cancel().
             if !items.isEmpty { nextPageError = error }
-            publish(state: snapshot.state)
+            publish(state: snapshot.state.isLoading ? .failed(error) : snapshot.state)
         case .failure(let error):
             nextPageError = error
             publish(state: .failed(error))
@@ -678,7 +702,15 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         let model = TableModel(sections: [TableSection(id: 0, header: nil, footer: nil, rows: makeRows(items))])
         // An edit to an empty list during the first load leaves the loading row; so does a
         // next page loading for a list that shows no row yet.
-        let state: ContentState = (isFetchingFirstPage || pageInFlight != nil) && model.isEmpty ? .loading : .settled(model)
+        // A list with no row after a failed next page is no empty result: it shows the
+        // failed load-more row alone (the page failed, more are left).
+        let state: ContentState = if model.isEmpty && (isFetchingFirstPage || pageInFlight != nil) {
+            .loading
+        } else if model.isEmpty, let nextPageError, hasMore {
+            .failed(nextPageError)
+        } else {
+            .settled(model)
+        }
         publish(ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError))
     }
 
