@@ -34,7 +34,8 @@ extension ListController {
     /// bound to another one, it is unbound from this one, as by an ``apply(_:state:)``
     /// of what shows (``dataSource`` becomes `nil`, the rows shown and the state stay, the
     /// ``activity`` becomes idle, the load-more row goes, its rows no longer reach the
-    /// source and the error row offers no retry). A later
+    /// source and the error row offers no retry; taken during its first load, the
+    /// controller keeps its loading row until it is given something else to show). A later
     /// ``apply(_:state:)`` unbinds the source (the app's last call wins); bind it
     /// again to show it again.
     ///

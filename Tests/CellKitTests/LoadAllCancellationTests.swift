@@ -134,6 +134,30 @@ struct CancelBetweenPagesTests {
         #expect(source.items.count == 60 && !source.hasMore)
     }
 
+    // Outside re-check 9, d1: the predicate's first call (before any fetch) came before the
+    // loop counted as paging, so a cancel() there did nothing and every page loaded.
+    @Test("cancel() from loadUntil's first predicate call, before any fetch, stops it: no page is fetched")
+    func cancelFromTheFirstPredicateCall() async {
+        let pages = Locked<[Int]>([])
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            pages.update { $0.append(page) }
+            return Page(posts(page * 10..<page * 10 + 10), hasMore: page < 4)
+        }
+        var calls = 0
+        let task = source.loadUntil { _ in
+            calls += 1
+            if calls == 1 { source.cancel() }   // the user left before anything came
+            return false
+        }
+        await task.value
+        for _ in 0..<20 { await Task.yield() }
+        #expect(pages.value.isEmpty, "pages fetched after the cancel: \(pages.value)")
+        #expect(source.items.isEmpty && !source.isFetching)
+        // Asked again, it loads.
+        await source.loadAll().value
+        #expect(source.items.count == 50)
+    }
+
     // cancel() with nothing running changes nothing: no retry row on an idle list.
     @Test func cancelWithNothingRunningLeavesTheListAsItIs() async {
         let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in

@@ -244,7 +244,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Cancelling the returned task cancels the page it is waiting for (the fetch's
     /// task is cancelled, and the page is not appended even if the fetch returns it),
     /// and the first load it started itself; a first load or refresh started
-    /// elsewhere goes on. The list stays as it was, with no error (no
+    /// elsewhere goes on, and the task ends once that one is in. The list stays as it was, with no error (no
     /// ``ListController/onError``), and ends with the load-more row in its failed form
     /// (``nextPageError`` is the `CancellationError`, as for any cancelled next page):
     /// paging goes on when asked again, from that row or a call. So
@@ -255,11 +255,23 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// (or a refresh runs), it goes on once that page is in. Called before anything
     /// was loaded (or after the first load failed or was cancelled), it loads the
     /// first page first, as ``load()`` does; a failed first page stops it.
+    ///
+    /// `isEnough` is called at once, with the items there are (none before the first
+    /// load), then after each page; a ``cancel()`` or a refresh from any of those calls,
+    /// the first included, stops it before the next fetch.
     @discardableResult
     public func loadUntil(_ isEnough: @escaping @MainActor (_ items: [Item]) -> Bool) -> Task<Void, Never> {
-        let firstLoad = nextPage == 0 && !isFetchingFirstPage && !isEnough(items) ? load() : nil
-        let generation = loads.current
+        // Paging from here on: a cancel() from the predicate's first call (before any fetch)
+        // stops it as one between two pages does.
         pagingLoops += 1
+        let asked = loads.current
+        let wantsFirstPage = nextPage == 0 && !isFetchingFirstPage && !isEnough(items)
+        guard loads.isCurrent(asked) else {
+            pagingLoops -= 1
+            return Task {}
+        }
+        let firstLoad = wantsFirstPage ? load() : nil
+        let generation = loads.current
         return Task { [weak self] in
             defer { self?.pagingLoops -= 1 }
             while !Task.isCancelled {
