@@ -194,6 +194,24 @@ struct DataSourceFamilyTests {
         #expect(sorted.snapshot.model.sections.flatMap(\.items).compactMap { $0.model(as: Name.self)?.id } == ["\u{200B}Mab", "\u{202E}Mallory", "mark"])
     }
 
+    @Test("one source given twice to a multi source shows twice, and the controller reports its rows as duplicates")
+    func multiWithOneSourceTwice() async throws {
+        let recent = SimpleDataSource([Post(1), Post(2)])
+        let source = MultiDataSource([recent, recent])
+        let log = DiagnosticLog()
+        let screen = PostScreen()
+        screen.controller.diagnostics = log.handler
+        screen.controller.bind(to: source)
+        await source.load().value
+        await screen.controller.settle()
+        #expect(screen.controller.displayed.sections.map(\.items.count) == [2, 2])
+        recent.set([Post(3)])
+        await screen.controller.settle()
+        #expect(screen.listView.visibleTexts == ["post 3", "post 3"])
+        #expect(log.all.contains { $0.kind == .duplicateIdentifier }, "\(log.all)")
+        try screen.listView.checkConsistency()
+    }
+
     @Test func multiDocExample() async {
         struct Friend: Identifiable, Equatable, Sendable { let id: Int }
         struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }

@@ -30,6 +30,9 @@
 /// `MultiDataSource (child 1: RemoteDataSource<Suggestion>)` (a multi source inside
 /// another one names its own child in turn).
 ///
+/// One source given twice (`MultiDataSource([recent, recent])`) shows twice: both
+/// sections follow it, and its rows are duplicates the controller reports.
+///
 /// ```swift
 /// struct Friend: Identifiable, Equatable, Sendable { let id: Int }
 /// struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
