@@ -110,7 +110,9 @@ public final class Terminal {
         TerminalSignals.installRestoreHandlers()
         var raw = attributes
         cfmakeraw(&raw)
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw .systemCall("tcsetattr", errno: errno) }
+        // TCSADRAIN, not TCSAFLUSH: keys typed before the program took the terminal (type-ahead)
+        // are kept and read as its first keys, as a shell, `less` and `vim` keep them.
+        guard tcsetattr(STDIN_FILENO, TCSADRAIN, &raw) == 0 else { throw .systemCall("tcsetattr", errno: errno) }
         _terminalIsRaw = 1
         isRaw = true
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")

@@ -63,6 +63,7 @@ extension TerminalListView {
     /// (from a configure handler or display hook), it runs once that pass is over, after
     /// the selection moves waiting (see ``resize(columns:rows:)``).
     public func moveSelection(by count: Int) {
+        guard isUpdating else { return moveSelectionNow(by: count) }  // no closure when idle
         core.performViewportChange(.scrollBy) { [unowned self] in moveSelectionNow(by: count) }
     }
 
@@ -118,6 +119,7 @@ extension TerminalListView {
     /// handler or display hook), it runs once that pass is over and replaces the selection
     /// moves still waiting (see ``resize(columns:rows:)``).
     public func select(_ path: ItemPath, atScreenLine line: Int) {
+        guard isUpdating else { return selectNow(path, atScreenLine: line) }
         core.performViewportChange(.scroll) { [unowned self] in selectNow(path, atScreenLine: line) }
     }
 

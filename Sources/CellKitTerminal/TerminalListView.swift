@@ -85,6 +85,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// selection (``select(_:notify:)``, ``select(_:atScreenLine:)`` and, after the moves
     /// waiting, ``moveSelection(by:)`` and ``handle(_:)``).
     public func resize(columns: Int, rows: Int) {
+        guard isUpdating else { return resizeNow(columns: columns, rows: rows) }  // no closure when idle
         core.performViewportChange(.resize) { [unowned self] in resizeNow(columns: columns, rows: rows) }
     }
 
@@ -198,6 +199,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// runs once that pass is over and replaces the selection moves still waiting
     /// (see ``resize(columns:rows:)``).
     public func select(_ path: ItemPath, notify: Bool = false) {
+        guard isUpdating else { return selectNow(path, notify: notify) }
         core.performViewportChange(.scroll) { [unowned self] in selectNow(path, notify: notify) }
     }
 

@@ -64,10 +64,8 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// changes, and its rows are laid out, once that pass is over (as a scroll: see ``scroll(to:)``).
     public var viewportHeight: Double {
         didSet {
-            core.performViewportChange(.resize) { [unowned self] in
-                viewportValue = checked(viewportHeight, "viewportHeight")
-                layoutVisibleRows()
-            }
+            guard isUpdating else { return resizeNow() }  // no closure when idle
+            core.performViewportChange(.resize) { [unowned self] in resizeNow() }
         }
     }
     /// The height of rows whose delegate gives none, and the estimate of rows not yet asked.
@@ -260,16 +258,25 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// ``viewportHeight`` replaces a resize waiting (``/CellKit/ListViewCore/performViewportChange(_:_:)``).
     /// Until it runs, ``contentOffset`` and ``visibleItemPaths`` stay as they were.
     public func scroll(to offset: Double) {
-        core.performViewportChange(.scroll) { [unowned self] in
-            contentOffset = clampedOffset(offset)
-            layoutVisibleRows()
-        }
+        guard isUpdating else { return scrollNow(to: offset) }  // no closure when idle
+        core.performViewportChange(.scroll) { [unowned self] in scrollNow(to: offset) }
+    }
+
+    private func scrollNow(to offset: Double) {
+        contentOffset = clampedOffset(offset)
+        layoutVisibleRows()
+    }
+
+    private func resizeNow() {
+        viewportValue = checked(viewportHeight, "viewportHeight")
+        layoutVisibleRows()
     }
 
     /// Scrolls by `delta` (positive: down); from a configure handler or display hook, after
     /// the pass under way and the scrolls waiting for it (see ``scroll(to:)``).
     public func scroll(by delta: Double) {
-        core.performViewportChange(.scrollBy) { [unowned self] in scroll(to: contentOffset + delta) }
+        guard isUpdating else { return scrollNow(to: contentOffset + delta) }
+        core.performViewportChange(.scrollBy) { [unowned self] in scrollNow(to: contentOffset + delta) }
     }
 
     /// Scrolls so that the row at `path` is at the top of the viewport. A path the
@@ -285,6 +292,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// names a row of the list as it is then (after an apply asked before it), and it replaces
     /// the scrolls still waiting.
     public func scrollToItem(at path: ItemPath) {
+        guard isUpdating else { return scrollToItemNow(at: path) }
         core.performViewportChange(.scroll) { [unowned self] in scrollToItemNow(at: path) }
     }
 

@@ -47,7 +47,7 @@ struct GitCommand: ParsableCommand {
     @Argument(help: "The repository (a work tree or a bare repository).")
     var path: String = "."
 
-    @Option(name: .customShort("C"), parsing: .unconditional, help: "The repository, as with git -C (for a path that starts with '-').")
+    @Option(name: .customShort("C"), parsing: .unconditional, help: "Run as if started in this directory, as git -C: the repository, or the folder a relative <path> is in (also for a path that starts with '-').")
     var directory: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Commits per page read from git log.")
@@ -61,13 +61,26 @@ struct GitCommand: ParsableCommand {
 
     func run() throws {
         let display = display
-        let path = directory ?? path
-        let location = Self.rawArgument(path)
+        let (path, location) = Self.repository(directory: directory, path: path)
         let pageSize = pageSize
         try MainActor.assumeIsolated {
             let screen = GitScreen(path: path, location: location, pageSize: pageSize, diffstats: !display.isInteractive)
             try ScreenRunner.run(screen, options: display)
         }
+    }
+
+    /// The repository's path, and its bytes when they are not UTF-8: `path`, relative to
+    /// `directory` when both are given, as `git -C directory … path` reads it.
+    static func repository(directory: String?, path: String) -> (path: String, location: [UInt8]?) {
+        guard let directory, path != ".", !path.hasPrefix("/") else {
+            let chosen = path.hasPrefix("/") ? path : directory ?? path
+            return (chosen, rawArgument(chosen))
+        }
+        let separator = directory.hasSuffix("/") ? "" : "/"
+        let rawDirectory = rawArgument(directory), rawPath = rawArgument(path)
+        let location = rawDirectory == nil && rawPath == nil ? nil
+            : (rawDirectory ?? Array(directory.utf8)) + Array(separator.utf8) + (rawPath ?? Array(path.utf8))
+        return (directory + separator + path, location)
     }
 
     /// The bytes of the command-line argument that reads as `text` when it is not UTF-8 (a path

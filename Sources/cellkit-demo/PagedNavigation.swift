@@ -94,13 +94,26 @@ final class PagedNavigation {
             wait(for: task, in: list, then: .end)
             return true
         case .down, .character("j"), .control("n"), .pageDown, .character(" "), .control("f"):
-            guard isAtEnd(list), pages.hasMore(), !pages.failed() else { return false }
-            queue.insert(key, at: 0)
+            guard pages.hasMore(), !pages.failed() else { return false }
             let count = pages.count()
             // The selection stays on the row it was on (the last loaded one, or the
             // load-more row's place), whatever the list does with the load-more row meanwhile.
             let position = list.selectedPath.map(contentIndex) ?? 0
-            wait(for: pages.loadUntil(count), in: list, then: nil, restoring: position) { [pages] in pages.count() > count }
+            // A row moves one row; a page about a screen of rows: the rows it needs are loaded
+            // first, however many pages that takes (a small --page-size), then the key moves.
+            let reach: Int
+            switch key {
+            case .down, .character("j"), .control("n"):
+                guard isAtEnd(list) else { return false }
+                reach = count
+            default:
+                reach = position + max(1, list.visibleItemPaths.count)
+                // (Shown rows may outnumber the source's: the feed's suggestions. Loading until
+                // the source has `reach` rows loads at least as many shown ones.)
+                guard reach >= contentCount else { return false }
+            }
+            queue.insert(key, at: 0)
+            wait(for: pages.loadUntil(reach), in: list, then: nil, restoring: position) { [pages] in pages.count() > count }
             return true
         default:
             return false

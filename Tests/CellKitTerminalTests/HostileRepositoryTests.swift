@@ -421,6 +421,31 @@ struct HostileRepositoryTests {
         #expect(!result.errorOutput.contains("name’ does not exist"), "\(result.errorOutput)")
     }
 
+    // Demo report 8, item 4: with -C and a path, the path was dropped and -C shown.
+    @Test("-C DIR PATH reads PATH relative to DIR, as git does, also with bytes that are not UTF-8; an absolute PATH wins")
+    func directoryAndPath() throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let script = #"""
+            git init -q "$1/other" && git -C "$1/other" -c user.name=O -c user.email=o@o commit -q --allow-empty -m "only in other"
+            git clone -q "$2" "$1/$(printf 'sub\351')"
+            cd /
+            "$DEMO" git -C "$1" other --width 100; echo "status=$?"
+            "$DEMO" git -C "$1" "$(printf 'sub\351')" --width 100; echo "status=$?"
+            "$DEMO" git -C "$1/other" "$2" --width 100; echo "status=$?"
+            "$DEMO" git -C "$1/other" --width 100; echo "status=$?"
+            """#
+        let result = try Spawn.run(["sh", "-c", script, "sh", fixture.root.path, fixture.repository], environment: ["DEMO": try DemoBinary.path])
+        let runs = result.output.components(separatedBy: "status=")
+        #expect(runs.count == 5, "\(result.output) \(result.errorOutput)")
+        guard runs.count == 5 else { return }
+        #expect(runs.dropFirst().allSatisfy { $0.hasPrefix("0\n") }, "\(result.output) \(result.errorOutput)")
+        #expect(runs[0].contains("only in other") && !runs[0].contains("Remove the second file"), "\(runs[0])")
+        #expect(runs[1].contains("Remove the second file") && !runs[1].contains("only in other"), "\(runs[1])")
+        #expect(runs[2].contains("Remove the second file") && !runs[2].contains("only in other"), "\(runs[2])")
+        #expect(runs[3].contains("only in other"), "\(runs[3])")
+    }
+
     @Test("a commit whose date git cannot read is under \"unknown date\", not an empty title")
     func unparseableDate() throws {
         // Before: an empty section title ("==  ==") and byline time ("D ·  · …").

@@ -30,6 +30,27 @@ struct PagingTmuxTests {
         try demo.session.quit()
     }
 
+    // Demo report 8, item 5: PgDn past the loaded rows went only to the end of the next page
+    // (one row a press at --page-size 1).
+    @Test("PgDn moves a screen of rows whatever the page size: it waits for as many pages as that needs")
+    func pageDownWaitsForEveryPageItNeeds() throws {
+        var positions: [String] = []
+        for pageSize in ["100", "2"] {
+            let demo = try GitDemo("git-pgdn-\(pageSize)", linearCommits: 40, arguments: ["--page-size", pageSize])
+            defer { demo.close() }
+            let tmux = demo.tmux
+            try tmux.waitFor(text: "Linear commit 40")
+            func row(_ lines: [String]) -> Int? { statusPosition(lines).flatMap { Int($0.prefix { $0 != "/" }) } }
+            try tmux.send("PageDown")
+            let first = try #require(row(try tmux.waitFor("a move") { row($0).map { $0 > 1 } == true }))
+            try tmux.send("PageDown")
+            let second = try #require(row(try tmux.waitFor("a second move") { row($0).map { $0 > first } == true }))
+            positions.append("\(first), \(second)")
+            try demo.session.quit()
+        }
+        #expect(positions[0] == positions[1], "PgDn twice: rows \(positions[0]) with pages of 100, rows \(positions[1]) with pages of 2")
+    }
+
     @Test("a failed page shows the retry row; Enter retries and paging goes on")
     func failedPageRecovers() throws {
         let fixture = try GitFixture()

@@ -157,6 +157,21 @@ struct TerminalInputTmuxTests {
         #expect(status == 128 + signal)
     }
 
+    // Demo report 8, item 6: raw mode was entered with TCSAFLUSH, which threw away the keys
+    // typed after the command's Enter and before the first screen (q included).
+    @Test("keys typed right after the command, before the demo takes the terminal, are its first keys")
+    func typeAhead() throws {
+        let shell = try ShellPane("type-ahead")
+        defer { shell.close() }
+        let tmux = shell.tmux
+        try shell.run("stty -g > \(shell.quotedDirectory)/before", waitingFor: "before")
+        try tmux.send(DemoSession.quote(try DemoBinary.path) + " feed", literal: true)
+        // One write: the command's Enter and five j's, all in the terminal before the demo starts.
+        try tmux.send("Enter", "j", "j", "j", "j", "j")
+        try tmux.waitFor("the selection on row 6") { statusPosition($0)?.hasPrefix("6/") == true }
+        try shell.quitDemoAndCheckTerminal()
+    }
+
     @Test("Ctrl-Z and SIGTSTP give the terminal back and stop; fg takes it again and redraws")
     func suspendAndResume() throws {
         let shell = try ShellPane("suspend")
