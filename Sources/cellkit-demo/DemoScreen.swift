@@ -169,8 +169,9 @@ enum ScreenRunner {
             if loaded.hasMore {
                 let count = screen.rowsRead
                 writeToStandardError("cellkit-demo: printed \(pages) page\(pages == 1 ? "" : "s") (\(count) \(screen.rowName)\(count == 1 ? "" : "s")); more remain: --pages N prints N pages\n")
-            } else if let asked = options.pages, pages < asked {
+            } else if let asked = options.pages, pages < asked, screen.rowsRead > 0 {
                 // Fewer pages than asked for: say so, the list ended there (the sample feed ends after 1,000 tweets).
+                // Not after an empty list: its row said so ("No commits yet").
                 let count = screen.rowsRead
                 writeToStandardError("cellkit-demo: printed all \(pages) page\(pages == 1 ? "" : "s") (\(count) \(screen.rowName)\(count == 1 ? "" : "s")), fewer than --pages \(asked): there are no more\n")
             }

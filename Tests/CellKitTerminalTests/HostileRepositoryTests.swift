@@ -255,6 +255,37 @@ struct HostileRepositoryTests {
         #expect(one.errorOutput.contains("(1 commit);"), "\(one.errorOutput)")
     }
 
+    // Demo report 8, item 1: 30 branches on a commit pushed its diffstat off the byline (piped at
+    // --width 1000 too, and a merge's parents with it).
+    @Test("many refs on a commit are cut to their first ones and a count, so the byline keeps its diffstat")
+    func manyRefs() throws {
+        let repository = try ScratchRepository("refs", script: """
+            git config user.name R; git config user.email r@example.com
+            echo 1 > a; git add .; git commit -qm one
+            echo 2 > a; git add .; git commit -qm two
+            for i in $(seq 1 30); do git branch feature/very-long-branch-name-number-$i; done
+            """)
+        defer { repository.remove() }
+        for width in ["100", "1000"] {
+            let result = try demo(["git", repository.path, "--width", width])
+            #expect(result.status == 0, "\(result.errorOutput)")
+            let lines = result.output.split(separator: "\n")
+            let row = try #require(lines.firstIndex { $0.contains(" two") }, "\(result.output)")
+            let byline = lines[row + 1]
+            #expect(byline.hasPrefix("   R · "), "\(byline)")
+            #expect(byline.contains(" · HEAD -> main, "), "\(byline)")
+            #expect(byline.contains(", … +30 · 1 file +1 −1") || byline.contains(", … +29 · 1 file +1 −1"), "\(byline)")
+        }
+        // Cut by the terminal's widths (wide and control characters), never past refsColumns.
+        let wide = (1...20).map { "分支-\($0)-\u{1B}" }
+        let text = CommitCellBase.refsText(["HEAD -> main"] + wide)
+        #expect(StyledLine(text).displayWidth <= CommitCellBase.refsColumns, "\(text)")
+        #expect(text.hasPrefix("HEAD -> main, 分支-1-"), "\(text)")
+        #expect(CommitCellBase.refsText(["HEAD -> main", "origin/main"]) == "HEAD -> main, origin/main")
+        let long = CommitCellBase.refsText(["HEAD -> " + String(repeating: "b", count: 100), "x"])
+        #expect(long.hasSuffix("…, … +1") && StyledLine(long).displayWidth <= CommitCellBase.refsColumns, "\(long)")
+    }
+
     // Demo report 7, item 4: run inside a repository with no PATH, the title said "CellKit · git · .".
     @Test("the title names the current directory for “.”, and any other path as given")
     func titleOfTheCurrentDirectory() {

@@ -331,7 +331,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:33
+// Sources/CellKit/DataSources/MultiDataSource.swift:36
 @MainActor private func docExample31() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -362,7 +362,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:329
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:341
 @MainActor private func docExample33() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -586,7 +586,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController+Binding.swift:41
+// Sources/CellKit/ListController+Binding.swift:42
 @MainActor private func docExample51() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -2182,7 +2182,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:151
+// README.md:157
 @MainActor private func docExample143() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 

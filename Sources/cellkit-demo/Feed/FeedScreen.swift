@@ -84,8 +84,13 @@ final class FeedScreen: DemoScreen {
     /// and none of it is new: nothing was shown before it).
     func refresh() {
         guard firstLoadDone else { return }
+        // On the first page's error row, the refresh brings the first page: none of it is new.
+        refreshBringsFirstPage = pages.items.isEmpty
         source.refresh()
     }
+
+    /// Whether the refresh running now reads the first page (nothing was shown before it).
+    private var refreshBringsFirstPage = false
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {
         if filtersShowing > 0 {
@@ -136,7 +141,7 @@ final class FeedScreen: DemoScreen {
         case (_, .loadingMore):
             showStatus("Loading more tweets… \(pages.items.count) so far")
         default:
-            if lastActivity == .refreshing, let fresh = pages.lastRefreshNewItemCount, fresh > 0 {
+            if lastActivity == .refreshing, !refreshBringsFirstPage, let fresh = pages.lastRefreshNewItemCount, fresh > 0 {
                 showStatus("\(fresh) new tweet\(fresh == 1 ? "" : "s") at the top")
             } else if source.filter.isEmpty {
                 showStatus("\(count) tweet\(count == 1 ? "" : "s")")

@@ -48,6 +48,17 @@ final class DiffstatStore: @unchecked Sendable {
         lock.withLock { cachedLocked(hash) }
     }
 
+    /// Forgets the kept diffstats that `shouldForget` picks (given each commit and its
+    /// diffstat): they are computed again when asked next. Returns their commits.
+    @discardableResult
+    func forget(where shouldForget: (_ hash: String, _ value: String) -> Bool) -> Set<String> {
+        lock.withLock {
+            let gone = Set(cache.filter { shouldForget($0.key, $0.value.value) }.keys)
+            for hash in gone { cache[hash] = nil }
+            return gone
+        }
+    }
+
     /// The diffstat of `hash`, computed if it was not; nil when the calling task is cancelled first.
     func value(for hash: String) async -> String? {
         let id = lock.withLock {

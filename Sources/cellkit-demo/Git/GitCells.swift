@@ -31,7 +31,7 @@ class CommitCellBase: ListCell {
         guard let info else { return StyledLine() }
         var line = StyledLine("   " + Self.byline(info.author) + " · " + info.time, style: .dim)
         if !info.branches.isEmpty {
-            line.append(" · " + info.branches.joined(separator: ", "), style: TextStyle(foreground: .green))
+            line.append(" · " + Self.refsText(info.branches), style: TextStyle(foreground: .green))
         }
         line.append(" · ", style: .dim)
         if let diffstat {
@@ -52,6 +52,32 @@ class CommitCellBase: ListCell {
         if author.isEmpty { return "unknown author" }
         let line = StyledLine(author)
         return line.displayWidth > authorColumns ? line.fitted(to: authorColumns).plainText : author
+    }
+
+    /// The most columns the refs of a byline take: past it, the refs that do not fit are
+    /// counted ("HEAD -> main, … +29"), so the diffstat (and a merge's parents) stay on the line.
+    static let refsColumns = 40
+
+    /// `refs` as the byline shows them: all, joined with ", ", when they fit in ``refsColumns``
+    /// as the terminal draws them; else the first ones that fit (the first one, `HEAD -> branch`,
+    /// always, cut with "…" if it alone is too wide), then "… +N" for the N left out.
+    static func refsText(_ refs: [String]) -> String {
+        let all = refs.joined(separator: ", ")
+        guard StyledLine(all).displayWidth > refsColumns, let first = refs.first else { return all }
+        func count(_ shown: Int) -> String { " … +\(refs.count - shown)" }
+        var shown = [first]
+        for ref in refs.dropFirst() {
+            let longer = shown + [ref]
+            // Room for the count of the ones after it, unless it is the last.
+            let tail = longer.count == refs.count ? "" : "," + count(longer.count)
+            guard StyledLine(longer.joined(separator: ", ") + tail).displayWidth <= refsColumns else { break }
+            shown = longer
+        }
+        var text = shown.joined(separator: ", ")
+        let suffix = "," + count(shown.count)
+        let room = refsColumns - StyledLine(suffix).displayWidth
+        if StyledLine(text).displayWidth > room { text = StyledLine(text).fitted(to: room).plainText }
+        return text + suffix
     }
 
     func subjectLine(marker: String, markerStyle: TextStyle) -> StyledLine {

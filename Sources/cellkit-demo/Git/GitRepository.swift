@@ -117,11 +117,20 @@ struct GitRepository: Sendable {
     /// The line of git's standard error that says what went wrong: its `fatal:` line, else its
     /// `error:` line, else its first line that is neither a warning nor a trace (`GIT_TRACE`):
     /// a warning about an unreadable `$HOME` or trace output must not stand in for the cause.
+    /// A line that ends with ":" goes on with the indented lines after it (git's "unknown
+    /// repository extension found:", then the extension's name).
     static func message(stderr: String) -> String {
         let lines = stderr.split(whereSeparator: \.isNewline).map(String.init)
-        if let fatal = lines.first(where: { $0.hasPrefix("fatal: ") }) { return fatal }
-        if let error = lines.first(where: { $0.hasPrefix("error: ") }) { return error }
-        return causes(lines).first ?? lines.first ?? ""
+        let index = lines.firstIndex { $0.hasPrefix("fatal: ") } ?? lines.firstIndex { $0.hasPrefix("error: ") }
+            ?? causes(lines).first.flatMap { cause in lines.firstIndex(of: cause) }
+        guard let index else { return lines.first ?? "" }
+        var message = lines[index]
+        if message.hasSuffix(":") {
+            let details = lines[(index + 1)...].prefix { $0.first == " " || $0.first == "\t" }
+                .map { $0.trimmingPrefix(while: \.isWhitespace) }
+            if !details.isEmpty { message += " " + details.joined(separator: ", ") }
+        }
+        return message
     }
 
     /// `lines` of git's standard error without its warnings and trace output (`GIT_TRACE`:
@@ -197,11 +206,24 @@ struct GitRepository: Sendable {
             hash: text(fields[0]), shortHash: text(fields[1]),
             parents: text(fields[2]).split(separator: " ").map(String.init),
             author: text(fields[3]),
-            day: date.isEmpty ? unknownDay : String(date.prefix(14)), time: date.isEmpty ? unknownTime : String(date.suffix(5)),
+            day: day(date), time: time(date),
             refs: refs.isEmpty ? [] : refs.components(separatedBy: ", "),
             subject: text(fields[6]),
             diffstat: diffstats ? diffstat(shortstat: stat) : nil
         )
+    }
+
+    /// The day of a date as ``logArguments(skip:diffstats:)`` asks git for it ("2026-11-24 Tue 14:00"):
+    /// all before the time, so a year of more than four digits keeps its weekday.
+    static func day(_ date: String) -> String {
+        guard let space = date.lastIndex(of: " ") else { return date.isEmpty ? unknownDay : date }
+        return String(date[..<space])
+    }
+
+    /// The time of such a date: what follows its last space.
+    static func time(_ date: String) -> String {
+        guard let space = date.lastIndex(of: " ") else { return unknownTime }
+        return String(date[date.index(after: space)...])
     }
 
     /// The day and the time of a commit whose date git cannot read (it prints none).
@@ -238,7 +260,11 @@ struct GitRepository: Sendable {
     func change(since head: String) async -> HeadChange {
         let now = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])
         let current = Self.firstLine(now.output)
-        guard now.status == 0, !current.isEmpty else { return .unknown }
+        guard now.status == 0, !current.isEmpty else {
+            // HEAD names no commit, and git says nothing more: an unborn branch, every commit gone.
+            guard now.errorOutput.isEmpty, let gone = await commitCount(head) else { return .unknown }
+            return .rewritten(removed: gone, added: 0)
+        }
         if current == head { return .unchanged }
         let counts = await git(["rev-list", "--left-right", "--count", head + "..." + current, "--"])
         let numbers = Self.firstLine(counts.output).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
@@ -248,6 +274,17 @@ struct GitRepository: Sendable {
         }
         // Left: commits only in the old history; right: only in the new one.
         return numbers[0] == 0 ? .added(count: numbers[1]) : .rewritten(removed: numbers[0], added: numbers[1])
+    }
+
+    /// How many commits the history of `revision` (HEAD's by default) has: 0 when HEAD names
+    /// no commit yet (an unborn branch), nil when git fails otherwise.
+    func commitCount(_ revision: String = "HEAD") async -> Int? {
+        let result = await git(["rev-list", "--count", revision, "--"])
+        if result.status != 0 {
+            let head = await git(["rev-parse", "--verify", "--quiet", "HEAD"])
+            return revision == "HEAD" && head.status != 0 && head.errorOutput.isEmpty ? 0 : nil
+        }
+        return Int(Self.firstLine(result.output))
     }
 
     /// The hashes of HEAD's history, newest first; nil when git fails.

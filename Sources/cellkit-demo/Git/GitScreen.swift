@@ -50,7 +50,7 @@ final class GitScreen: DemoScreen {
     /// first one (they re-read rows shown) until a key or a filter comes.
     private var refreshShown: String?
     /// Whether a refresh runs (from `r` until its first page is in).
-    private var refreshing = false
+    private(set) var refreshing = false
     /// List keys pressed while a refresh ran or a filter change was not shown yet, handled once
     /// both ended (a key right after Esc moves through the unfiltered rows, not the filtered ones).
     private var heldKeys: [(Key, TerminalListView)] = []
@@ -134,7 +134,9 @@ final class GitScreen: DemoScreen {
             if update.key == "diffstat" { cell.diffstat = update.value as? String }
         }
         controller.onSelect(model) { [unowned self] row, _ in
-            showStatus("\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)")
+            let diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.hash)
+            showStatus("\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)"
+                + (diffstat.map { " · " + $0 } ?? ""))
         }
     }
 
@@ -188,8 +190,25 @@ final class GitScreen: DemoScreen {
             return
         }
         guard !refreshing else { return }
-        guard let shownHead = pages.items.first?.hash, !pages.isFetching else {
+        retryDiffstats()
+        guard !pages.isFetching else {
             source.refresh()
+            return
+        }
+        guard let shownHead = pages.items.first?.hash else {
+            // Nothing shown (no commits yet, or the first page failed): git counts the new
+            // commits (the first page holds only `pageSize` of them).
+            refreshing = true
+            refreshShown = nil
+            showStatus("Refreshing…")
+            Task { [weak self, repository] in
+                let count = await repository.commitCount()
+                guard let self else { return }
+                defer { self.refreshEnded() }
+                self.refreshMessage = count.map { $0 == 0 ? "Up to date" : Self.newCommits($0) }
+                self.printed.knownTotal = nil
+                await self.source.refresh().value
+            }
             return
         }
         refreshing = true
@@ -197,6 +216,7 @@ final class GitScreen: DemoScreen {
         showStatus("Refreshing…")
         let shown = pages.items.map(\.hash)
         let shownAll = !pages.hasMore
+        let selected = (controller.listView as? TerminalListView)?.selectedPath.flatMap { controller.displayed.item(at: $0)?.id }
         Task { [weak self, repository] in
             let change = await repository.change(since: shownHead)
             guard let self else { return }
@@ -219,14 +239,35 @@ final class GitScreen: DemoScreen {
                 var message = "The history was rewritten: \(Self.commits(removed)) gone"
                 if added > 0 { message += ", " + Self.newCommits(added) }
                 self.refreshMessage = message
-                await self.reload().value
+                await self.reload(keepingSelection: selected).value
             case .replaced:
                 self.refreshMessage = await Self.replacedMessage(shown: shown, shownAll: shownAll, now: repository.historyHashes())
-                await self.reload().value
+                await self.reload(keepingSelection: selected).value
             case .unknown:
                 self.refreshMessage = nil
                 self.printed.knownTotal = nil
                 await self.source.refresh().value
+            }
+        }
+    }
+
+    /// A refresh computes again the diffstats git could not compute (a partial clone's blobs
+    /// fetched since, a pack put back) and those of root commits (a shallow clone's boundary,
+    /// which `git fetch --deepen` gives parents): for the rows on screen now, the others
+    /// when they show. Costs a `git show` per such row on screen, not per commit loaded.
+    private func retryDiffstats() {
+        guard !withDiffstats else { return }
+        let roots = Set(pages.items.lazy.filter(\.parents.isEmpty).map(\.hash))
+        let forgotten = diffstatStore.forget { hash, value in value == GitHistory.unavailable || roots.contains(hash) }
+        guard !forgotten.isEmpty else { return }
+        // The loader's copies go too: the rows load again from the store as they show.
+        diffstats.removeAllCachedValues()
+        guard let list = controller.listView else { return }
+        for path in list.visibleItemPaths {
+            guard let row = controller.displayed.item(at: path)?.model as? any CommitRow, forgotten.contains(row.info.hash) else { continue }
+            Task { [weak self, diffstatStore] in
+                guard let value = await diffstatStore.value(for: row.info.hash) else { return }
+                self?.controller.provideResource(row, key: "diffstat", value: value)
             }
         }
     }
@@ -263,13 +304,22 @@ final class GitScreen: DemoScreen {
         }
     }
 
-    /// Reads the history from the top with a new source (the rows shown go).
-    @discardableResult private func reload() -> Task<Void, Never> {
+    /// Reads the history from the top with a new source (the rows shown go); the row
+    /// `selected` (a commit a rewind kept) is selected again when the first page holds it.
+    @discardableResult private func reload(keepingSelection selected: ItemID? = nil) -> Task<Void, Never> {
         printed.knownTotal = nil
         history.stop()
         (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
         source.replace(pages)
-        return source.load()
+        let load = source.load()
+        return Task { [controller] in
+            await load.value
+            guard let selected else { return }
+            await controller.settle()
+            if let list = controller.listView as? TerminalListView, let path = controller.displayed.indexPath(of: selected) {
+                list.select(path)
+            }
+        }
     }
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {

@@ -1,0 +1,225 @@
+@testable import cellkit_demo
+import CellKit
+import CellKitTerminal
+import Foundation
+import Testing
+
+/// The history screen in process, on a terminal list view that is never drawn to a terminal:
+/// the status line it would show, and its frames.
+@MainActor
+private final class HistoryScreen {
+    let screen: GitScreen
+    let list: TerminalListView
+    private(set) var status: String?
+
+    init(_ path: String, pageSize: Int = 20) async {
+        screen = GitScreen(path: path, pageSize: pageSize)
+        list = TerminalListView(columns: 100, rows: 20)
+        screen.controller.diagnostics = .ignore
+        screen.controller.attach(to: list)
+        screen.showStatus = { [unowned self] in status = $0 }
+        screen.start()
+        await screen.firstLoadFinished()
+        _ = list.renderFrame()
+    }
+
+    /// The frame's lines as text, without the spaces that pad them.
+    func frame() -> [String] {
+        list.renderFrame().map { String($0.plainText.reversed().drop { $0 == " " }.reversed()) }
+    }
+
+    /// The commit selected, by subject.
+    var selectedSubject: String? {
+        list.selectedPath.flatMap { (screen.controller.displayed.item(at: $0)?.model as? any CommitRow)?.info.subject }
+    }
+
+    /// Selects the commit with `subject`.
+    func select(_ subject: String) throws {
+        let sections = screen.controller.displayed.sections
+        for (s, section) in sections.enumerated() {
+            for (i, item) in section.items.enumerated() where (item.model as? any CommitRow)?.info.subject == subject {
+                list.select(ItemPath(item: i, section: s))
+                return
+            }
+        }
+        throw TestFailure("no commit “\(subject)” in \(frame())")
+    }
+
+    /// Polls (with a bound) until `done` holds for the frame and the status line, and no refresh
+    /// runs (an `r` while one runs is not taken).
+    func waitFor(_ what: String, timeout: TimeInterval = 15, _ done: ([String], String?) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            await screen.controller.settle()
+            let lines = frame()
+            if !screen.refreshing, done(lines, status) { return }
+            guard Date() < deadline else { throw TestFailure("timed out waiting for \(what); status “\(status ?? "")”, frame:\n\(lines.joined(separator: "\n"))") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The line after the subject line of the commit `subject` (its byline).
+    static func byline(of subject: String, in lines: [String]) -> String? {
+        guard let row = lines.firstIndex(where: { $0.hasSuffix(" " + subject) }), row + 1 < lines.count else { return nil }
+        return lines[row + 1]
+    }
+}
+
+@Suite("cellkit-demo git: refreshing (r)", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct GitRefreshTests {
+    private func git(_ repository: ScratchRepository, _ script: String) throws {
+        let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; " + script, "sh", repository.path])
+        guard result.status == 0 else { throw TestFailure("git failed: \(result.errorOutput)") }
+    }
+
+    // Demo report 8, item 2: after the missing objects came back, r said "Up to date" and the rows
+    // kept "diffstat unavailable" until a restart.
+    @Test("r computes again the diffstats git could not compute, for the rows on screen")
+    func unavailableDiffstatsAreRetried() async throws {
+        let repository = try ScratchRepository("refresh-diffstat", script: """
+            git config user.name T; git config user.email t@example.com
+            echo a > a; git add .; git commit -qm first
+            echo b > b; git add .; git commit -qm second
+            blob=$(git rev-parse HEAD:b)
+            object=.git/objects/$(echo "$blob" | cut -c1-2)/$(echo "$blob" | cut -c3-)
+            echo "$object" > .git/hidden-path; mv "$object" .git/hidden-blob
+            """)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path)
+        try await history.waitFor("the missing blob's diffstat") { lines, _ in
+            HistoryScreen.byline(of: "second", in: lines)?.contains("diffstat unavailable") == true
+                && HistoryScreen.byline(of: "first", in: lines)?.contains("1 file +1 −0") == true
+        }
+        try git(repository, "mv .git/hidden-blob \"$(cat .git/hidden-path)\"")
+        let computed = history.screen.diffstatStore.computations
+        history.screen.refresh()
+        try await history.waitFor("the diffstat computed again") { lines, status in
+            status == "Up to date" && HistoryScreen.byline(of: "second", in: lines)?.contains("1 file +1 −0") == true
+        }
+        // Computed again: the commit whose diffstat was unavailable, and the root commit (a
+        // shallow clone's boundary shows as one until a deepen); no other.
+        #expect(history.screen.diffstatStore.computations == computed + 2)
+    }
+
+    // Demo report 8, item 3: every commit gone (HEAD unborn) said "Up to date"; back from the
+    // empty history, "20 new commits" (the page size) however many came.
+    @Test("r counts every commit gone to an unborn HEAD, and every commit new after an empty history")
+    func emptyHistoryCounts() async throws {
+        let repository = try ScratchRepository("refresh-empty", script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 12); do git commit -q --allow-empty -m "c $i"; done
+            """)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        // The rows fill the screen: every page is read.
+        try await history.waitFor("every page") { _, status in status == "12 commits" }
+        try git(repository, "git symbolic-ref HEAD refs/heads/ghost")
+        history.screen.refresh()
+        try await history.waitFor("every commit gone") { lines, status in
+            status == "The history was rewritten: 12 commits gone" && lines.contains { $0.contains("No commits yet") }
+        }
+        try git(repository, "git symbolic-ref HEAD refs/heads/main")
+        history.screen.refresh()
+        try await history.waitFor("the commits back") { lines, status in
+            status == "12 new commits" && lines.contains { $0.hasSuffix(" c 12") }
+        }
+        // From a path that was no repository at the start (its error row).
+        let later = repository.root.appendingPathComponent("later").path
+        let fromError = await HistoryScreen(later, pageSize: 5)
+        try await fromError.waitFor("the error row") { lines, _ in lines.contains { $0.contains("does not exist") } }
+        let made = try Spawn.run(["git", "clone", "-q", repository.path, later])
+        try #require(made.status == 0, "\(made.errorOutput)")
+        fromError.screen.refresh()
+        try await fromError.waitFor("the new history") { _, status in status == "12 new commits" }
+    }
+
+    // Demo report 8, section 7: after `git reset --hard HEAD~N`, the selection went back to row 1
+    // although the commit selected was still in the history.
+    @Test("a rewind keeps the selection on the commit selected when the history still has it")
+    func rewindKeepsTheSelection() async throws {
+        let repository = try ScratchRepository("refresh-rewind", script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 12); do git commit -q --allow-empty -m "c $i"; done
+            """)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path)
+        try history.select("c 10")
+        try git(repository, "git reset -q --hard HEAD~1")
+        history.screen.refresh()
+        try await history.waitFor("the rewound history, c 10 selected") { lines, status in
+            status == "The history was rewritten: 1 commit gone" && !lines.contains { $0.hasSuffix(" c 12") }
+                && history.selectedSubject == "c 10"
+        }
+    }
+}
+
+/// Small things of demo report 8, section 7.
+@Suite("cellkit-demo: report 8's small things", .enabled(if: GitFixture.isAvailable))
+struct DemoReport8Tests {
+    @Test("git's message goes on with the indented lines after a line ending in “:” (the unknown extension's name)")
+    func messageWithItsDetail() {
+        let stderr = "fatal: unknown repository extension found:\n\tweird\n"
+        #expect(GitRepository.message(stderr: stderr) == "fatal: unknown repository extension found: weird")
+        #expect(GitRepository.error(path: "/r", stderr: stderr).description == "git cannot read ‘/r’: fatal: unknown repository extension found: weird")
+        #expect(GitRepository.message(stderr: "warning: x\nfatal: bad object HEAD\n\tnot this\n") == "fatal: bad object HEAD")
+    }
+
+    @Test("a date in a year of more than four digits keeps its weekday; the time is what follows it")
+    func longYears() {
+        func commit(date: String) -> CommitInfo? {
+            let hash = String(repeating: "a", count: 40)
+            let fields = [hash, "aaaaaaa", "", "T", date, "", "subject", ""]
+            return GitRepository.commit(record: Array(fields.joined(separator: "\0").utf8), diffstats: false)
+        }
+        let far = commit(date: "3170843-11-07 Sat 09:46")
+        #expect(far?.day == "3170843-11-07 Sat" && far?.time == "09:46", "\(String(describing: far))")
+        let near = commit(date: "2026-11-24 Tue 14:00")
+        #expect(near?.day == "2026-11-24 Tue" && near?.time == "14:00")
+        let none = commit(date: "")
+        #expect(none?.day == GitRepository.unknownDay && none?.time == GitRepository.unknownTime)
+    }
+
+    @Test("piped --pages N on an empty history says nothing about pages after “No commits yet”")
+    func emptyHistoryPages() throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let result = try Spawn.run([try DemoBinary.path, "git", fixture.empty, "--pages", "2"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output.contains("No commits yet"), "\(result.output)")
+        #expect(!result.errorOutput.contains("printed all"), "\(result.errorOutput)")
+    }
+
+    @Test("r on the feed's first-page error row loads the first page: no “new tweets at the top”")
+    @MainActor
+    func feedRefreshFromTheErrorRow() async throws {
+        // Seed 5 with this rate fails the first page; a later one succeeds.
+        let screen = FeedScreen(seed: 5, failRate: 0.7, timing: FeedServer.Timing(firstPage: 0, page: 0), avatarDelay: 0)
+        var statuses: [String?] = []
+        screen.showStatus = { statuses.append($0) }
+        let list = TerminalListView(columns: 80, rows: 20)
+        screen.controller.diagnostics = .ignore
+        screen.controller.attach(to: list)
+        screen.start()
+        await screen.firstLoadFinished()
+        try #require(screen.loadedSnapshot.model.itemCount == 0, "the first page did not fail: \(statuses)")
+        for _ in 0..<30 where screen.loadedSnapshot.model.itemCount == 0 {
+            statuses.removeAll()
+            screen.refresh()
+            let deadline = Date().addingTimeInterval(10)
+            // Until the refresh ends: a final status after the one the refresh publishes at once
+            // (the error row's, still).
+            func ended() -> Bool {
+                guard statuses.count >= 2, let last = statuses.last ?? nil else { return false }
+                return last.hasPrefix("Loading failed") || last.hasSuffix(" tweets") || last.hasSuffix(" at the top")
+            }
+            while !ended(), Date() < deadline {
+                await screen.controller.settle()
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        try #require(screen.loadedSnapshot.model.itemCount > 0, "\(statuses)")
+        #expect(!statuses.contains { $0?.contains("new tweet") == true }, "\(statuses)")
+        #expect(statuses.last == "20 tweets", "\(statuses)")
+    }
+}
