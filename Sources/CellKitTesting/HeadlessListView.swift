@@ -297,24 +297,18 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     }
 
     private func scrollToItemNow(at path: ItemPath) {
-        if path.item == Int.max, path.section >= 0, path.section < core.counts.count {
-            scroll(to: layout.top(ofSection: path.section))
-            return
+        switch core.scrollTarget(for: path) {
+        case .sectionTop(let section):
+            scroll(to: layout.top(ofSection: section))
+        case .row(let row):
+            if let flat = layout.flatIndex(of: row) { scroll(to: layout.top(ofRow: flat)) }
+        case .missing(let reason):
+            record(.refused("scrollToItem(at:): \(reason); nothing scrolled"))
         }
-        guard let flat = layout.flatIndex(of: path) else {
-            record(.refused("scrollToItem(at:): \(describeMissing(path)); nothing scrolled"))
-            return
-        }
-        scroll(to: layout.top(ofRow: flat))
     }
 
     /// Why `path` is not a row of this list view, naming its section and row.
-    private func describeMissing(_ path: ItemPath) -> String {
-        let counts = core.counts
-        let rows = path.section >= 0 && path.section < counts.count
-            ? ", which has \(counts[path.section]) rows" : " (the list view has \(counts.count) sections)"
-        return "section \(path.section), row \(path.item) does not exist\(rows)"
-    }
+    private func describeMissing(_ path: ItemPath) -> String { core.describeMissingRow(path) }
 
     /// Selects the row at `path`, as a tap would. A path the list view does not
     /// have is refused, as UIKit rejects an invalid index path: ``log`` gets a

@@ -55,6 +55,11 @@ extension CellSource {
     /// A source that loads `Cell` from a nib named after the class unless `name` says
     /// otherwise (Carbon Five's factory: class + nib name; the identifier is derived).
     ///
+    /// The adapter registers the nib under the derived ``/CellKit/CellSource/reuseIdentifier``
+    /// (such as `MyApp.ProfileCell#nib(ProfileCell)`): leave the cell's Identifier empty in the
+    /// nib, as UIKit raises when the nib's differs from the one it was registered under ("cell
+    /// reuse indentifier in nib (…) does not match the identifier used to register the nib").
+    ///
     /// ```swift
     /// final class ProfileCell: UITableViewCell {}
     /// let source = CellSource.nibCell(ProfileCell.self)   // ProfileCell.nib in the main bundle

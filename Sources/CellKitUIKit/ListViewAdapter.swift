@@ -124,6 +124,8 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     func platformFrame(at indexPath: IndexPath) -> CGRect? { nil }
     func platformCell(at indexPath: IndexPath) -> UIView? { nil }
     func platformScroll(to indexPath: IndexPath, animated: Bool) {}
+    /// Whether the platform scrolls to the top of a section given a row of `NSNotFound`.
+    var platformScrollsToSectionTops: Bool { false }
     /// Whether the platform takes `view` as the cell of a row as it is.
     func platformAccepts(_ view: UIView) -> Bool { false }
 
@@ -312,38 +314,38 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// `UICollectionView.scrollToItem(at:at:animated:)`, with `.top`), as the headless list view's
     /// `scrollToItem(at:)` does.
     ///
-    /// UIKit sets the content offset at once and makes the cells of the rows that come into
-    /// view on its next layout pass, and it asks for cells and reports their display from
-    /// inside a layout pass; a scroll asked from there (a configure handler, a display hook, a
-    /// presenter: "keep the selection in view") would move the view under the pass that asks.
-    /// So, called from inside UIKit's layout (``isUpdating``), the scroll runs on a later turn of
-    /// the main actor, once the pass is over, in order with the other work waiting
-    /// (``performWhenIdle(_:)``, a ``/CellKit/ListController``'s apply), and the newest position
-    /// wins (``/CellKit/ListViewCore/performViewportChange(_:_:)``); at once outside a pass.
+    /// UIKit asks for cells and reports their display from inside its layout pass; a scroll
+    /// asked from there (a configure handler, a display hook, a presenter: "keep the selection
+    /// in view") would move the view under the pass that asks. So, called while the core is in
+    /// a pass or a batch (``isUpdating``), the scroll runs on a later turn of the main actor,
+    /// after the work asked before it (``performWhenIdle(_:)``, a ``/CellKit/ListController``'s
+    /// apply), unless a newer scroll was asked meanwhile, whether that one ran at once or
+    /// waited too: the newest position wins
+    /// (``/CellKit/ListViewCore/deferredViewportChange(_:_:)``). Outside a pass it runs at once.
+    ///
     /// `path` names a row of the list as it is when the scroll runs. A row the view does not
     /// have is not scrolled to (UIKit raises "Attempted to scroll the table view to an
-    /// out-of-bounds row"): a diagnostic names the section and row.
+    /// out-of-bounds row", "... the collection view to an out-of-bounds item"): a diagnostic
+    /// names the section and row. A row of `NSNotFound` scrolls a table to the top of its
+    /// section, even an empty one, and a collection view to the section's first item (an empty
+    /// section is refused): ``/CellKit/ListViewCore/scrollTarget(for:sectionTops:)``, tested on
+    /// Linux; the UIKit calls themselves are type-checked only.
     public func scrollToItem(at path: ItemPath, animated: Bool = false) {
         let scroll: @MainActor () -> Void = { [weak self] in self?.scrollNow(to: path, animated: animated) }
         guard core.isUpdating else {
             core.performViewportChange(.scroll, scroll)
             return
         }
-        Task { @MainActor [weak self] in
-            guard let self else { return }
-            self.core.performViewportChange(.scroll, scroll)
-        }
+        let later = core.deferredViewportChange(.scroll, scroll)
+        Task { @MainActor in later() }
     }
 
     private func scrollNow(to path: ItemPath, animated: Bool) {
-        let counts = core.counts
-        guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
-            let rows = path.section >= 0 && path.section < counts.count
-                ? ", which has \(counts[path.section]) rows" : " (the list view has \(counts.count) sections)"
-            core.diagnostics(Diagnostic(.other, "scrollToItem(at:animated:): section \(path.section), row \(path.item) does not exist\(rows); nothing scrolled"))
-            return
+        switch core.scrollTarget(for: path, sectionTops: platformScrollsToSectionTops) {
+        case .row(let row): platformScroll(to: row.indexPath, animated: animated)
+        case .sectionTop(let section): platformScroll(to: IndexPath(item: NSNotFound, section: section), animated: animated)
+        case .missing(let reason): core.diagnostics(Diagnostic(.other, "scrollToItem(at:animated:): \(reason); nothing scrolled"))
         }
-        platformScroll(to: path.indexPath, animated: animated)
     }
 
     /// The user selected the row at `indexPath`; `deselect` is the platform's deselection.

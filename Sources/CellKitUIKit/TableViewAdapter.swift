@@ -112,6 +112,9 @@ public final class TableViewAdapter: ListViewAdapter {
         tableView.scrollToRow(at: indexPath, at: .top, animated: animated)
     }
 
+    /// "`NSNotFound` is a valid row index for scrolling to a section with zero rows" (`scrollToRow(at:at:animated:)`).
+    override var platformScrollsToSectionTops: Bool { true }
+
     /// Any table cell (a table takes cells it did not dequeue).
     override func platformAccepts(_ view: UIView) -> Bool { view is UITableViewCell }
 

@@ -284,6 +284,54 @@ public final class ListViewCore {
     ///
     /// - Complexity: O(*w*), *w* the work waiting; O(1) when idle.
     public func performViewportChange(_ change: ViewportChange, _ body: @escaping @MainActor () -> Void) {
+        _ = stamp(change)
+        enqueueViewportChange(change, body)
+    }
+
+    /// How many ``ViewportChange/scroll`` and ``ViewportChange/resize`` changes were asked
+    /// (``performViewportChange(_:_:)``, ``deferredViewportChange(_:_:)``): a deferred change
+    /// runs only if none that replaces it was asked after it.
+    private var scrollsAsked = 0
+    private var resizesAsked = 0
+
+    /// Counts `change` as asked now; returns its stamp.
+    private func stamp(_ change: ViewportChange) -> Int {
+        switch change {
+        case .scroll: scrollsAsked &+= 1; return scrollsAsked
+        case .scrollBy: return scrollsAsked
+        case .resize: resizesAsked &+= 1; return resizesAsked
+        }
+    }
+
+    /// `body`, a backend's scroll, resize or scroll to a row asked now, made into work the
+    /// backend runs on a later turn, once its own layout pass is over: UIKit's pass goes on
+    /// after the core's (``layingOut(_:)``) ends, so the UIKit adapters run this from a
+    /// main-actor task. When it runs, the work goes through ``performViewportChange(_:_:)``,
+    /// unless a change that replaces it was asked since (a ``ViewportChange/scroll`` after a
+    /// scroll or a scroll by a distance, a ``ViewportChange/resize`` after a resize), whether
+    /// that one ran at once or waits too: the newest position wins, as among changes waiting
+    /// in the core, and an older scroll never lands after a newer one.
+    ///
+    /// ```swift
+    /// let core = ListViewCore(listView: HeadlessListView(), backend: HeadlessListView())
+    /// var scrolledTo: [String] = []
+    /// let later = core.deferredViewportChange(.scroll) { scrolledTo.append("older") }
+    /// core.performViewportChange(.scroll) { scrolledTo.append("newer") }   // idle: runs at once
+    /// later()                                                              // replaced: nothing
+    /// assert(scrolledTo == ["newer"])
+    /// ```
+    public func deferredViewportChange(_ change: ViewportChange, _ body: @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+        let asked = stamp(change)
+        return { [weak self] in
+            guard let self else { return }
+            let newest = change == .resize ? self.resizesAsked : self.scrollsAsked
+            guard asked == newest else { return }
+            self.enqueueViewportChange(change, body)
+        }
+    }
+
+    /// Runs `body` at once when idle, else queues it, dropping the changes it replaces.
+    private func enqueueViewportChange(_ change: ViewportChange, _ body: @escaping @MainActor () -> Void) {
         guard phase != .idle else {
             body()
             return
@@ -717,6 +765,54 @@ public final class ListViewCore {
         guard ownership == .core else { return }
         let id = reuseIdentifiers[ObjectIdentifier(cell)] ?? String(reflecting: type(of: cell))
         pools[id, default: []].append(cell)
+    }
+
+    /// Where a scroll to a row goes: see ``scrollTarget(for:sectionTops:)``.
+    public enum ScrollTarget: Hashable, Sendable {
+        /// The row at this path, which the list view has.
+        case row(ItemPath)
+        /// The top of this section, which may have no rows.
+        case sectionTop(Int)
+        /// No row to scroll to: why, naming the section and row (the scroll is refused).
+        case missing(String)
+    }
+
+    /// Where a scroll to `path` goes, read from the cached counts (``counts``): the row, when
+    /// the list view has it; a row the list view does not have is ``ScrollTarget/missing(_:)``,
+    /// as UIKit raises for it ("Attempted to scroll the table view to an out-of-bounds row",
+    /// "Attempted to scroll the collection view to an out-of-bounds item"). A row of `Int.max`
+    /// (`NSNotFound`) names the top of its section: a `UITableView` takes it "for scrolling to
+    /// a section with zero rows" (`sectionTops`, the default); a `UICollectionView` has no such
+    /// row (`sectionTops: false`), so it goes to the section's first row, and an empty
+    /// section is missing. The headless list view and the UIKit adapters decide here.
+    ///
+    /// ```swift
+    /// let listView = HeadlessListView()
+    /// let controller = ListController()
+    /// controller.attach(to: listView)
+    /// controller.apply(TableModel(sections: [[String](), ["a"]]))
+    /// assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 0)) == .sectionTop(0))
+    /// assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
+    /// ```
+    /// - Complexity: O(1).
+    public func scrollTarget(for path: ItemPath, sectionTops: Bool = true) -> ScrollTarget {
+        if path.item == Int.max, path.section >= 0, path.section < counts.count {
+            if sectionTops { return .sectionTop(path.section) }
+            if counts[path.section] > 0 { return .row(ItemPath(item: 0, section: path.section)) }
+            return .missing("section \(path.section) has no rows, and a row of NSNotFound names the top of a section on a table view only")
+        }
+        guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
+            return .missing(describeMissingRow(path))
+        }
+        return .row(path)
+    }
+
+    /// Why `path` is not a row of the list view, naming its section and row and what the
+    /// cached counts (``counts``) hold there.
+    public func describeMissingRow(_ path: ItemPath) -> String {
+        let rows = path.section >= 0 && path.section < counts.count
+            ? ", which has \(counts[path.section]) rows" : " (the list view has \(counts.count) sections)"
+        return "section \(path.section), row \(path.item) does not exist\(rows)"
     }
 
     /// The row a jump to `section` lands on, for list views that scroll to a row
