@@ -312,7 +312,8 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
 
     /// Scrolls so the row at `path` is at the top of the view (`UITableView.scrollToRow(at:at:animated:)`,
     /// `UICollectionView.scrollToItem(at:at:animated:)`, with `.top`), as the headless list view's
-    /// `scrollToItem(at:)` does.
+    /// `scrollToItem(at:)` does. `.top` is a vertical position: a collection view whose layout
+    /// scrolls sideways does not move.
     ///
     /// UIKit asks for cells and reports their display from inside its layout pass; a scroll
     /// asked from there (a configure handler, a display hook, a presenter: "keep the selection
