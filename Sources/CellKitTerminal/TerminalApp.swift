@@ -31,7 +31,7 @@ import CellKit
 /// (a lone `ESC [` as Esc, then `[`); after the 40 ms, a lowercase letter ends a lone
 /// `ESC [` (Esc, `[`, then the letter; see ``InputDecoder``).
 ///
-/// Every way out restores the terminal: `q` exits 0; Ctrl-C exits 130;
+/// Every way out restores the terminal: `q` (or Ctrl-D, outside the filter) exits 0; Ctrl-C exits 130;
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT exit 128 + the signal; every other
 /// signal whose default action ends the process restores the terminal and then
 /// ends it. Ctrl-Z and SIGTSTP restore the terminal and stop the process group (see
