@@ -248,17 +248,23 @@ struct GitHistoryTests {
     @MainActor
     func replacedHistoryMessage() {
         // All shown: exact counts, new commits too.
-        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c", "b", "a"], shownAll: true, now: ["c", "b", "a"])
+        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c", "b", "a"], shownAll: true, now: ["c", "b", "a"], notOlder: ["c", "b", "a"])
                 == "The history was rewritten: 2 commits gone")
-        #expect(GitScreen.replacedMessage(shown: ["c", "b", "a"], shownAll: true, now: ["x", "a"])
+        #expect(GitScreen.replacedMessage(shown: ["c", "b", "a"], shownAll: true, now: ["x", "a"], notOlder: ["x", "a"])
                 == "The history was rewritten: 2 commits gone, 1 new commit")
         // Pages left, the oldest loaded kept: the older ones are its history, kept too.
-        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c"], shownAll: false, now: ["c", "b", "a"])
+        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c"], shownAll: false, now: ["c", "b", "a"], notOlder: ["c"])
+                == "The history was rewritten: 2 commits gone")
+        // Pages left, new commits on the oldest loaded one (pruned rewrite): counted from
+        // what the old history did not reach below the loaded ones; not when that is unknown.
+        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c"], shownAll: false, now: ["y", "x", "c", "b", "a"], notOlder: ["y", "x", "c"])
+                == "The history was rewritten: 2 commits gone, 2 new commits")
+        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c"], shownAll: false, now: ["y", "x", "c", "b", "a"], notOlder: nil)
                 == "The history was rewritten: 2 commits gone")
         // Pages left, the oldest loaded gone: older ones may be gone too.
-        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c"], shownAll: false, now: ["a"])
+        #expect(GitScreen.replacedMessage(shown: ["e", "d", "c"], shownAll: false, now: ["a"], notOlder: nil)
                 == "The history was rewritten: at least 3 commits gone")
         // git failed: no count.
-        #expect(GitScreen.replacedMessage(shown: ["a"], shownAll: true, now: nil) == nil)
+        #expect(GitScreen.replacedMessage(shown: ["a"], shownAll: true, now: nil, notOlder: nil) == nil)
     }
 }

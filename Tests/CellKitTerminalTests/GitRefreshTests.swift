@@ -12,13 +12,21 @@ private final class HistoryScreen {
     let list: TerminalListView
     private(set) var status: String?
 
-    init(_ path: String, pageSize: Int = 20) async {
+    /// Every status line shown, in order.
+    private(set) var statuses: [String] = []
+
+    /// The screen on `path`, started; `whileFirstPageLoads` runs right after the start, before the first page is in.
+    init(_ path: String, pageSize: Int = 20, whileFirstPageLoads: (GitScreen) -> Void = { _ in }) async {
         screen = GitScreen(path: path, pageSize: pageSize)
         list = TerminalListView(columns: 100, rows: 20)
         screen.controller.diagnostics = .ignore
         screen.controller.attach(to: list)
-        screen.showStatus = { [unowned self] in status = $0 }
+        screen.showStatus = { [unowned self] in
+            status = $0
+            statuses.append($0 ?? "")
+        }
         screen.start()
+        whileFirstPageLoads(screen)
         await screen.firstLoadFinished()
         _ = list.renderFrame()
     }
@@ -53,7 +61,7 @@ private final class HistoryScreen {
             await screen.controller.settle()
             let lines = frame()
             if !screen.refreshing, done(lines, status) { return }
-            guard Date() < deadline else { throw TestFailure("timed out waiting for \(what); status “\(status ?? "")”, frame:\n\(lines.joined(separator: "\n"))") }
+            guard Date() < deadline else { throw TestFailure("timed out waiting for \(what); status “\(status ?? "")”, selected “\(selectedSubject ?? "")”, frame:\n\(lines.joined(separator: "\n"))") }
             try await Task.sleep(for: .milliseconds(10))
         }
     }
@@ -150,6 +158,88 @@ struct GitRefreshTests {
         try await history.waitFor("the rewound history, c 10 selected") { lines, status in
             status == "The history was rewritten: 1 commit gone" && !lines.contains { $0.hasSuffix(" c 12") }
                 && history.selectedSubject == "c 10"
+        }
+    }
+}
+
+/// Demo report 9's refresh defects.
+@Suite("cellkit-demo git: report 9's refreshes", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct DemoReport9RefreshTests {
+    private func git(_ repository: ScratchRepository, _ script: String) throws {
+        let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; " + script, "sh", repository.path])
+        guard result.status == 0 else { throw TestFailure("git failed: \(result.errorOutput)") }
+    }
+
+    /// A repository of `count` commits "c 1" … "c N", each adding its own file.
+    private func commits(_ name: String, _ count: Int) throws -> ScratchRepository {
+        try ScratchRepository(name, script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 \(count)); do echo $i > f$i; git add f$i; git commit -qm "c $i"; done
+            """)
+    }
+
+    // Demo report 9, defect 1: `r` typed ahead while the first page loaded cancelled it (an error
+    // row "Loading was cancelled." and `CancellationError()` on the status line), or called the
+    // first page "20 new commits".
+    @Test("r while the first page loads does nothing: no cancellation, no new commits")
+    func refreshWhileTheFirstPageLoads() async throws {
+        let repository = try commits("refresh-first-page", 30)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 10) { $0.refresh() }
+        try await history.waitFor("the first page") { lines, status in
+            lines.contains { $0.hasSuffix(" c 30") } && status?.hasSuffix("commits") == true
+        }
+        #expect(!history.statuses.contains { $0.contains("new commit") || $0.contains("Cancellation") }, "\(history.statuses)")
+        #expect(!history.frame().contains { $0.contains("cancelled") }, "\(history.frame())")
+        // r works once the first page is in.
+        try git(repository, "echo 31 > f31; git add f31; git commit -qm 'c 31'")
+        history.screen.refresh()
+        try await history.waitFor("the new commit") { lines, status in
+            status == "1 new commit" && lines.contains { $0.hasSuffix(" c 31") }
+        }
+    }
+
+    // Demo report 9, defect 2: a rewind kept the selection only when the first page held it.
+    @Test("a rewind reads on to the commit selected past the first page, keys pressed meanwhile wait")
+    func rewindKeepsASelectionPastTheFirstPage() async throws {
+        let repository = try commits("refresh-rewind-far", 45)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 10)
+        // Every page read (as End would, without End's key handling still running after).
+        try await history.waitFor("every page") { _, status in
+            _ = history.screen.loadNextPage()
+            return status == "45 commits"
+        }
+        try history.select("c 5")
+        try git(repository, "git reset -q --hard HEAD~2")
+        history.screen.refresh()
+        // Meanwhile: a second r (its first page loads) does nothing; a key waits for the refresh.
+        history.screen.refresh()
+        #expect(history.screen.handleListKey(.character("j"), in: history.list))
+        try await history.waitFor("the rewound history, c 4 selected") { _, status in
+            status == "The history was rewritten: 2 commits gone" && history.selectedSubject == "c 4"
+        }
+        #expect(!history.statuses.contains { $0.contains("new commit") || $0.contains("Cancellation") }, "\(history.statuses)")
+        // Read as far as needed, not further than before.
+        #expect(history.screen.rowsRead >= 39 && history.screen.rowsRead <= 43, "\(history.screen.rowsRead)")
+    }
+
+    // Demo report 9, defect 6: a rewrite whose old commits were pruned (`git gc --prune=now`),
+    // with pages left, said "5 commits gone" without "3 new commits".
+    @Test("a pruned rewrite with pages left counts the new commits too")
+    func prunedRewriteWithPagesLeft() async throws {
+        let repository = try commits("refresh-pruned", 40)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 20)
+        try await history.waitFor("the first page") { _, status in status == "20+ commits" }
+        try git(repository, """
+            git rebase -q --onto HEAD~5 HEAD~3
+            git reflog expire --expire=now --all; git gc -q --prune=now
+            """)
+        history.screen.refresh()
+        try await history.waitFor("the rewritten history") { _, status in
+            status == "The history was rewritten: 5 commits gone, 3 new commits"
         }
     }
 }

@@ -294,6 +294,14 @@ struct GitRepository: Sendable {
         return result.output.split(whereSeparator: \.isNewline).map(String.init)
     }
 
+    /// The hashes of HEAD's history that `excluded` (commits) do not reach, newest first; nil
+    /// when git fails (one of `excluded` is not in the repository).
+    func historyHashes(excluding excluded: [String]) async -> [String]? {
+        let result = await git(["rev-list", "HEAD", "--not"] + excluded + ["--"])
+        guard result.status == 0 else { return nil }
+        return result.output.split(whereSeparator: \.isNewline).map(String.init)
+    }
+
     /// `bytes` as UTF-8, or as Latin-1 when they are not valid UTF-8 (a message written
     /// in Latin-1 without an `encoding` header, which git passes through unconverted).
     static func text<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {

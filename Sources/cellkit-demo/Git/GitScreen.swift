@@ -190,6 +190,10 @@ final class GitScreen: DemoScreen {
             return
         }
         guard !refreshing else { return }
+        // The first page loads (at the start, or its retry from the error row): no head is
+        // shown to count new commits from yet, and a refresh now would cancel that page.
+        // `r` does nothing, as the feed's does.
+        guard !(pages.isFetchingFirstPage && pages.items.isEmpty) else { return }
         retryDiffstats()
         guard !pages.isFetching else {
             source.refresh()
@@ -216,7 +220,11 @@ final class GitScreen: DemoScreen {
         showStatus("Refreshing…")
         let shown = pages.items.map(\.hash)
         let shownAll = !pages.hasMore
-        let selected = (controller.listView as? TerminalListView)?.selectedPath.flatMap { controller.displayed.item(at: $0)?.id }
+        // The commits the history had below the ones loaded: those of the loaded commits' parents not loaded.
+        let loaded = Set(shown)
+        let boundary = shownAll ? [] : Array(Set(pages.items.lazy.flatMap(\.parents)).subtracting(loaded)).sorted()
+        let selectedRow = (controller.listView as? TerminalListView)?.selectedPath.flatMap { controller.displayed.item(at: $0) }
+        let selected = selectedRow.flatMap { row in (row.model as? any CommitRow).map { (id: row.id, hash: $0.info.hash) } }
         Task { [weak self, repository] in
             let change = await repository.change(since: shownHead)
             guard let self else { return }
@@ -239,10 +247,14 @@ final class GitScreen: DemoScreen {
                 var message = "The history was rewritten: \(Self.commits(removed)) gone"
                 if added > 0 { message += ", " + Self.newCommits(added) }
                 self.refreshMessage = message
-                await self.reload(keepingSelection: selected).value
+                await self.reload(keepingSelection: selected, readingUpTo: shown.count).value
             case .replaced:
-                self.refreshMessage = await Self.replacedMessage(shown: shown, shownAll: shownAll, now: repository.historyHashes())
-                await self.reload(keepingSelection: selected).value
+                let now = await repository.historyHashes()
+                // Not all loaded: the commits of HEAD's history the old one did not reach
+                // (nil when a commit below the loaded ones is gone too: not countable).
+                let notOlder = shownAll ? now : boundary.isEmpty ? nil : await repository.historyHashes(excluding: boundary)
+                self.refreshMessage = Self.replacedMessage(shown: shown, shownAll: shownAll, now: now, notOlder: notOlder)
+                await self.reload(keepingSelection: selected, readingUpTo: shown.count).value
             case .unknown:
                 self.refreshMessage = nil
                 self.printed.knownTotal = nil
@@ -273,18 +285,20 @@ final class GitScreen: DemoScreen {
     }
 
     /// What the status line says when the head shown is gone from the repository (pruned):
-    /// the commits shown that HEAD's history (`now`) lacks, and its new ones when every
-    /// commit was shown. When the oldest commit loaded is gone too, older ones not loaded
-    /// may be: "at least".
-    static func replacedMessage(shown: [String], shownAll: Bool, now: [String]?) -> String? {
+    /// the commits shown that HEAD's history (`now`) lacks, and its new ones: those of
+    /// `notOlder` (the commits of `now` the old history did not reach below the ones shown;
+    /// `now` itself when every commit was shown) not shown. When the oldest commit loaded is
+    /// gone too, older ones not loaded may be: "at least"; with no `notOlder` (a commit below
+    /// the ones loaded is gone), the new ones are not counted.
+    static func replacedMessage(shown: [String], shownAll: Bool, now: [String]?, notOlder: [String]?) -> String? {
         guard let now else { return nil }
         let kept = Set(now)
         let gone = shown.count { !kept.contains($0) }
         let exact = shownAll || shown.last.map(kept.contains) == true
         var message = "The history was rewritten: \(exact ? "" : "at least ")\(Self.commits(gone)) gone"
-        if shownAll {
+        if let notOlder {
             let old = Set(shown)
-            let added = now.count { !old.contains($0) }
+            let added = notOlder.count { !old.contains($0) }
             if added > 0 { message += ", " + Self.newCommits(added) }
         }
         return message
@@ -305,18 +319,28 @@ final class GitScreen: DemoScreen {
     }
 
     /// Reads the history from the top with a new source (the rows shown go); the row
-    /// `selected` (a commit a rewind kept) is selected again when the first page holds it.
-    @discardableResult private func reload(keepingSelection selected: ItemID? = nil) -> Task<Void, Never> {
+    /// `selected` (a commit a rewind kept) is selected again when the history still has it:
+    /// past the first page, the pages are read on (growing, as End reads them) until it is
+    /// loaded or `count` commits (as many as were loaded before) are.
+    @discardableResult private func reload(keepingSelection selected: (id: ItemID, hash: String)? = nil, readingUpTo count: Int = 0) -> Task<Void, Never> {
         printed.knownTotal = nil
         history.stop()
         (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
         source.replace(pages)
         let load = source.load()
+        let pages = pages
+        let history = history
         return Task { [controller] in
             await load.value
             guard let selected else { return }
+            let hash = selected.hash
+            if !pages.items.contains(where: { $0.hash == hash }), pages.hasMore, pages.items.count < count {
+                history.growing = true
+                await pages.loadUntil { items in items.count >= count || items.contains { $0.hash == hash } }.value
+                history.growing = false
+            }
             await controller.settle()
-            if let list = controller.listView as? TerminalListView, let path = controller.displayed.indexPath(of: selected) {
+            if let list = controller.listView as? TerminalListView, let path = controller.displayed.indexPath(of: selected.id) {
                 list.select(path)
             }
         }
