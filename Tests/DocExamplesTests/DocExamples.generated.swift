@@ -2202,7 +2202,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:157
+// README.md:161
 @MainActor private func docExample145() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
