@@ -18,7 +18,7 @@ struct GitCommand: ParsableCommand {
         comes back later in the history gets a section of its own). Pages are read lazily as you \
         scroll, from one git log for the whole history; each commit's diffstat is computed only once \
         its row is on screen and arrives as a resource update (r computes again, for the rows on screen, those git could not \
-        compute and those of root commits, which a shallow clone's deepening changes). Refs past 40 columns are counted \
+        compute and those of root commits, which a shallow clone's deepening changes). Refs past 40 columns (fewer on a narrow terminal) are counted \
         ("HEAD -> main, … +30"), so the diffstat stays on the line. Piped, every page is printed with its \
         diffstat as it is read ("diffstat unavailable" where git cannot compute one, such as a blob a \
         partial clone lacks: git is never let fetch, prompt or read the terminal). r counts the \
