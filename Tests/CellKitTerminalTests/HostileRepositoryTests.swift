@@ -452,7 +452,7 @@ struct HostileRepositoryTests {
     }
 
     // Demo report 8, item 4: with -C and a path, the path was dropped and -C shown.
-    @Test("-C DIR PATH reads PATH relative to DIR, as git does, also with bytes that are not UTF-8; an absolute PATH wins")
+    @Test("-C DIR PATH reads PATH relative to DIR, as git does (also repeated or empty -C), also with bytes that are not UTF-8; an absolute PATH wins")
     func directoryAndPath() throws {
         let fixture = try GitFixture()
         defer { fixture.remove() }
@@ -464,16 +464,21 @@ struct HostileRepositoryTests {
             "$DEMO" git -C "$1" "$(printf 'sub\351')" --width 100; echo "status=$?"
             "$DEMO" git -C "$1/other" "$2" --width 100; echo "status=$?"
             "$DEMO" git -C "$1/other" --width 100; echo "status=$?"
+            "$DEMO" git -C / -C "${1#/}" -C '' other --width 100; echo "status=$?"
+            cd "$1" && "$DEMO" git -C '' other --width 100; echo "status=$?"
             """#
         let result = try Spawn.run(["sh", "-c", script, "sh", fixture.root.path, fixture.repository], environment: ["DEMO": try DemoBinary.path])
         let runs = result.output.components(separatedBy: "status=")
-        #expect(runs.count == 5, "\(result.output) \(result.errorOutput)")
-        guard runs.count == 5 else { return }
+        #expect(runs.count == 7, "\(result.output) \(result.errorOutput)")
+        guard runs.count == 7 else { return }
         #expect(runs.dropFirst().allSatisfy { $0.hasPrefix("0\n") }, "\(result.output) \(result.errorOutput)")
         #expect(runs[0].contains("only in other") && !runs[0].contains("Remove the second file"), "\(runs[0])")
         #expect(runs[1].contains("Remove the second file") && !runs[1].contains("only in other"), "\(runs[1])")
         #expect(runs[2].contains("Remove the second file") && !runs[2].contains("only in other"), "\(runs[2])")
         #expect(runs[3].contains("only in other"), "\(runs[3])")
+        // Demo report 9, item 7: each -C relative to the one before, an empty one changing nothing (as git).
+        #expect(runs[4].contains("only in other"), "\(runs[4])")
+        #expect(runs[5].contains("only in other"), "\(runs[5])")
     }
 
     @Test("a commit whose date git cannot read is under \"unknown date\", not an empty title")
