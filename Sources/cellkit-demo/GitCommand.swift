@@ -18,7 +18,7 @@ struct GitCommand: ParsableCommand {
         comes back later in the history gets a section of its own). Pages are read lazily as you \
         scroll, from one git log for the whole history; each commit's diffstat is computed only once \
         its row is on screen and arrives as a resource update (r computes again, for the rows on screen, those git could not \
-        compute and those of root commits, which a shallow clone's deepening changes). Refs past 40 columns are counted \
+        compute and those of root commits, which a shallow clone's deepening changes). Refs past 40 columns (fewer on a narrow terminal) are counted \
         ("HEAD -> main, … +30"), so the diffstat stays on the line. Piped, every page is printed with its \
         diffstat as it is read ("diffstat unavailable" where git cannot compute one, such as a blob a \
         partial clone lacks: git is never let fetch, prompt or read the terminal). r counts the \
@@ -47,8 +47,8 @@ struct GitCommand: ParsableCommand {
     @Argument(help: "The repository (a work tree or a bare repository).")
     var path: String = "."
 
-    @Option(name: .customShort("C"), parsing: .unconditional, help: "Run as if started in this directory, as git -C: the repository, or the folder a relative <path> is in (also for a path that starts with '-').")
-    var directory: String?
+    @Option(name: .customShort("C"), parsing: .unconditionalSingleValue, help: "Run as if started in this directory, as git -C: the repository, or the folder a relative <path> is in (also for a path that starts with '-'). Given again, each is relative to the one before; an empty one changes nothing.")
+    var directories: [String] = []
 
     @Option(name: .long, parsing: .unconditional, help: "Commits per page read from git log.")
     var pageSize: Int = 100
@@ -61,11 +61,21 @@ struct GitCommand: ParsableCommand {
 
     func run() throws {
         let display = display
-        let (path, location) = Self.repository(directory: directory, path: path)
+        let (path, location) = Self.repository(directory: Self.directory(directories), path: path)
         let pageSize = pageSize
         try MainActor.assumeIsolated {
             let screen = GitScreen(path: path, location: location, pageSize: pageSize, diffstats: !display.isInteractive)
             try ScreenRunner.run(screen, options: display)
+        }
+    }
+
+    /// The directory the `-C` options name, read as git reads them: each relative to the one
+    /// before (an absolute one starts over), an empty one changing nothing; nil for none.
+    static func directory(_ directories: [String]) -> String? {
+        directories.reduce(nil) { current, next in
+            guard !next.isEmpty else { return current }
+            guard let current, !next.hasPrefix("/") else { return next }
+            return current + (current.hasSuffix("/") ? "" : "/") + next
         }
     }
 

@@ -284,6 +284,36 @@ struct HostileRepositoryTests {
         #expect(CommitCellBase.refsText(["HEAD -> main", "origin/main"]) == "HEAD -> main, origin/main")
         let long = CommitCellBase.refsText(["HEAD -> " + String(repeating: "b", count: 100), "x"])
         #expect(long.hasSuffix("…, … +1") && StyledLine(long).displayWidth <= CommitCellBase.refsColumns, "\(long)")
+        // Demo report 9, items 4 and 5: a long ref alone read "… +0"; a cut wide character left "長 …".
+        let alone = CommitCellBase.refsText(["HEAD -> plain/very-long-branch-name-with-nothing-else-on-it-3"])
+        #expect(alone.hasSuffix("…") && !alone.contains("+0") && StyledLine(alone).displayWidth <= CommitCellBase.refsColumns, "\(alone)")
+        let japanese = CommitCellBase.refsText(["HEAD -> feature/日本語のとても長い名前のブランチ", "a", "b"], columns: 30)
+        #expect(!japanese.contains(" …,") && !japanese.contains("……") && japanese.hasSuffix("…, … +2"), "\(japanese)")
+        #expect(StyledLine(japanese).displayWidth <= 30, "\(japanese)")
+        #expect(CommitCellBase.refsText(["HEAD -> main"], columns: 5) == "")
+    }
+
+    // Demo report 9, item 5: the refs kept 40 columns on a narrow terminal and pushed the
+    // diffstat (and a merge's parents) off the byline.
+    @Test("on a narrow row the refs are cut first: the byline keeps its diffstat and a merge's parents", arguments: [100, 80, 60, 45])
+    @MainActor func refsOnNarrowRows(width: Int) throws {
+        var info = CommitInfo(hash: "a1b2c3d4e5", shortHash: "a1b2c3d", parents: ["1111111aaaa", "2222222bbbb"], author: "Ryo Aoyama",
+                              day: "2026-11-24 Tue", time: "01:29", refs: ["HEAD -> plain/very-long-branch-name-with-nothing-else-on-it-3", "origin/x"], subject: "merge")
+        let cell = MergeCell()
+        cell.info = info
+        cell.diffstat = "1 file +1 −1"
+        let byline = cell.terminalLines(width: width)[1].plainText
+        #expect(byline.contains("· 1 file +1 −1 · merges 1111111 + 2222222"), "\(byline)")
+        // The diffstat ends inside the row (the list view cuts the rest of the line).
+        let diffstatEnd = try #require(byline.range(of: "1 file +1 −1")?.upperBound)
+        #expect(DisplayWidth.of(String(byline[..<diffstatEnd])) <= width, "\(byline)")
+        // The parents too, where the line without refs fits.
+        if width >= 70 { #expect(DisplayWidth.of(byline) <= width, "\(byline)") }
+        info.refs = (1...7).map { "tag: v1.0.\($0)-🚀🚀🚀🚀" }
+        let tagged = TagCell()
+        tagged.info = info
+        let tagLine = tagged.terminalLines(width: width)[0]
+        #expect(tagLine.displayWidth <= width && tagLine.plainText.contains("… +"), "\(tagLine.plainText)")
     }
 
     // Demo report 7, item 4: run inside a repository with no PATH, the title said "CellKit · git · .".
@@ -422,7 +452,7 @@ struct HostileRepositoryTests {
     }
 
     // Demo report 8, item 4: with -C and a path, the path was dropped and -C shown.
-    @Test("-C DIR PATH reads PATH relative to DIR, as git does, also with bytes that are not UTF-8; an absolute PATH wins")
+    @Test("-C DIR PATH reads PATH relative to DIR, as git does (also repeated or empty -C), also with bytes that are not UTF-8; an absolute PATH wins")
     func directoryAndPath() throws {
         let fixture = try GitFixture()
         defer { fixture.remove() }
@@ -434,16 +464,21 @@ struct HostileRepositoryTests {
             "$DEMO" git -C "$1" "$(printf 'sub\351')" --width 100; echo "status=$?"
             "$DEMO" git -C "$1/other" "$2" --width 100; echo "status=$?"
             "$DEMO" git -C "$1/other" --width 100; echo "status=$?"
+            "$DEMO" git -C / -C "${1#/}" -C '' other --width 100; echo "status=$?"
+            cd "$1" && "$DEMO" git -C '' other --width 100; echo "status=$?"
             """#
         let result = try Spawn.run(["sh", "-c", script, "sh", fixture.root.path, fixture.repository], environment: ["DEMO": try DemoBinary.path])
         let runs = result.output.components(separatedBy: "status=")
-        #expect(runs.count == 5, "\(result.output) \(result.errorOutput)")
-        guard runs.count == 5 else { return }
+        #expect(runs.count == 7, "\(result.output) \(result.errorOutput)")
+        guard runs.count == 7 else { return }
         #expect(runs.dropFirst().allSatisfy { $0.hasPrefix("0\n") }, "\(result.output) \(result.errorOutput)")
         #expect(runs[0].contains("only in other") && !runs[0].contains("Remove the second file"), "\(runs[0])")
         #expect(runs[1].contains("Remove the second file") && !runs[1].contains("only in other"), "\(runs[1])")
         #expect(runs[2].contains("Remove the second file") && !runs[2].contains("only in other"), "\(runs[2])")
         #expect(runs[3].contains("only in other"), "\(runs[3])")
+        // Demo report 9, item 7: each -C relative to the one before, an empty one changing nothing (as git).
+        #expect(runs[4].contains("only in other"), "\(runs[4])")
+        #expect(runs[5].contains("only in other"), "\(runs[5])")
     }
 
     @Test("a commit whose date git cannot read is under \"unknown date\", not an empty title")

@@ -27,18 +27,25 @@ class CommitCellBase: ListCell {
     var diffstat: String?
     required init() {}
 
-    func detailLine() -> StyledLine {
+    /// The byline of a row `width` columns wide: author, time, refs, diffstat, then
+    /// `trailing` (a merge's parents). The refs take what the rest leaves, up to
+    /// ``refsColumns``: on a narrow terminal they are cut first, so the diffstat stays.
+    func detailLine(width: Int, trailing: StyledLine = StyledLine()) -> StyledLine {
         guard let info else { return StyledLine() }
         var line = StyledLine("   " + Self.byline(info.author) + " · " + info.time, style: .dim)
-        if !info.branches.isEmpty {
-            line.append(" · " + Self.refsText(info.branches), style: TextStyle(foreground: .green))
-        }
-        line.append(" · ", style: .dim)
+        var end = StyledLine(" · ", style: .dim)
         if let diffstat {
-            line.append(diffstat, style: TextStyle(foreground: .cyan))
+            end.append(diffstat, style: TextStyle(foreground: .cyan))
         } else {
-            line.append("diffstat…", style: .dim)
+            end.append("diffstat…", style: .dim)
         }
+        end.append(trailing)
+        if !info.branches.isEmpty {
+            let room = min(Self.refsColumns, width - line.displayWidth - end.displayWidth - 3)
+            let refs = Self.refsText(info.branches, columns: room)
+            if !refs.isEmpty { line.append(" · " + refs, style: TextStyle(foreground: .green)) }
+        }
+        line.append(end)
         return line
     }
 
@@ -58,26 +65,37 @@ class CommitCellBase: ListCell {
     /// counted ("HEAD -> main, … +29"), so the diffstat (and a merge's parents) stay on the line.
     static let refsColumns = 40
 
-    /// `refs` as the byline shows them: all, joined with ", ", when they fit in ``refsColumns``
-    /// as the terminal draws them; else the first ones that fit (the first one, `HEAD -> branch`,
-    /// always, cut with "…" if it alone is too wide), then "… +N" for the N left out.
-    static func refsText(_ refs: [String]) -> String {
+    /// `refs` as a row shows them in `columns` (the byline gives them at most ``refsColumns``): all, joined
+    /// with ", ", when they fit as the terminal draws them; else the first ones that fit (the
+    /// first one, `HEAD -> branch`, always, cut with "…" if it alone is too wide), then
+    /// "… +N" for the N left out (no count when none is). Nothing when `columns` leaves no
+    /// room for a ref (under 6).
+    static func refsText(_ refs: [String], columns: Int = refsColumns) -> String {
         let all = refs.joined(separator: ", ")
-        guard StyledLine(all).displayWidth > refsColumns, let first = refs.first else { return all }
-        func count(_ shown: Int) -> String { " … +\(refs.count - shown)" }
+        guard let first = refs.first, columns >= 6 else { return "" }
+        guard StyledLine(all).displayWidth > columns else { return all }
+        func count(_ shown: Int) -> String { shown == refs.count ? "" : ", … +\(refs.count - shown)" }
         var shown = [first]
         for ref in refs.dropFirst() {
             let longer = shown + [ref]
-            // Room for the count of the ones after it, unless it is the last.
-            let tail = longer.count == refs.count ? "" : "," + count(longer.count)
-            guard StyledLine(longer.joined(separator: ", ") + tail).displayWidth <= refsColumns else { break }
+            guard StyledLine(longer.joined(separator: ", ") + count(longer.count)).displayWidth <= columns else { break }
             shown = longer
         }
         var text = shown.joined(separator: ", ")
-        let suffix = "," + count(shown.count)
-        let room = refsColumns - StyledLine(suffix).displayWidth
-        if StyledLine(text).displayWidth > room { text = StyledLine(text).fitted(to: room).plainText }
+        let suffix = count(shown.count)
+        let room = columns - StyledLine(suffix).displayWidth
+        if StyledLine(text).displayWidth > room { text = cut(text, to: room) }
         return text + suffix
+    }
+
+    /// `text` cut to `columns` with "…" (as ``StyledLine/fitted(to:padStyle:)`` cuts it), without
+    /// the space it pads with where a wide character did not fit ("長…", not "長 …").
+    static func cut(_ text: String, to columns: Int) -> String {
+        var cut = StyledLine(text).fitted(to: max(1, columns)).plainText
+        guard cut.hasSuffix("…") else { return cut }
+        cut.removeLast()
+        while cut.hasSuffix(" ") { cut.removeLast() }
+        return cut + "…"
     }
 
     func subjectLine(marker: String, markerStyle: TextStyle) -> StyledLine {
@@ -94,37 +112,36 @@ class CommitCellBase: ListCell {
 /// A commit with one parent (or none): subject, then author, time and diffstat.
 final class CommitCell: CommitCellBase, TerminalRenderable {
     func terminalLines(width: Int) -> [StyledLine] {
-        [subjectLine(marker: "●", markerStyle: TextStyle(foreground: .blue)), detailLine()]
+        [subjectLine(marker: "●", markerStyle: TextStyle(foreground: .blue)), detailLine(width: width)]
     }
 }
 
 /// A merge: marked, with its parents.
 final class MergeCell: CommitCellBase, TerminalRenderable {
     func terminalLines(width: Int) -> [StyledLine] {
-        [subjectLine(marker: "⑂", markerStyle: TextStyle(foreground: .magenta, bold: true)), mergeDetailLine()]
+        [subjectLine(marker: "⑂", markerStyle: TextStyle(foreground: .magenta, bold: true)), mergeDetailLine(width: width)]
     }
 }
 
 extension CommitCellBase {
-    /// The detail line of a merge: ``detailLine()``, then the parents' short hashes.
-    func mergeDetailLine() -> StyledLine {
-        var detail = detailLine()
-        if let info {
-            detail.append(" · merges " + info.parents.map { String($0.prefix(7)) }.joined(separator: " + "), style: TextStyle(foreground: .magenta))
-        }
-        return detail
+    /// The detail line of a merge: ``detailLine(width:trailing:)``, then the parents' short hashes.
+    func mergeDetailLine(width: Int) -> StyledLine {
+        guard let info else { return StyledLine() }
+        let parents = StyledLine(" · merges " + info.parents.map { String($0.prefix(7)) }.joined(separator: " + "), style: TextStyle(foreground: .magenta))
+        return detailLine(width: width, trailing: parents)
     }
 }
 
 /// A tagged commit: the tags on their own line above the commit (drawn as a merge when it is one).
 final class TagCell: CommitCellBase, TerminalRenderable {
     func terminalLines(width: Int) -> [StyledLine] {
-        let tags = info?.tags.joined(separator: ", ") ?? ""
+        // Many tags are counted, as the byline's refs are ("v2, v1, … +5").
+        let tags = Self.refsText(info?.tags ?? [], columns: width - 3)
         var tagLine = StyledLine(" ")
         tagLine.append("◆ " + tags, style: TextStyle(foreground: .black, background: .yellow, bold: true))
         if let info, info.parents.count > 1 {
-            return [tagLine, subjectLine(marker: "⑂", markerStyle: TextStyle(foreground: .yellow, bold: true)), mergeDetailLine()]
+            return [tagLine, subjectLine(marker: "⑂", markerStyle: TextStyle(foreground: .yellow, bold: true)), mergeDetailLine(width: width)]
         }
-        return [tagLine, subjectLine(marker: "●", markerStyle: TextStyle(foreground: .yellow)), detailLine()]
+        return [tagLine, subjectLine(marker: "●", markerStyle: TextStyle(foreground: .yellow)), detailLine(width: width)]
     }
 }
