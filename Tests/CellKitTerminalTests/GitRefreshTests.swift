@@ -207,11 +207,11 @@ struct DemoReport9RefreshTests {
         defer { repository.remove() }
         let history = await HistoryScreen(repository.path, pageSize: 10)
         // Every page read (as End would, without End's key handling still running after).
-        try await history.waitFor("every page") { _, status in
+        // (The status line may name a page the list does not show yet: c 5 is selected once it does.)
+        try await history.waitFor("every page, c 5 selected") { _, status in
             _ = history.screen.loadNextPage()
-            return status == "45 commits"
+            return status == "45 commits" && (try? history.select("c 5")) != nil
         }
-        try history.select("c 5")
         try git(repository, "git reset -q --hard HEAD~2")
         history.screen.refresh()
         // Meanwhile: a second r (its first page loads) does nothing; a key waits for the refresh.
