@@ -113,7 +113,10 @@ final class PagedNavigation {
                 guard reach >= contentCount else { return false }
             }
             queue.insert(key, at: 0)
-            wait(for: pages.loadUntil(reach), in: list, then: nil, restoring: position) { [pages] in pages.count() > count }
+            // The source may hold rows the list does not show yet (a page that just came):
+            // then the rows asked for are there already, and that is progress too.
+            let needed = min(count, reach)
+            wait(for: pages.loadUntil(reach), in: list, then: nil, restoring: position) { [pages] in pages.count() > needed }
             return true
         default:
             return false
