@@ -74,10 +74,14 @@ extension ListController {
     }
 
     /// Lets the bound data source go before ``apply(_:state:)`` shows a model of the
-    /// app's own: its snapshots waiting or being diffed are dropped, and it no longer
-    /// hears which rows show.
+    /// app's own: its snapshots waiting or being diffed are dropped, it no longer hears
+    /// which rows show, and what it was doing (``activity``, ``hasMore``, a failed page) no
+    /// longer shows.
     func unbindForApply() {
         snapshots.discardPending()
+        activity = .idle
+        hasMore = false
+        nextPageError = nil
         guard let source = dataSource else { return }
         release(source)
         dataSource = nil
@@ -94,9 +98,6 @@ extension ListController {
     /// loading) and its load-more row go, and the error row offers no retry.
     private func sourceTaken() {
         unbindForApply()
-        activity = .idle
-        hasMore = false
-        nextPageError = nil
         show(Self.displayedModel(model, state: state, placeholders: shownPlaceholders))
     }
 

@@ -338,9 +338,6 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// ```
     public func apply(_ model: TableModel, state: ContentState = .loaded) {
         unbindForApply()
-        activity = .idle
-        hasMore = false
-        nextPageError = nil
         record(model, state: state, origin: "apply(_:state:)")
         show(Self.displayedModel(model, state: state, placeholders: shownPlaceholders))
     }

@@ -307,9 +307,6 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         }
     }
 
-    /// Why `path` is not a row of this list view, naming its section and row.
-    private func describeMissing(_ path: ItemPath) -> String { core.describeMissingRow(path) }
-
     /// Selects the row at `path`, as a tap would. A path the list view does not
     /// have is refused, as UIKit rejects an invalid index path: ``log`` gets a
     /// ``/CellKit/ListViewEvent/refused(_:)`` naming the section and row, and the
@@ -320,7 +317,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     public func selectItem(at path: ItemPath) {
         let counts = core.counts
         guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
-            record(.refused("selectItem(at:): \(describeMissing(path)); nothing was selected"))
+            record(.refused("selectItem(at:): \(core.describeMissingRow(path)); nothing was selected"))
             return
         }
         guard delegate?.listView(self, canSelectItemAt: path) ?? true else { return }

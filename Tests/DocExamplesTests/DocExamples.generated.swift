@@ -664,7 +664,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:560
+// Sources/CellKit/ListController.swift:557
 @MainActor private func docExample57() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
