@@ -232,9 +232,17 @@ final class GitScreen: DemoScreen {
             guard self.pages.items.first?.hash == shownHead else { return }
             switch change {
             case .unchanged:
-                self.refreshMessage = "Up to date"
-                self.printed.knownTotal = shownAll ? shown.count : nil
+                // Every commit loaded, and more now below them: a shallow clone deepened
+                // (`git fetch --deepen`), its boundary commits given parents.
+                let total = shownAll ? await repository.commitCount() : nil
+                let older = total.map { $0 - shown.count } ?? 0
+                self.refreshMessage = older > 0 ? Self.olderCommits(older) : "Up to date"
+                self.printed.knownTotal = older > 0 ? total : shownAll ? shown.count : nil
                 await self.source.refresh().value
+                // The end was on screen: no row comes on screen to ask for the older commits.
+                if older > 0, let last = self.controller.listView?.visibleItemPaths.last {
+                    self.source.willDisplayItem(at: last, in: self.controller.displayed)
+                }
             case .added(let count):
                 self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
                 // The first page reaches the head shown: no new commit is left for a later page.
@@ -402,6 +410,9 @@ final class GitScreen: DemoScreen {
 
     /// "1 new commit", "3 new commits".
     static func newCommits(_ count: Int) -> String { "\(count) new commit\(count == 1 ? "" : "s")" }
+
+    /// "1 older commit", "10 older commits": commits below the ones loaded that came since (a deepen).
+    static func olderCommits(_ count: Int) -> String { "\(count) older commit\(count == 1 ? "" : "s")" }
 
     /// "1 commit", "3,046 commits".
     static func commits(_ count: Int) -> String { "\(count) commit\(count == 1 ? "" : "s")" }
