@@ -18,7 +18,14 @@ final class GitScreen: DemoScreen {
     nonisolated static func titlePath(_ path: String) -> String {
         path == "." || path == "./" ? FileManager.default.currentDirectoryPath : path
     }
-    var showStatus: (String?) -> Void = { _ in }
+    /// Shows a status line (through the sink the app sets), remembering it as ``shownStatus``.
+    var showStatus: (String?) -> Void {
+        get { { [unowned self] in shownStatus = $0; statusSink($0) } }
+        set { statusSink = newValue }
+    }
+    private var statusSink: (String?) -> Void = { _ in }
+    /// The status line shown last.
+    private var shownStatus: String?
     var filterPasses: Int { source.filterPasses }
     var loadedSnapshot: ListSnapshot { source.innerSnapshot }
     func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
@@ -135,8 +142,14 @@ final class GitScreen: DemoScreen {
         }
         controller.onSelect(model) { [unowned self] row, _ in
             let diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.hash)
-            showStatus("\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)"
-                + (diffstat.map { " · " + $0 } ?? ""))
+            let line = "\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)"
+            showStatus(line + (diffstat.map { " · " + $0 } ?? ""))
+            guard diffstat == nil else { return }
+            // Not computed yet: the status line takes it when it comes, unless it says something else by then.
+            Task { [weak self, diffstatStore] in
+                guard let value = await diffstatStore.value(for: row.info.hash), let self, self.shownStatus == line else { return }
+                self.showStatus(line + " · " + value)
+            }
         }
     }
 
