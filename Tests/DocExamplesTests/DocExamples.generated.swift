@@ -1382,7 +1382,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:253
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:256
 @MainActor private func docExample93() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
