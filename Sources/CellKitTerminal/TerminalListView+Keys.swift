@@ -13,48 +13,61 @@ extension TerminalListView {
     /// moves waiting (see ``resize(columns:rows:)``); the result says whether it will be used.
     @discardableResult
     public func handle(_ key: Key) -> Bool {
-        guard isUpdating else { return handleNow(key) }
-        switch key {
-        case .down, .character("j"), .control("n"), .up, .character("k"), .control("p"),
-             .pageDown, .character(" "), .control("f"), .pageUp, .character("b"), .control("b"),
-             .home, .character("g"), .end, .character("G"), .enter:
-            core.performViewportChange(.scrollBy) { [unowned self] in _ = handleNow(key) }
+        guard let action = Navigation(key) else { return false }
+        guard isUpdating else {
+            perform(action)
             return true
-        default:
-            return false
+        }
+        core.performViewportChange(.scrollBy) { [unowned self] in perform(action) }
+        return true
+    }
+
+    /// What a navigation key does: the one list of keys ``handle(_:)`` takes, whether it
+    /// runs the key now or once a pass is over.
+    private enum Navigation {
+        case down, up, pageDown, pageUp, first, last, activate
+
+        init?(_ key: Key) {
+            switch key {
+            case .down, .character("j"), .control("n"): self = .down
+            case .up, .character("k"), .control("p"): self = .up
+            case .pageDown, .character(" "), .control("f"): self = .pageDown
+            case .pageUp, .character("b"), .control("b"): self = .pageUp
+            case .home, .character("g"): self = .first
+            case .end, .character("G"): self = .last
+            case .enter: self = .activate
+            default: return nil
+            }
         }
     }
 
-    private func handleNow(_ key: Key) -> Bool {
+    private func perform(_ action: Navigation) {
         forgetRowsIfDataSourceIsGone()
-        switch key {
-        case .down, .character("j"), .control("n"):
+        switch action {
+        case .down:
             moveSelectionNow(by: 1)
-        case .up, .character("k"), .control("p"):
+        case .up:
             moveSelectionNow(by: -1)
-        case .pageDown, .character(" "), .control("f"):
+        case .pageDown:
             page(down: true)
-        case .pageUp, .character("b"), .control("b"):
+        case .pageUp:
             page(down: false)
-        case .home, .character("g"):
-            guard let first = firstSelectableRow() else { return true }
+        case .first:
+            guard let first = firstSelectableRow() else { return }
             selectedPath = first
             anchor = firstEntry(from: 0)
             anchorOffset = 0
             scrollToSelection()
             setNeedsDisplay()
-        case .end, .character("G"):
-            guard let last = lastSelectableRow() else { return true }
+        case .last:
+            guard let last = lastSelectableRow() else { return }
             selectedPath = last
             scrollToSelection()
             setNeedsDisplay()
-        case .enter:
-            guard let selected = selectedPath else { return true }
+        case .activate:
+            guard let selected = selectedPath else { return }
             delegate?.listView(self, didSelectItemAt: selected)
-        default:
-            return false
         }
-        return true
     }
 
     /// Moves the selection `count` rows down (negative: up), skipping headers; it

@@ -55,6 +55,34 @@ struct GitDiffstatTests {
         _ = try session.waitForExitAndCheckTerminal()
     }
 
+    // Demo report 9, left: Enter on a commit whose diffstat was still being computed showed
+    // the status line without it, for good.
+    @Test("Enter before the diffstat is computed: the status line takes it when it comes", .enabled(if: TmuxAvailability.available))
+    func enterTakesTheDiffstatWhenItComes() throws {
+        let fixture = try GitFixture()
+        defer { fixture.remove() }
+        let gate = fixture.root.appendingPathComponent("gate").path
+        let git = try FakeGit(in: fixture.root) { _, _ in
+            """
+            case " $* " in
+            *" show "*) while [ ! -e '\(gate)' ]; do sleep 0.05; done ;;
+            esac
+            """
+        }
+        let session = try DemoSession("git-enter-diffstat", ["git", fixture.repository], columns: 120, rows: 12, environment: ["PATH": git.path])
+        defer { session.close() }
+        try session.tmux.waitFor(text: "Remove the second file")
+        try session.tmux.send("Enter")
+        try session.tmux.waitFor("the status line without a diffstat") { screen in
+            screen.last { $0.contains("Remove the second file —") }.map { !$0.contains(" · ") } == true
+        }
+        _ = FileManager.default.createFile(atPath: gate, contents: nil)
+        try session.tmux.waitFor("the diffstat on the status line") { screen in
+            screen.last { $0.contains("Remove the second file —") }?.contains("Sat 14:00 · 1 file") == true
+        }
+        try session.quit()
+    }
+
     // Failed before the fix (demo report 4, item 3): every row that came on screen again
     // started its diffstat again (a load cancelled as the row left was thrown away): about 12
     // `git show` per commit while j/k were held.

@@ -244,6 +244,36 @@ struct DemoReport9RefreshTests {
     }
 }
 
+/// Demo report 9's leftovers.
+@Suite("cellkit-demo git: report 9's leftovers", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct DemoReport9LeftoverTests {
+    // Demo report 9, left: after `git fetch --deepen` on a shallow clone whose every commit
+    // was loaded, r said "Up to date" although older commits had come.
+    @Test("r after a deepen of a shallow clone counts the older commits and reads them")
+    func deepenCountsOlderCommits() async throws {
+        let origin = try ScratchRepository("refresh-deepen", in: "origin", script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 12); do echo $i > f$i; git add f$i; git commit -qm "c $i"; done
+            """)
+        defer { origin.remove() }
+        let shallow = origin.root.appendingPathComponent("shallow").path
+        let cloned = try Spawn.run(["git", "clone", "-q", "--depth", "3", "file://" + origin.path, shallow])
+        try #require(cloned.status == 0, "\(cloned.errorOutput)")
+        let history = await HistoryScreen(shallow, pageSize: 5)
+        try await history.waitFor("the shallow history") { _, status in status == "3 commits" }
+        let deepened = try Spawn.run(["git", "-C", shallow, "fetch", "-q", "--deepen=4"])
+        try #require(deepened.status == 0, "\(deepened.errorOutput)")
+        history.screen.refresh()
+        try await history.waitFor("the older commits") { lines, status in
+            status == "4 older commits" && lines.contains { $0.hasSuffix(" c 6") }
+        }
+        // They end the history now: a second r is up to date.
+        history.screen.refresh()
+        try await history.waitFor("up to date") { _, status in status == "Up to date" }
+    }
+}
+
 /// Small things of demo report 8, section 7.
 @Suite("cellkit-demo: report 8's small things", .enabled(if: GitFixture.isAvailable))
 struct DemoReport8Tests {

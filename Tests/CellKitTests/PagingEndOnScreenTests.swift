@@ -69,6 +69,26 @@ struct PagingEndOnScreenTests {
         try screen.expectConsistent()
     }
 
+    // The demo's report 9 (a shallow clone deepened): a list that had ended, whose refreshed
+    // first page brought the same rows but said more now follow, stayed at its old end with
+    // the end on screen: no row came on screen to ask for the next page.
+    @Test func aListThatEndedLoadsOnWhenARefreshSaysMoreFollow() async throws {
+        let server = ChangingServer(Array(0..<5), pageSize: 5)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
+        let screen = PostScreen(viewportHeight: 600)                  // 13 rows fit
+        screen.controller.bind(to: source)
+        await source.load().value
+        await screen.controller.settle()
+        #expect(!source.hasMore)
+        await server.insert(5, at: 5)
+        await server.insert(6, at: 6)
+        await source.refresh().value
+        await until(screen) { !source.hasMore && !source.isFetching }
+        #expect(source.items.map(\.id) == Array(0..<7))
+        #expect(screen.shownIDs == Array(0..<7))
+        try screen.expectConsistent()
+    }
+
     @Test func aUserAtTheTopLoadsNoPageAfterARefresh() async {
         let server = ChangingServer(Array(0..<30), pageSize: 10)
         let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }

@@ -164,8 +164,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// The pages the end coming on screen loads while rows are unconfirmed (see
     /// ``willDisplayItem(at:in:)``); `nil` when none run.
     private var catchUp: Task<Void, Never>?
-    /// Whether a refresh left unconfirmed rows and the end of the list has not shown
-    /// since: a controller binding the source then reports the last row on screen after
+    /// Whether a refresh left unconfirmed rows, or said more follow a list that had ended,
+    /// and the end of the list has not shown since: a controller binding the source then reports the last row on screen after
     /// showing a snapshot (the end may be on screen already, with no row coming on screen).
     private var awaitsEnd = false
     /// No unconfirmed row lies before this index (0 after a refresh or an edit): where
@@ -407,11 +407,14 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// moves on without the user scrolling again. When the end is on screen already as the
     /// refresh lands, the controller binding the source reports the last row on screen once
     /// it shows the refreshed rows, so the same pages load. The first of them counts in
-    /// ``isFetching`` and ``pageInFlight`` as soon as it is asked for.
+    /// ``isFetching`` and ``pageInFlight`` as soon as it is asked for. The same holds for a
+    /// list that had ended whose refreshed first page says more follow (``Page/hasMore``):
+    /// with its end on screen, the next page loads.
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {
         guard nextPageError == nil, stalledPage == nil, path.section == model.sections.count - 1,
               path.item >= model.sections[path.section].items.count - prefetchDistance else { return }
         guard !unconfirmed.isEmpty else {
+            awaitsEnd = false
             loadNextPage()
             return
         }
@@ -465,6 +468,9 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         case .success(let page):
             nextPageError = nil
             let previous = items
+            // A list that had ended, whose refreshed first page says more now follow: with
+            // its end on screen already, no row comes on screen to ask for the next page.
+            let endedBefore = refreshing && !hasMore
             // Repeats within the page stay: distinct rows, reported by the controller's diff.
             let fresh = edits.admitted(page.items)
             var merged = fresh
@@ -495,7 +501,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 hasMore = page.hasMore
             }
             nextPage = 1
-            awaitsEnd = !unconfirmed.isEmpty
+            awaitsEnd = !unconfirmed.isEmpty || endedBefore && hasMore
             items = edits.restoringInserts(merged, previous: previous)
             recentPageIDs = []
             let shown = ids
@@ -738,5 +744,5 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
 }
 
 extension PaginatedDataSource: VisibleEndAwaiting {
-    var awaitsVisibleEnd: Bool { awaitsEnd && !unconfirmed.isEmpty && catchUp == nil }
+    var awaitsVisibleEnd: Bool { awaitsEnd && catchUp == nil }
 }

@@ -18,7 +18,14 @@ final class GitScreen: DemoScreen {
     nonisolated static func titlePath(_ path: String) -> String {
         path == "." || path == "./" ? FileManager.default.currentDirectoryPath : path
     }
-    var showStatus: (String?) -> Void = { _ in }
+    /// Shows a status line (through the sink the app sets), remembering it as ``shownStatus``.
+    var showStatus: (String?) -> Void {
+        get { { [unowned self] in shownStatus = $0; statusSink($0) } }
+        set { statusSink = newValue }
+    }
+    private var statusSink: (String?) -> Void = { _ in }
+    /// The status line shown last.
+    private var shownStatus: String?
     var filterPasses: Int { source.filterPasses }
     var loadedSnapshot: ListSnapshot { source.innerSnapshot }
     func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
@@ -135,8 +142,14 @@ final class GitScreen: DemoScreen {
         }
         controller.onSelect(model) { [unowned self] row, _ in
             let diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.hash)
-            showStatus("\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)"
-                + (diffstat.map { " · " + $0 } ?? ""))
+            let line = "\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)"
+            showStatus(line + (diffstat.map { " · " + $0 } ?? ""))
+            guard diffstat == nil else { return }
+            // Not computed yet: the status line takes it when it comes, unless it says something else by then.
+            Task { [weak self, diffstatStore] in
+                guard let value = await diffstatStore.value(for: row.info.hash), let self, self.shownStatus == line else { return }
+                self.showStatus(line + " · " + value)
+            }
         }
     }
 
@@ -232,9 +245,17 @@ final class GitScreen: DemoScreen {
             guard self.pages.items.first?.hash == shownHead else { return }
             switch change {
             case .unchanged:
-                self.refreshMessage = "Up to date"
-                self.printed.knownTotal = shownAll ? shown.count : nil
+                // Every commit loaded, and more now below them: a shallow clone deepened
+                // (`git fetch --deepen`), its boundary commits given parents.
+                let total = shownAll ? await repository.commitCount() : nil
+                let older = total.map { $0 - shown.count } ?? 0
+                self.refreshMessage = older > 0 ? Self.olderCommits(older) : "Up to date"
+                self.printed.knownTotal = older > 0 ? total : shownAll ? shown.count : nil
                 await self.source.refresh().value
+                // The end was on screen: no row comes on screen to ask for the older commits.
+                if older > 0, let last = self.controller.listView?.visibleItemPaths.last {
+                    self.source.willDisplayItem(at: last, in: self.controller.displayed)
+                }
             case .added(let count):
                 self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
                 // The first page reaches the head shown: no new commit is left for a later page.
@@ -402,6 +423,9 @@ final class GitScreen: DemoScreen {
 
     /// "1 new commit", "3 new commits".
     static func newCommits(_ count: Int) -> String { "\(count) new commit\(count == 1 ? "" : "s")" }
+
+    /// "1 older commit", "10 older commits": commits below the ones loaded that came since (a deepen).
+    static func olderCommits(_ count: Int) -> String { "\(count) older commit\(count == 1 ? "" : "s")" }
 
     /// "1 commit", "3,046 commits".
     static func commits(_ count: Int) -> String { "\(count) commit\(count == 1 ? "" : "s")" }
