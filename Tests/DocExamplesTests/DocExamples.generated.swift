@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:791
+// Sources/CellKit/Adapters/ListViewCore.swift:797
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:862
+// Sources/CellKit/Adapters/ListViewCore.swift:873
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()

@@ -788,6 +788,12 @@ public final class ListViewCore {
     /// row (`sectionTops: false`), so it goes to the section's first row, and an empty
     /// section is missing. The headless list view and the UIKit adapters decide here.
     ///
+    /// While a reload's layout is pending (``isReloadPending``), the counts are those the data
+    /// source reports now, not the cached ones: UIKit reads its counts again for a scroll
+    /// after `reloadData()` (the usual "reload, then scroll to the newest row"), so a row of
+    /// the new data is scrolled to, and a row only the old data had is refused instead of
+    /// reaching UIKit, which raises for it.
+    ///
     /// ```swift
     /// let listView = HeadlessListView()
     /// let controller = ListController()
@@ -796,15 +802,16 @@ public final class ListViewCore {
     /// assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 0)) == .sectionTop(0))
     /// assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
     /// ```
-    /// - Complexity: O(1).
+    /// - Complexity: O(1); O(*s*), *s* the number of sections, while a reload's layout is pending.
     public func scrollTarget(for path: ItemPath, sectionTops: Bool = true) -> ScrollTarget {
+        let counts = isReloadPending ? reportedCounts() : counts
         if path.item == Int.max, path.section >= 0, path.section < counts.count {
             if sectionTops { return .sectionTop(path.section) }
             if counts[path.section] > 0 { return .row(ItemPath(item: 0, section: path.section)) }
             return .missing("section \(path.section) has no rows, and a row of NSNotFound names the top of a section on a table view only")
         }
         guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
-            return .missing(describeMissingRow(path))
+            return .missing(Self.describeMissingRow(path, counts: counts))
         }
         return .row(path)
     }
@@ -812,6 +819,10 @@ public final class ListViewCore {
     /// Why `path` is not a row of the list view, naming its section and row and what the
     /// cached counts (``counts``) hold there.
     public func describeMissingRow(_ path: ItemPath) -> String {
+        Self.describeMissingRow(path, counts: counts)
+    }
+
+    private static func describeMissingRow(_ path: ItemPath, counts: [Int]) -> String {
         let rows = path.section >= 0 && path.section < counts.count
             ? ", which has \(counts[path.section]) rows" : " (the list view has \(counts.count) sections)"
         return "section \(path.section), row \(path.item) does not exist\(rows)"
