@@ -1824,7 +1824,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:125
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:127
 @MainActor private func docExample118() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1845,7 +1845,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:170
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:172
 @MainActor private func docExample119() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1860,7 +1860,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:196
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:198
 @MainActor private func docExample120() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1877,7 +1877,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:235
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:237
 @MainActor private func docExample121() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1892,7 +1892,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:254
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:256
 @MainActor private func docExample122() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
