@@ -104,7 +104,7 @@ import Testing
     assert(changes.finalData == new)
 }
 
-// Sources/CellKitDiff/CellKitDiff.docc/CellKitDiff.md:20
+// Sources/CellKitDiff/CellKitDiff.docc/CellKitDiff.md:22
 @MainActor private func docExample11() async throws {
     struct Item: Differentiable, Equatable {
         let id: Int
@@ -222,7 +222,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:316
+// Sources/CellKit/Adapters/ListViewCore.swift:331
 @MainActor private func docExample20() async throws {
     let core = ListViewCore(listView: HeadlessListView(), backend: HeadlessListView())
     var scrolledTo: [String] = []
@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:797
+// Sources/CellKit/Adapters/ListViewCore.swift:813
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:873
+// Sources/CellKit/Adapters/ListViewCore.swift:889
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -686,7 +686,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:557
+// Sources/CellKit/ListController.swift:574
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1637,7 +1637,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:216
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:219
 @MainActor private func docExample108() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1661,7 +1661,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:243
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:246
 @MainActor private func docExample109() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1824,7 +1824,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:127
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:129
 @MainActor private func docExample118() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1845,7 +1845,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:172
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:174
 @MainActor private func docExample119() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1860,7 +1860,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:198
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:200
 @MainActor private func docExample120() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1877,7 +1877,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:237
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:239
 @MainActor private func docExample121() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1892,7 +1892,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:256
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:258
 @MainActor private func docExample122() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
@@ -1981,7 +1981,7 @@ import Testing
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
-// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:24
+// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:26
 @MainActor private func docExample128() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
