@@ -404,7 +404,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:341
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:338
 @MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -1611,7 +1611,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:116
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:120
 @MainActor private func docExample107() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
@@ -1637,7 +1637,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:219
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:224
 @MainActor private func docExample108() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1661,7 +1661,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:246
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:251
 @MainActor private func docExample109() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
