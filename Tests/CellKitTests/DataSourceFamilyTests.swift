@@ -422,6 +422,25 @@ struct DataSourceFamilyTests {
         await load.value
     }
 
+    // Outside check 10b, doc gap: a source freed while its fetch runs is freed at once; the
+    // fetch runs to its end and what it brings goes nowhere (the data-sources article).
+    @Test func aSourceFreedWhileItsFetchRunsIsFreedAndItsFetchEndsUnseen() async throws {
+        let gate = FetchGate<[Post]>()
+        var source: RemoteDataSource<Post>? = RemoteDataSource { try await gate.fetch() }
+        weak let weakSource = source
+        let screen = PostScreen()
+        screen.controller.bind(to: source!)
+        let load = source!.load()
+        await gate.waitForCalls(1)
+        screen.controller.apply(TableModel(posts(7..<8)))          // the screen lets go of the source
+        source = nil
+        #expect(weakSource == nil, "the source outlived its last reference")
+        await gate.resume(0, returning: posts(0..<3))
+        await load.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [7])
+    }
+
     @Test func multiRoutesRowsAboutToShowToTheirChild() async throws {
         let gate = FetchGate<Page<Post>>()
         let paged = PaginatedDataSource<Post>(prefetchDistance: 1) { try await gate.fetch($0) }

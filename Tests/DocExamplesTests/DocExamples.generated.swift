@@ -373,7 +373,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:36
+// Sources/CellKit/DataSources/MultiDataSource.swift:37
 @MainActor private func docExample35() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -495,7 +495,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:64
+// Sources/CellKit/Diagnostics.swift:69
 @MainActor private func docExample43() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
@@ -1295,7 +1295,7 @@ import Testing
     assert(source.items.count == 1)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:62
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:67
 @MainActor private func docExample90() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
@@ -1326,7 +1326,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:126
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:131
 @MainActor private func docExample91() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1348,7 +1348,7 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:159
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:164
 @MainActor private func docExample92() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1370,7 +1370,7 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:199
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:204
 @MainActor private func docExample93() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1387,7 +1387,7 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:217
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:222
 @MainActor private func docExample94() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1404,7 +1404,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:256
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:261
 @MainActor private func docExample95() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
@@ -1417,7 +1417,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:27
+// Sources/CellKit/Documentation.docc/GettingStarted.md:30
 @MainActor private func docExample96() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1428,7 +1428,7 @@ import Testing
     final class BookCell: TextCell {}
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:43
+// Sources/CellKit/Documentation.docc/GettingStarted.md:46
 @MainActor private func docExample97() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1445,7 +1445,7 @@ import Testing
     controller.onSelect(Book.self) { book, path in print("open", book.title, "at", path) }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:66
+// Sources/CellKit/Documentation.docc/GettingStarted.md:69
 @MainActor private func docExample98() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1471,7 +1471,7 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:101
+// Sources/CellKit/Documentation.docc/GettingStarted.md:104
 @MainActor private func docExample99() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1482,7 +1482,7 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:116
+// Sources/CellKit/Documentation.docc/GettingStarted.md:119
 @MainActor private func docExample100() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
