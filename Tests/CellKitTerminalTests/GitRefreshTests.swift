@@ -274,6 +274,39 @@ struct DemoReport9LeftoverTests {
     }
 }
 
+/// Demo report 10's refreshes.
+@Suite("cellkit-demo git: report 10's refreshes", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct DemoReport10RefreshTests {
+    // Demo report 10, defect 2: each "Up to date" r on a long history read every loaded commit
+    // again (about 10 s of CPU on 200,000 commits, memory climbing).
+    @Test("r with nothing changed reads nothing again; a new tag is read")
+    func upToDateReadsNothing() async throws {
+        let repository = try ScratchRepository("refresh-unchanged", script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 8); do git commit -q --allow-empty -m "c $i"; done
+            """)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        // The rows fill the screen: every page is read.
+        try await history.waitFor("every page") { _, status in status == "8 commits" }
+        // The first r reads the refs as they are.
+        history.screen.refresh()
+        try await history.waitFor("up to date") { _, status in status == "Up to date" }
+        let started = history.screen.history.processesStarted
+        for _ in 0..<3 {
+            history.screen.refresh()
+            try await history.waitFor("up to date again") { _, status in status == "Up to date" }
+        }
+        #expect(history.screen.history.processesStarted == started, "an r with nothing changed read the history again")
+        // A tag on a commit shown: read again, and shown.
+        let tagged = try Spawn.run(["git", "-C", repository.path, "tag", "v9", "HEAD~1"])
+        try #require(tagged.status == 0)
+        history.screen.refresh()
+        try await history.waitFor("the tag") { lines, _ in lines.contains { $0.contains("v9") } }
+    }
+}
+
 /// Small things of demo report 8, section 7.
 @Suite("cellkit-demo: report 8's small things", .enabled(if: GitFixture.isAvailable))
 struct DemoReport8Tests {

@@ -301,7 +301,11 @@ struct PagingTmuxTests {
         try tmux.waitFor("the refresh") { _ in
             ((try? String(contentsOfFile: git.calls, encoding: .utf8)) ?? "").contains("HEAD^{commit}")
         }
-        let screen = try tmux.waitFor("the refresh's rows") { !$0.contains { $0.contains("Refreshing") || $0.contains("Loading more") } }
+        // With the end on screen, the refresh reads the pages after its first again ("Reading
+        // more history…", a load-more row at the end meanwhile): wait for those too.
+        let screen = try tmux.waitFor("the refresh's rows") {
+            !$0.contains { $0.contains("Refreshing") || $0.contains("Loading more") || $0.contains("Reading more") }
+        }
         #expect(statusPosition(screen) == "46/46", "\(screen)")
         try session.quit()
     }

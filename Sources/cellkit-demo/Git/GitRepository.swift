@@ -276,6 +276,29 @@ struct GitRepository: Sendable {
         return numbers[0] == 0 ? .added(count: numbers[1]) : .rewritten(removed: numbers[0], added: numbers[1])
     }
 
+    /// What the refs say: every ref's commit and name, the branch HEAD names, and a shallow
+    /// clone's boundary. Two equal values (with HEAD on the same commit) mean the history shown
+    /// and its decorations did not change; nil when git fails.
+    func refsState() async -> String? {
+        let refs = await git(["for-each-ref", "--format=%(objectname) %(refname)"])
+        let shallow = await git(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])
+        guard refs.status == 0, shallow.status == 0 else { return nil }
+        let head = await git(["symbolic-ref", "-q", "HEAD"])
+        // `git fetch --deepen` moves the boundary: the file lists it (absent when not shallow).
+        // Its path as git wrote it, bytes and all (a repository under a Latin-1 name).
+        var file = shallow.outputBytes
+        while file.last == UInt8(ascii: "\n") { file.removeLast() }
+        let boundary = CommandArgument(bytes: file).withCString { path -> [UInt8] in
+            guard let stream = fopen(path, "r") else { return [] }
+            defer { fclose(stream) }
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            while case let count = fread(&buffer, 1, buffer.count, stream), count > 0 { bytes += buffer.prefix(count) }
+            return bytes
+        }
+        return refs.output + "\0" + head.output + "\0" + String(decoding: boundary, as: UTF8.self)
+    }
+
     /// How many commits the history of `revision` (HEAD's by default) has: 0 when HEAD names
     /// no commit yet (an unborn branch), nil when git fails otherwise.
     func commitCount(_ revision: String = "HEAD") async -> Int? {

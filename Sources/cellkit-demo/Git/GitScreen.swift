@@ -26,6 +26,8 @@ final class GitScreen: DemoScreen {
     private var statusSink: (String?) -> Void = { _ in }
     /// The status line shown last.
     private var shownStatus: String?
+    /// The refs (``GitRepository/refsState()``) as the last refresh read them; nil before one.
+    private var shownRefs: String?
     var filterPasses: Int { source.filterPasses }
     var loadedSnapshot: ListSnapshot { source.innerSnapshot }
     func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
@@ -38,7 +40,7 @@ final class GitScreen: DemoScreen {
     /// The pages read so far; replaced by a new source when a refresh finds the history rewritten.
     private var pages: PaginatedDataSource<CommitInfo>
     /// The running `git log` behind `pages`.
-    private var history: GitHistory
+    private(set) var history: GitHistory
     private let pageSize: Int
     private let withDiffstats: Bool
     private var navigation: PagedNavigation!
@@ -239,14 +241,26 @@ final class GitScreen: DemoScreen {
         let selectedRow = (controller.listView as? TerminalListView)?.selectedPath.flatMap { controller.displayed.item(at: $0) }
         let selected = selectedRow.flatMap { row in (row.model as? any CommitRow).map { (id: row.id, hash: $0.info.hash) } }
         Task { [weak self, repository] in
+            // Read before the refresh reads the history: a ref that moves after it makes the next `r` read again.
+            let refs = await repository.refsState()
             let change = await repository.change(since: shownHead)
             guard let self else { return }
             defer { self.refreshEnded() }
             guard self.pages.items.first?.hash == shownHead else { return }
+            let refsShown = self.shownRefs
+            self.shownRefs = refs
             switch change {
             case .unchanged:
                 // Every commit loaded, and more now below them: a shallow clone deepened
                 // (`git fetch --deepen`), its boundary commits given parents.
+                if let refs, refs == refsShown {
+                    // The history, its refs and a shallow clone's boundary are as shown: nothing
+                    // to read again (reading a long history again costs what End did).
+                    self.refreshMessage = nil
+                    self.refreshShown = "Up to date"
+                    self.showStatus("Up to date")
+                    return
+                }
                 let total = shownAll ? await repository.commitCount() : nil
                 let older = total.map { $0 - shown.count } ?? 0
                 self.refreshMessage = older > 0 ? Self.olderCommits(older) : "Up to date"
