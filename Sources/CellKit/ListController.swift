@@ -620,10 +620,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         // the resources cached for it are handed to it again (UIKit contract 4).
         let isReconfigure = listView.cell(at: path) != nil
         let cell = rows.cell(for: item.model, id: item.id, in: listView, at: path)
-        if isReconfigure, let content = contentItem(at: path) {
-            resources.presentProvided(content, cell: cell)
-            if resources.hasLoaders { resources.reconfigured(content, cell: cell) }
-        }
+        if isReconfigure, let content = contentItem(at: path) { resources.reconfigured(content, cell: cell) }
         return cell
     }
 
@@ -645,13 +642,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
         guard let item = displayed.item(at: path), let height = rows.height(of: item, at: path) else { return nil }
-        let checked = rowHeights.checked(height, of: item.model, at: path, diagnostics: diagnostics)
-        // An estimate of 0 is no estimate (UITableView turns estimation off for it): the list view's own is used.
-        guard checked > 0 || !rowHeights.isEstimate(for: item) else {
+        // An estimate of 0, a negative or a NaN one is no estimate (UITableView turns estimation
+        // off for 0): the list view's own is used, and it is reported once, as an estimate (not
+        // also as a height clamped to 0, which is not what is used).
+        if !(height > 0), rowHeights.isEstimate(for: item) {
             rowHeights.reportUnusableEstimate(height, of: item.model, at: path, diagnostics: diagnostics)
             return nil
         }
-        return checked
+        return rowHeights.checked(height, of: item.model, at: path, diagnostics: diagnostics)
     }
 
     public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {

@@ -48,7 +48,7 @@ final class ResourceFanOut {
         }
         guard let updates else { return }
         for key in updates.keys.sorted(by: { $0.name < $1.name }) {
-            if let update = updates[key] { _ = rows.deliver(update, to: cell, showing: item.model) }
+            if let update = updates[key] { _ = deliver(update, to: cell, showing: item.model) }
         }
     }
 
@@ -73,7 +73,7 @@ final class ResourceFanOut {
             guard let item = displayed.item(at: path), let shown = listView.cell(at: path) else { continue }
             if let cell, shown !== cell { continue }
             guard Self.item(item, concerns: update.object, id: id) else { continue }
-            if rows.deliver(update, to: shown, showing: item.model) {
+            if deliver(update, to: shown, showing: item.model) {
                 updated.append(path)
                 listView.cellDidChange(at: path, reason: .resource(update.key))
             }
@@ -100,12 +100,26 @@ final class ResourceFanOut {
         for loader in loaders { loader.willDisplay(item, cell) }
     }
 
-    /// A visible row was configured again: loaders hand its cell their cached resources.
+    /// A visible row was configured again (a reconfigure reset its cell): its cell gets the
+    /// resources provided for its object, and the loaders' cached ones, again. Not while a
+    /// resource is being handed to that cell: an `onResource` handler that reconfigures its
+    /// own row (it made the row taller) would otherwise get the resource again, reconfigure
+    /// again, and so on until the stack overflows; the handler is filling the cell already.
     func reconfigured(_ item: ListItem, cell: AnyObject) {
+        guard !delivering.contains(ObjectIdentifier(cell)) else { return }
+        presentProvided(item, cell: cell)
         for loader in loaders { loader.reconfigured(item, cell) }
     }
 
-    var hasLoaders: Bool { !loaders.isEmpty }
+    /// The cells a resource is being handed to (their `onResource` handler runs).
+    private var delivering: Set<ObjectIdentifier> = []
+
+    /// Hands `update` to `cell` through the dispatch table, noting the cell as being delivered to.
+    private func deliver(_ update: ResourceUpdate, to cell: AnyObject, showing model: Any) -> Bool {
+        let inserted = delivering.insert(ObjectIdentifier(cell)).inserted
+        defer { if inserted { delivering.remove(ObjectIdentifier(cell)) } }
+        return rows.deliver(update, to: cell, showing: model)
+    }
 
     func didEndDisplaying(cell: AnyObject) {
         for loader in loaders { loader.didEndDisplaying(cell) }
