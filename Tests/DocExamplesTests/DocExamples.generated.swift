@@ -224,7 +224,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:789
+// Sources/CellKit/Adapters/ListViewCore.swift:827
 @MainActor private func docExample20() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -473,7 +473,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:64
+// Sources/CellKit/Diagnostics.swift:66
 @MainActor private func docExample41() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
@@ -522,7 +522,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Heights/RowHeights.swift:123
+// Sources/CellKit/Heights/RowHeights.swift:140
 @MainActor private func docExample45() async throws {
     assert(RowHeights.clamped(44) == 44)
     assert(RowHeights.clamped(.nan) == 0 && RowHeights.clamped(-1) == 0)
@@ -776,7 +776,7 @@ import Testing
     assert(followed == [ItemPath(item: 2, section: 0)])                   // Bob's row now
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:23
+// Sources/CellKit/Resources/ResourceLoader.swift:30
 @MainActor private func docExample65() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1042,8 +1042,17 @@ import Testing
     assert((listView.cell(at: ItemPath(item: 0, section: 0)) as? ToggleCell)?.accessory == "on")
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
+// Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:86
 @MainActor private func docExample79() async throws {
+    struct Row: Sendable {}
+    assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: Int64(1)))
+    assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: 1.0))
+    assert(ItemID(type: Row.self, id: "a") != ItemID(type: Row.self, id: Substring("a")))
+    assert(ItemID(type: Row.self, id: 1) == ItemID(type: Row.self, id: Optional(1)))
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
+@MainActor private func docExample80() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -1072,7 +1081,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample81() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1111,7 +1120,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample82() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -1132,7 +1141,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample83() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
 
@@ -1166,7 +1175,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample84() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1187,7 +1196,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample85() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1222,7 +1231,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample86() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1246,7 +1255,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample87() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1260,7 +1269,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:41
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample88() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1274,7 +1283,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:62
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample89() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1305,7 +1314,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:126
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample90() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1327,7 +1336,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:159
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample91() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1349,7 +1358,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:199
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample92() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1366,7 +1375,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:217
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1383,7 +1392,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:253
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample94() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
     @MainActor func follow(_ scores: AsyncStream<[Score]>, in controller: ListController) -> Task<Void, Never> {
@@ -1396,7 +1405,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:27
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample95() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1407,7 +1416,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:43
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1424,7 +1433,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:66
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1450,7 +1459,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:101
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1461,7 +1470,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:116
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1477,7 +1486,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1504,8 +1513,8 @@ import Testing
     assert(controller.rowHeights.measurements == measured)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:66
-@MainActor private func docExample100() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:70
+@MainActor private func docExample101() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1520,8 +1529,8 @@ import Testing
     assert(controller.listView(listView, heightForItemAt: ItemPath(item: 1, section: 0)) == RowHeights.maximumHeight)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:92
-@MainActor private func docExample101() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:96
+@MainActor private func docExample102() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1538,8 +1547,38 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:117
-@MainActor private func docExample102() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:123
+@MainActor private func docExample103() async throws {
+    final class PhotoCell: TextCell { var image: String? }
+    struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
+    @MainActor final class ImageHeights { var byID: [Int: Double] = [:] }
+
+    let imageHeights = ImageHeights()
+    let controller = ListController()
+    controller.register(PhotoCell.self, for: Photo.self) { cell, photo in cell.text = photo.caption }
+    controller.rowHeights.set(Photo.self, .measured { photo, _ in imageHeights.byID[photo.id] ?? 100 })
+    let listView = HeadlessListView(viewportHeight: 400, rowHeight: 100)
+    controller.dispatch.onResource(Photo.self) { [unowned controller, unowned listView] (cell: PhotoCell, photo, update) in
+        cell.image = update.value as? String
+        imageHeights.byID[photo.id] = 250                  // the image's height, known now
+        controller.rowHeights.invalidate(ItemID(photo))    // the 100 measured before is stale
+        if let path = controller.model.indexPath(of: photo) {
+            listView.reconfigureItems(at: [path])         // measured again, at once
+        }
+    }
+    controller.attach(to: listView)
+    let photos = (1...10).map { Photo(id: $0, caption: "photo \($0)") }
+    controller.apply(TableModel(photos))
+    assert(listView.visibleTexts == ["photo 1", "photo 2", "photo 3", "photo 4"])
+
+    controller.provideResource(photos[0], key: "image", value: "tall.jpg")   // or a ResourceLoader
+    assert(listView.offset(ofItemAt: ItemPath(item: 1, section: 0)) == 250)
+    assert(listView.visibleTexts == ["photo 1", "photo 2", "photo 3"])
+    assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
+}
+
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:173
+@MainActor private func docExample104() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1548,7 +1587,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample105() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1574,7 +1613,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample106() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1590,7 +1629,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:116
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample107() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1616,7 +1655,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:216
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample108() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1640,7 +1679,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:243
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample109() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1652,7 +1691,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample110() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1662,7 +1701,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample111() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1689,7 +1728,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:58
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample112() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1712,8 +1751,8 @@ import Testing
     assert(listView.visibleCells.map { ($0 as? UserCell)?.image } == ["ada.png", nil, nil, "ada.png"])
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:102
-@MainActor private func docExample111() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:123
+@MainActor private func docExample113() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1734,8 +1773,8 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:131
-@MainActor private func docExample112() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:152
+@MainActor private func docExample114() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1748,7 +1787,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:62
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample115() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1765,7 +1804,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample116() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1781,7 +1820,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample117() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1803,7 +1842,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:125
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample118() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func keepTheSelectionInView() throws {
@@ -1824,7 +1863,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:170
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample119() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1839,7 +1878,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:196
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample120() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1856,7 +1895,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:235
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample121() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1871,7 +1910,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:254
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample122() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1891,7 +1930,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1906,7 +1945,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample124() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1924,7 +1963,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample125() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1938,7 +1977,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:36
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample126() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1953,14 +1992,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample127() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:24
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample128() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1977,7 +2016,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample129() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -1985,7 +2024,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample130() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -1998,7 +2037,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample131() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -2007,7 +2046,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample132() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -2015,7 +2054,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:144
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample133() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -2024,7 +2063,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:152
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample134() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -2032,7 +2071,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:245
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample135() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -2040,14 +2079,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:431
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample136() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:46
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample137() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2059,7 +2098,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample138() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2068,7 +2107,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample139() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2079,7 +2118,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample140() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2091,7 +2130,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample141() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2108,7 +2147,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample142() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2132,13 +2171,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample143() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample144() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2165,7 +2204,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample145() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2185,7 +2224,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample146() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2203,7 +2242,7 @@ import Testing
 }
 
 // README.md:161
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample147() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2216,7 +2255,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 145 examples compile and run") @MainActor func run() async throws {
+    @Test("all 147 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2362,5 +2401,7 @@ struct DocExamples {
         try await docExample143()
         try await docExample144()
         try await docExample145()
+        try await docExample146()
+        try await docExample147()
     }
 }

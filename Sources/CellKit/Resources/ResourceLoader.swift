@@ -4,7 +4,9 @@
 ///
 /// A load starts when a row of `Model` is about to show or is prefetched, is
 /// cancelled when the last row of its object leaves (or stops being prefetched)
-/// before it finishes, and its result is cached by the object's own identity: its
+/// before it finishes (decided once the list view's pass is over: a scroll that takes
+/// one row of the object off screen and brings another on keeps the load), and its
+/// result is cached by the object's own identity: its
 /// ``ItemID`` as a row made from the model alone (the model's type and `id`, or its
 /// value when it is only `Hashable`; the row's id for a model that is neither). The
 /// least recently used results go first past ``cacheLimit``. Every row showing the
@@ -14,6 +16,11 @@
 /// at once, without a load. Nothing but the visible cells of the object is
 /// touched, and nothing is reloaded. Prefetched rows that an apply removes are
 /// cancelled too, as removed visible rows are.
+///
+/// A load that throws (other than a cancelled one) caches and delivers nothing: a
+/// ``Diagnostic/Kind/loadFailed`` diagnostic to the controller's handler names the key
+/// and the object's identity, and a row of the object that shows again loads again.
+/// For a broken-image state, catch in `load` and return a value that says so.
 ///
 /// The cache knows an object by its identity, not its content: when what the resource
 /// depends on changes (a user's new avatar URL, same id), the cached value stays until
