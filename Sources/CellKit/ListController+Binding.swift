@@ -194,7 +194,7 @@ extension ListController {
     /// of the list to show (a ``PaginatedDataSource`` after a refresh that kept rows below
     /// its first page): with the end already on screen, no row comes on screen to say so.
     func reportVisibleEndIfAwaited() {
-        guard let dataSource, (dataSource as? any VisibleEndAwaiting)?.awaitsVisibleEnd == true,
+        guard let dataSource, dataSource.awaitsVisibleEnd,
               let path = listView?.visibleItemPaths.last(where: { contentItem(at: $0) != nil }) else { return }
         dataSource.willDisplayItem(at: path, in: displayedContent)
     }
@@ -223,21 +223,6 @@ extension ListController: SnapshotQueueOwner {
         let garbage = show(target, staged: staged)
         reportVisibleEndIfAwaited()
         return garbage
-    }
-}
-
-/// A data source that wants to hear the last row on screen after each snapshot of its
-/// that the controller shows, while ``awaitsVisibleEnd`` holds (through
-/// ``ListDataSource/willDisplayItem(at:in:)``).
-@MainActor
-protocol VisibleEndAwaiting: AnyObject {
-    /// Whether the source waits for the end of the list to show.
-    var awaitsVisibleEnd: Bool { get }
-}
-
-extension MultiDataSource: VisibleEndAwaiting {
-    var awaitsVisibleEnd: Bool {
-        children.contains { ($0 as? any VisibleEndAwaiting)?.awaitsVisibleEnd == true }
     }
 }
 

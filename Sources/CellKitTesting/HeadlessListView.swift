@@ -301,13 +301,17 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// Called while the view lays out rows or runs a batch (from a configure handler, a display
     /// hook or a presenter), it runs once that pass is over, as ``scroll(to:)`` does: `path`
     /// names a row of the list as it is then (after an apply asked before it), and it replaces
-    /// the scrolls still waiting.
+    /// the scrolls still waiting. After a reload whose layout waits
+    /// (``defersLayoutAfterReload``), it lays out first: `path` names a row of the new data.
     public func scrollToItem(at path: ItemPath) {
         guard isUpdating else { return scrollToItemNow(at: path) }
         core.performViewportChange(.scroll) { [unowned self] in scrollToItemNow(at: path) }
     }
 
     private func scrollToItemNow(at path: ItemPath) {
+        // After a reload whose layout waits (defersLayoutAfterReload), a scroll to a row reads
+        // the new counts and lays them out first, as UIKit's scroll after `reloadData()` does.
+        if core.isReloadPending { layoutIfNeeded() }
         switch core.scrollTarget(for: path) {
         case .sectionTop(let section):
             scroll(to: layout.top(ofSection: section))

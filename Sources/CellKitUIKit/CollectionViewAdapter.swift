@@ -140,7 +140,8 @@ public final class CollectionViewAdapter: ListViewAdapter {
     private func swipeActions(at indexPath: IndexPath, leading: Bool) -> UISwipeActionsConfiguration? {
         let path = ItemPath(indexPath)
         guard let model = AdapterSupport.model(in: dataSource, at: path) else { return nil }
-        return UISwipeActionsConfiguration.make(leading ? editing.leadingActions(for: model, at: path) : editing.trailingActions(for: model, at: path), at: path)
+        let actions = leading ? editing.leadingActions(for: model, at: path) : editing.trailingActions(for: model, at: path)
+        return UISwipeActionsConfiguration.make(core.rowActions(actions, offeredAt: path), at: path)
     }
 
     /// The width an item gets in a flow layout: the content width less the section insets.

@@ -353,7 +353,8 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// waited too: the newest position wins
     /// (``/CellKit/ListViewCore/deferredViewportChange(_:_:)``). Outside a pass it runs at once.
     ///
-    /// `path` names a row of the list as it is when the scroll runs. A row the view does not
+    /// `path` names a row of the list as it is when the scroll runs, also right after a reload
+    /// (UIKit reads its counts again for the scroll; so does the core). A row the view does not
     /// have is not scrolled to (UIKit raises "Attempted to scroll the table view to an
     /// out-of-bounds row", "... the collection view to an out-of-bounds item"): a diagnostic
     /// names the section and row. A row of `NSNotFound` scrolls a table to the top of its

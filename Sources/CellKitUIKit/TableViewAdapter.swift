@@ -213,11 +213,11 @@ extension TableViewAdapter: UITableViewDelegate {
     }
 
     public func tableView(_ tableView: UITableView, leadingSwipeActionsConfigurationForRowAt indexPath: IndexPath) -> UISwipeActionsConfiguration? {
-        model(at: indexPath).flatMap { UISwipeActionsConfiguration.make(editing.leadingActions(for: $0, at: ItemPath(indexPath)), at: ItemPath(indexPath)) }
+        model(at: indexPath).flatMap { UISwipeActionsConfiguration.make(core.rowActions(editing.leadingActions(for: $0, at: ItemPath(indexPath)), offeredAt: ItemPath(indexPath)), at: ItemPath(indexPath)) }
     }
 
     public func tableView(_ tableView: UITableView, trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath) -> UISwipeActionsConfiguration? {
-        model(at: indexPath).flatMap { UISwipeActionsConfiguration.make(editing.trailingActions(for: $0, at: ItemPath(indexPath)), at: ItemPath(indexPath)) }
+        model(at: indexPath).flatMap { UISwipeActionsConfiguration.make(core.rowActions(editing.trailingActions(for: $0, at: ItemPath(indexPath)), offeredAt: ItemPath(indexPath)), at: ItemPath(indexPath)) }
     }
 }
 
@@ -229,7 +229,9 @@ extension TableViewAdapter: UITableViewDataSourcePrefetching {
 }
 
 extension UISwipeActionsConfiguration {
-    /// UIKit's contextual actions for CellKit's row actions; `nil` when there are none.
+    /// UIKit's contextual actions for CellKit's row actions; `nil` when there are none. The
+    /// adapters pass actions from `ListViewCore.rowActions(_:offeredAt:)`, which run on the
+    /// swiped row wherever batches moved it while the actions showed (`path` is not used then).
     @MainActor
     static func make(_ actions: [RowAction], at path: ItemPath) -> UISwipeActionsConfiguration? {
         guard !actions.isEmpty else { return nil }

@@ -153,7 +153,8 @@ final class PagedNavigation {
     }
 
     /// Waits for `task` and the list to show its result, then handles `key` and the keys kept meanwhile.
-    /// When `progressed` says nothing arrived (a failed page, a refresh running), the kept keys are dropped.
+    /// When `progressed` says nothing arrived (a failed page, a refresh running), the kept keys are
+    /// dropped, but for the one that waited for a page that failed: it moves over the loaded rows.
     private func wait(
         for task: Task<Void, Never>, in list: TerminalListView, then key: Key?, restoring position: Int? = nil,
         progressed: @escaping @MainActor () -> Bool = { true }
@@ -167,7 +168,9 @@ final class PagedNavigation {
             loadingAll = nil
             waiting = false
             if let position, let path = contentPath(at: position) { list.select(path) }
-            if !progressed() { queue.removeAll() }
+            // Nothing came: the keys kept meanwhile go. A failed page keeps the key that waited
+            // for it, which moves over the loaded rows (as far as the "Couldn't load more" row).
+            if !progressed() { queue = pages.failed() && key == nil ? Array(queue.prefix(1)) : [] }
             if let key { list.handle(key) }
             while !waiting, !queue.isEmpty {
                 let next = queue.removeFirst()

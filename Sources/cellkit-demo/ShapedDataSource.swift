@@ -70,6 +70,10 @@ final class ShapedDataSource: ListDataSource {
         inner.willDisplayItem(at: ItemPath(item: loaded.sections[last].items.count - 1, section: last), in: loaded)
     }
 
+    /// The wrapped source waits to hear the end of the list on screen (after a refresh), and no
+    /// filter hides rows: ``willDisplayItem(at:in:)`` passes the last row on to it.
+    var awaitsVisibleEnd: Bool { filter.isEmpty && inner.awaitsVisibleEnd }
+
     private func publish(_ source: ListSnapshot) {
         willPublish?(source)
         if !filter.isEmpty { filterPasses += 1 }

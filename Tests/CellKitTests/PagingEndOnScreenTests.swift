@@ -89,6 +89,40 @@ struct PagingEndOnScreenTests {
         try screen.expectConsistent()
     }
 
+    @Test func aSourceThatWrapsAPagedOneForwardsTheWait() async throws {
+        let server = ChangingServer(Array(0..<8), pageSize: 5)
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }
+        let wrapper = Wrapper(paged)
+        let screen = PostScreen(viewportHeight: 600)
+        screen.controller.bind(to: wrapper)
+        await paged.load().value
+        await until(screen) { !paged.hasMore && !paged.isFetching }
+        await server.delete(6)
+        await wrapper.refresh().value
+        #expect(wrapper.awaitsVisibleEnd)
+        await until(screen) { !paged.hasMore && !paged.isFetching }
+        #expect(!wrapper.awaitsVisibleEnd)
+        #expect(screen.shownIDs == [0, 1, 2, 3, 4, 5, 7])
+        try screen.expectConsistent()
+    }
+
+    /// A data source of an app's own that shows what a paged source loads (as a filter would).
+    @MainActor final class Wrapper: ListDataSource {
+        let inner: PaginatedDataSource<Post>
+        var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+        var snapshot: ListSnapshot { inner.snapshot }
+        init(_ inner: PaginatedDataSource<Post>) {
+            self.inner = inner
+            inner.onSnapshot = { [weak self] in self?.onSnapshot?($0) }
+        }
+        func load() -> Task<Void, Never> { inner.load() }
+        func refresh() -> Task<Void, Never> { inner.refresh() }
+        func cancel() { inner.cancel() }
+        func willDisplayItem(at path: ItemPath, in model: TableModel) { inner.willDisplayItem(at: path, in: model) }
+        func loadNextPage() -> Task<Void, Never>? { inner.loadNextPage() }
+        var awaitsVisibleEnd: Bool { inner.awaitsVisibleEnd }
+    }
+
     @Test func aUserAtTheTopLoadsNoPageAfterARefresh() async {
         let server = ChangingServer(Array(0..<30), pageSize: 10)
         let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }

@@ -68,6 +68,27 @@ struct ScrollTargetTests {
         withExtendedLifetime(controller) {}
     }
 
+    @Test("after a reload whose layout is pending, a scroll is decided against the new data (UIKit reads its counts again for it)")
+    func scrollAfterAReload() {
+        let listView = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+        listView.defersLayoutAfterReload = true
+        let source = TableModelDataSource(TableModel((0..<10).map { Tune(id: $0) }))
+        listView.dataSource = source
+        listView.reloadData()
+        listView.layoutIfNeeded()
+        // Fewer rows: row 5 was a row of the old data only; UIKit raises for it.
+        source.model = TableModel((0..<3).map { Tune(id: $0) })
+        listView.reloadData()
+        #expect(listView.core.isReloadPending)
+        #expect(listView.core.scrollTarget(for: ItemPath(item: 5, section: 0)) == .missing("section 0, row 5 does not exist, which has 3 rows"))
+        // More rows: row 7 is the newest row, scrolled to.
+        source.model = TableModel((0..<8).map { Tune(id: $0) })
+        #expect(listView.core.scrollTarget(for: ItemPath(item: 7, section: 0)) == .row(ItemPath(item: 7, section: 0)))
+        listView.scrollToItem(at: ItemPath(item: 7, section: 0))
+        #expect(listView.visibleItemPaths.first == ItemPath(item: 6, section: 0))   // the last row at the bottom of 2 rows
+        #expect(!listView.log.contains { if case .refused = $0 { true } else { false } })
+    }
+
     @Test("a deferred scroll is dropped when a newer scroll ran at once before it")
     func olderDeferredScrollDropped() {
         let (controller, listView) = sections([10])

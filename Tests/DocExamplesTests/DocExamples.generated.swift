@@ -130,7 +130,7 @@ import Testing
     assert(background == .loading(message: "Loading…"))
 }
 
-// Sources/CellKit/Adapters/BatchPlan.swift:10
+// Sources/CellKit/Adapters/BatchPlan.swift:14
 @MainActor private func docExample13() async throws {
     let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)], itemUpdates: [ItemPath(item: 1, section: 0)])
     let plan = BatchPlan.decide(batch, oldCounts: [3], newCounts: [4], hasWindow: true)
@@ -140,8 +140,16 @@ import Testing
     )))
 }
 
-// Sources/CellKit/Adapters/EditingTable.swift:40
+// Sources/CellKit/Adapters/BatchPlan.swift:125
 @MainActor private func docExample14() async throws {
+    // Section 3 moves to 1 and a row is inserted at its top, a section is inserted at 0.
+    let batch = Changeset(sectionInserts: [0], sectionMoves: [Move(from: 3, to: 1)], itemInserts: [ItemPath(item: 0, section: 1)])
+    let plan = BatchPlan.decide(batch, oldCounts: [3, 3, 3, 3], newCounts: [0, 4, 3, 3, 3], hasWindow: true)
+    assert(plan == .animate(BatchPlan.Steps(structural: Changeset(sectionDeletes: [3], sectionInserts: [0, 1]), reconfigure: [])))
+}
+
+// Sources/CellKit/Adapters/EditingTable.swift:43
+@MainActor private func docExample15() async throws {
     struct Note: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor func wire(_ editing: EditingTable) {
@@ -153,8 +161,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/EditingTable.swift:110
-@MainActor private func docExample15() async throws {
+// Sources/CellKit/Adapters/EditingTable.swift:113
+@MainActor private func docExample16() async throws {
     struct Note: Sendable {}
 
     @MainActor func pinNotes(_ editing: EditingTable) {
@@ -166,7 +174,7 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/ListViewBackend.swift:9
-@MainActor private func docExample16() async throws {
+@MainActor private func docExample17() async throws {
     @MainActor final class PrintingBackend: ListViewBackend {
         var hasWindow: Bool { true }
         func performBatch(animated: Bool, _ body: () -> Changeset) {
@@ -182,13 +190,13 @@ import Testing
 }
 
 // Sources/CellKit/Adapters/ListViewBackend.swift:84
-@MainActor private func docExample17() async throws {
+@MainActor private func docExample18() async throws {
     let outcome = BatchOutcome.reloaded(.notInWindow)
     assert(outcome.error == nil && !outcome.isAnimated)
 }
 
 // Sources/CellKit/Adapters/ListViewCore.swift:51
-@MainActor private func docExample18() async throws {
+@MainActor private func docExample19() async throws {
     @MainActor final class Backend: ListViewBackend {
         var hasWindow: Bool { true }
         var replayed: [Changeset] = []
@@ -214,8 +222,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:315
-@MainActor private func docExample19() async throws {
+// Sources/CellKit/Adapters/ListViewCore.swift:316
+@MainActor private func docExample20() async throws {
     let core = ListViewCore(listView: HeadlessListView(), backend: HeadlessListView())
     var scrolledTo: [String] = []
     let later = core.deferredViewportChange(.scroll) { scrolledTo.append("older") }
@@ -224,8 +232,8 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:827
-@MainActor private func docExample20() async throws {
+// Sources/CellKit/Adapters/ListViewCore.swift:835
+@MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
     controller.attach(to: listView)
@@ -234,21 +242,35 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
+// Sources/CellKit/Adapters/ListViewCore.swift:911
+@MainActor private func docExample22() async throws {
+    let listView = HeadlessListView()
+    let controller = ListController()
+    controller.attach(to: listView)
+    controller.apply(TableModel(["a", "b"]))
+    var pinned: [ItemPath] = []
+    let actions = listView.core.rowActions([RowAction(title: "Pin") { path in pinned.append(path); return true }],
+                                           offeredAt: ItemPath(item: 1, section: 0))
+    controller.apply(TableModel(["new", "a", "b"]))     // a row arrives above "b"
+    assert(actions[0].handler(ItemPath(item: 1, section: 0)))
+    assert(pinned == [ItemPath(item: 2, section: 0)])    // "b", where it is now
+}
+
 // Sources/CellKit/Adapters/PathMapping.swift:11
-@MainActor private func docExample21() async throws {
+@MainActor private func docExample23() async throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [3], newCounts: [5])
     assert(mapping.newPath(of: ItemPath(item: 0, section: 0)) == ItemPath(item: 2, section: 0))
 }
 
 // Sources/CellKit/Adapters/PrefetchRequest.swift:7
-@MainActor private func docExample22() async throws {
+@MainActor private func docExample24() async throws {
     let paths = [ItemPath(item: 9, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 2, section: 0)]
     assert(PrefetchRequest.valid(paths, counts: [5]) == [ItemPath(item: 2, section: 0)])
 }
 
 // Sources/CellKit/Adapters/ScrollAnchor.swift:10
-@MainActor private func docExample23() async throws {
+@MainActor private func docExample25() async throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [10], newCounts: [11])
     let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], changeset: prepend, mapping: mapping)
@@ -257,7 +279,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:6
-@MainActor private func docExample24() async throws {
+@MainActor private func docExample26() async throws {
     final class TweetCell: ListCell { var text = ""; init() {} }
     struct Tweet: CellModel, Identifiable, Sendable {
         let id: Int
@@ -267,7 +289,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:30
-@MainActor private func docExample25() async throws {
+@MainActor private func docExample27() async throws {
     final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
         let id = 1
         var count = 0
@@ -276,7 +298,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:47
-@MainActor private func docExample26() async throws {
+@MainActor private func docExample28() async throws {
     struct Author: Identifiable, Sendable { let id: Int }
     struct Post: Identifiable, Sendable, ResourceReferencing {
         let id: Int
@@ -286,7 +308,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:15
-@MainActor private func docExample27() async throws {
+@MainActor private func docExample29() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -300,7 +322,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:138
-@MainActor private func docExample28() async throws {
+@MainActor private func docExample30() async throws {
     final class BannerCell: ListCell { init() {} }
     struct Banner {}
     let factory = CellSource.type(BannerCell.self, style: "compact")
@@ -309,7 +331,7 @@ import Testing
 }
 
 // Sources/CellKit/CellSource.swift:16
-@MainActor private func docExample29() async throws {
+@MainActor private func docExample31() async throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
@@ -323,13 +345,13 @@ import Testing
 }
 
 // Sources/CellKit/CellStyle.swift:6
-@MainActor private func docExample30() async throws {
+@MainActor private func docExample32() async throws {
     let byline: CellStyle = "byline"   // or a `static let` in an extension of CellStyle
     assert(byline != .default)
 }
 
 // Sources/CellKit/DataSources/ListDataSource.swift:13
-@MainActor private func docExample31() async throws {
+@MainActor private func docExample33() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let listView = HeadlessListView()
@@ -345,14 +367,14 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/ListSnapshot.swift:24
-@MainActor private func docExample32() async throws {
+@MainActor private func docExample34() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     let snapshot = ListSnapshot(TableModel([Song(id: 1, title: "Blue")]), state: .loaded)
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
 // Sources/CellKit/DataSources/MultiDataSource.swift:36
-@MainActor private func docExample33() async throws {
+@MainActor private func docExample35() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -367,7 +389,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/PaginatedDataSource.swift:93
-@MainActor private func docExample34() async throws {
+@MainActor private func docExample36() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post> { page in
@@ -383,7 +405,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/PaginatedDataSource.swift:341
-@MainActor private func docExample35() async throws {
+@MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
     let source = PaginatedDataSource<Post> { page in
@@ -404,7 +426,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/RemoteDataSource.swift:14
-@MainActor private func docExample36() async throws {
+@MainActor private func docExample38() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -417,7 +439,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/RemoteDataSource.swift:82
-@MainActor private func docExample37() async throws {
+@MainActor private func docExample39() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
 
     let source = RemoteDataSource { (0..<5).map { Song(id: $0) } }
@@ -433,7 +455,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SectionedDataSource.swift:5
-@MainActor private func docExample38() async throws {
+@MainActor private func docExample40() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func contacts() {
@@ -446,7 +468,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:7
-@MainActor private func docExample39() async throws {
+@MainActor private func docExample41() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func followers(in listView: any ListView) async {
@@ -461,7 +483,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:107
-@MainActor private func docExample40() async throws {
+@MainActor private func docExample42() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
     @MainActor func swipeToDelete() {
@@ -474,7 +496,7 @@ import Testing
 }
 
 // Sources/CellKit/Diagnostics.swift:66
-@MainActor private func docExample41() async throws {
+@MainActor private func docExample43() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -483,7 +505,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:20
-@MainActor private func docExample42() async throws {
+@MainActor private func docExample44() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -498,7 +520,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/HeightCache.swift:9
-@MainActor private func docExample43() async throws {
+@MainActor private func docExample45() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
     let row = ListItem(Message(id: 1, text: "hi"))
@@ -509,7 +531,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:35
-@MainActor private func docExample44() async throws {
+@MainActor private func docExample46() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -523,14 +545,14 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:140
-@MainActor private func docExample45() async throws {
+@MainActor private func docExample47() async throws {
     assert(RowHeights.clamped(44) == 44)
     assert(RowHeights.clamped(.nan) == 0 && RowHeights.clamped(-1) == 0)
     assert(RowHeights.clamped(.infinity) == RowHeights.maximumHeight)
 }
 
 // Sources/CellKit/Heights/RowOffsetIndex.swift:9
-@MainActor private func docExample46() async throws {
+@MainActor private func docExample48() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -539,7 +561,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
-@MainActor private func docExample47() async throws {
+@MainActor private func docExample49() async throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
@@ -547,7 +569,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
-@MainActor private func docExample48() async throws {
+@MainActor private func docExample50() async throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -558,7 +580,7 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:28
-@MainActor private func docExample49() async throws {
+@MainActor private func docExample51() async throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
@@ -576,7 +598,7 @@ import Testing
 }
 
 // Sources/CellKit/ListAnnouncement.swift:25
-@MainActor private func docExample50() async throws {
+@MainActor private func docExample52() async throws {
     let placeholders = ListController.Placeholders()
     let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
     let after = ListAnnouncement.Shown(state: .loaded, isEmpty: false)
@@ -585,7 +607,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample51() async throws {
+@MainActor private func docExample53() async throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -593,7 +615,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:31
-@MainActor private func docExample52() async throws {
+@MainActor private func docExample54() async throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -607,7 +629,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController+Binding.swift:42
-@MainActor private func docExample53() async throws {
+@MainActor private func docExample55() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -621,7 +643,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:16
-@MainActor private func docExample54() async throws {
+@MainActor private func docExample56() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -640,7 +662,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:129
-@MainActor private func docExample55() async throws {
+@MainActor private func docExample57() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
         controller.placeholders.noResults.message = "No coffee yet"
@@ -650,7 +672,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:326
-@MainActor private func docExample56() async throws {
+@MainActor private func docExample58() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor func showDetail(_ photo: Photo, in controller: ListController, from source: SimpleDataSource) async {
@@ -665,7 +687,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:557
-@MainActor private func docExample57() async throws {
+@MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -681,7 +703,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:10
-@MainActor private func docExample58() async throws {
+@MainActor private func docExample60() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -689,7 +711,7 @@ import Testing
 }
 
 // Sources/CellKit/ListState.swift:16
-@MainActor private func docExample59() async throws {
+@MainActor private func docExample61() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func watch(_ controller: ListController) -> ListState.Observation {
@@ -707,14 +729,14 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:36
-@MainActor private func docExample60() async throws {
+@MainActor private func docExample62() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
 // Sources/CellKit/Placeholders.swift:71
-@MainActor private func docExample61() async throws {
+@MainActor private func docExample63() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
     placeholders.unknownErrorMessage = "The feed is offline."
@@ -723,7 +745,7 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:105
-@MainActor private func docExample62() async throws {
+@MainActor private func docExample64() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.loadMore.failureMessage = "No connection"
     let failed = placeholders.loadMore.failed(with: CancellationError())
@@ -731,7 +753,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample63() async throws {
+@MainActor private func docExample65() async throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -751,7 +773,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:66
-@MainActor private func docExample64() async throws {
+@MainActor private func docExample66() async throws {
     final class FollowCell: TextCell { var onFollow: (@MainActor () -> Void)? }
     struct Account: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -777,7 +799,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:30
-@MainActor private func docExample65() async throws {
+@MainActor private func docExample67() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -792,21 +814,21 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample66() async throws {
+@MainActor private func docExample68() async throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/SectionID.swift:24
-@MainActor private func docExample67() async throws {
+@MainActor private func docExample69() async throws {
     @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
         controller.displayed.sections.first?.id == .placeholder
     }
 }
 
 // Sources/CellKit/TableModel.swift:135
-@MainActor private func docExample68() async throws {
+@MainActor private func docExample70() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -816,7 +838,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample71() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -832,14 +854,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:9
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample72() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/TextCell.swift:27
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample73() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
@@ -847,7 +869,7 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:61
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample74() async throws {
     final class BrandedLoadingCell: LoadingCell {
         var brand = "Coffee"
         override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
@@ -861,7 +883,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample75() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -897,14 +919,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:91
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample76() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:32
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample77() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
@@ -933,7 +955,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:67
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample78() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -981,7 +1003,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample79() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -1010,7 +1032,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample80() async throws {
     struct Setting: Identifiable, Equatable, Sendable {
         let id: String
         var title: String
@@ -1043,7 +1065,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:86
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample81() async throws {
     struct Row: Sendable {}
     assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: Int64(1)))
     assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: 1.0))
@@ -1052,7 +1074,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample82() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -1081,7 +1103,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample83() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1120,7 +1142,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample84() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -1141,7 +1163,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample85() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
 
@@ -1175,7 +1197,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample86() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1196,7 +1218,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample87() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1231,7 +1253,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample88() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1255,7 +1277,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample89() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1269,7 +1291,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:41
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample90() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1283,7 +1305,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:62
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample91() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1314,7 +1336,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:126
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1336,7 +1358,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:159
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample93() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1358,7 +1380,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:199
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample94() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1375,7 +1397,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:217
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample95() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1391,8 +1413,8 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:253
-@MainActor private func docExample94() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:256
+@MainActor private func docExample96() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
     @MainActor func follow(_ scores: AsyncStream<[Score]>, in controller: ListController) -> Task<Void, Never> {
@@ -1405,7 +1427,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:27
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample97() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1416,7 +1438,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:43
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample98() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1433,7 +1455,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:66
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample99() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1459,7 +1481,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:101
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample100() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1470,7 +1492,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:116
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample101() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1486,7 +1508,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample102() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1514,7 +1536,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:70
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample103() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1530,7 +1552,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:96
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample104() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1548,7 +1570,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:123
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample105() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
     @MainActor final class ImageHeights { var byID: [Int: Double] = [:] }
@@ -1578,7 +1600,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:173
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample106() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1587,7 +1609,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample107() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1613,7 +1635,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample108() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1629,7 +1651,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:116
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample109() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1655,7 +1677,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:216
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample110() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1679,7 +1701,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:243
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample111() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1691,7 +1713,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample112() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1701,7 +1723,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample113() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1728,7 +1750,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:58
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample114() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1752,7 +1774,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:123
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample115() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1774,7 +1796,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:152
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample116() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1787,7 +1809,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:62
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample117() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1804,7 +1826,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample118() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1820,7 +1842,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample119() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1841,8 +1863,8 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:125
-@MainActor private func docExample118() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:127
+@MainActor private func docExample120() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func keepTheSelectionInView() throws {
@@ -1862,8 +1884,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:170
-@MainActor private func docExample119() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:172
+@MainActor private func docExample121() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1877,8 +1899,8 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:196
-@MainActor private func docExample120() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:198
+@MainActor private func docExample122() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1894,8 +1916,8 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:235
-@MainActor private func docExample121() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:237
+@MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1909,8 +1931,8 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:254
-@MainActor private func docExample122() async throws {
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:256
+@MainActor private func docExample124() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1930,7 +1952,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample125() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1945,7 +1967,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample126() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1963,7 +1985,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample127() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1977,7 +1999,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:36
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample128() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1992,14 +2014,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample129() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:24
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample130() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2016,7 +2038,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample131() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -2024,7 +2046,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample132() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -2037,7 +2059,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample133() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -2046,7 +2068,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample134() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -2054,7 +2076,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:144
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample135() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -2063,7 +2085,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:152
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample136() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -2071,7 +2093,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:245
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample137() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -2079,14 +2101,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:431
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample138() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:46
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample139() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2098,7 +2120,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample140() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2107,7 +2129,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample141() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2118,7 +2140,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample142() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2130,7 +2152,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample143() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2147,7 +2169,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample144() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2171,13 +2193,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample145() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample146() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2204,7 +2226,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample147() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2224,7 +2246,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample146() async throws {
+@MainActor private func docExample148() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2242,7 +2264,7 @@ import Testing
 }
 
 // README.md:161
-@MainActor private func docExample147() async throws {
+@MainActor private func docExample149() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2255,7 +2277,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 147 examples compile and run") @MainActor func run() async throws {
+    @Test("all 149 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2403,5 +2425,7 @@ struct DocExamples {
         try await docExample145()
         try await docExample146()
         try await docExample147()
+        try await docExample148()
+        try await docExample149()
     }
 }

@@ -6,6 +6,10 @@
 /// (sections and rows deleted, inserted, moved, sections reloaded) in one batch
 /// update, then the rows whose content changed are reconfigured in place, by
 /// their paths *after* the batch, so no coordinate space is ever ambiguous.
+/// A section that moves while rows are deleted from it, inserted into it or moved
+/// out of, into or within it is deleted and inserted instead (`UICollectionView`
+/// raises or corrupts its memory for that batch; see `separatingMovedSections`):
+/// its rows get new cells.
 ///
 /// ```swift
 /// let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)], itemUpdates: [ItemPath(item: 1, section: 0)])
@@ -97,13 +101,70 @@ public enum BatchPlan: Hashable, Sendable {
         if let threshold, changeset.changeCount > threshold {
             return (.reload(.overThreshold(changes: changeset.changeCount, threshold: threshold)), nil)
         }
-        var structural = changeset
-        structural.itemUpdates = []
+        var structural = separatingMovedSections(changeset)
         // Item updates do not move rows: the mapping of the whole batch is the structural step's.
-        let mapping = PathMapping(changeset, oldCounts: oldCounts, newCounts: newCounts)
-        var reconfigure = mapping.survivingNewPaths(of: changeset.itemUpdates)
+        // The rows of a section made a delete + insert get new cells: none is reconfigured.
+        let mapping = PathMapping(structural, oldCounts: oldCounts, newCounts: newCounts)
+        var reconfigure = mapping.survivingNewPaths(of: structural.itemUpdates)
         if !Self.isAscending(reconfigure) { reconfigure.sort() }
+        structural.itemUpdates = []
         return (.animate(Steps(structural: structural, reconfigure: reconfigure)), mapping)
+    }
+
+    /// `changeset` with each section move that also changes rows of that section (a row
+    /// deleted from it, inserted into it, moved out of, into or within it) made a delete
+    /// of the section and an insert at its destination, as IGListKit does:
+    /// `UICollectionView` raises or corrupts its memory for such a batch ("attempt to
+    /// perform an insert and a move to the same section", a heap corruption in
+    /// `-[UICollectionViewUpdate _computeItemUpdates]`, "request for index path for global
+    /// index … when there are only … items"). The row changes of that section go with it:
+    /// a row moved out of it becomes an insert where it lands, a row moved into it a delete
+    /// where it was. Section moves without row changes, and every other change, stay. The
+    /// result is valid when `changeset` is.
+    ///
+    /// ```swift
+    /// // Section 3 moves to 1 and a row is inserted at its top, a section is inserted at 0.
+    /// let batch = Changeset(sectionInserts: [0], sectionMoves: [Move(from: 3, to: 1)], itemInserts: [ItemPath(item: 0, section: 1)])
+    /// let plan = BatchPlan.decide(batch, oldCounts: [3, 3, 3, 3], newCounts: [0, 4, 3, 3, 3], hasWindow: true)
+    /// assert(plan == .animate(BatchPlan.Steps(structural: Changeset(sectionDeletes: [3], sectionInserts: [0, 1]), reconfigure: [])))
+    /// ```
+    /// - Complexity: O(*c* log *c*), *c* the number of changes; O(1) without section moves.
+    static func separatingMovedSections(_ changeset: Changeset) -> Changeset {
+        guard !changeset.sectionMoves.isEmpty,
+              !(changeset.itemDeletes.isEmpty && changeset.itemInserts.isEmpty && changeset.itemMoves.isEmpty) else { return changeset }
+        var destinationOf: [Int: Int] = [:], sourceOf: [Int: Int] = [:]
+        for move in changeset.sectionMoves {
+            destinationOf[move.from] = move.to
+            sourceOf[move.to] = move.from
+        }
+        // The old index of each moved section whose rows change.
+        var touched = Set<Int>()
+        for path in changeset.itemDeletes where destinationOf[path.section] != nil { touched.insert(path.section) }
+        for path in changeset.itemInserts { if let from = sourceOf[path.section] { touched.insert(from) } }
+        for move in changeset.itemMoves {
+            if destinationOf[move.from.section] != nil { touched.insert(move.from.section) }
+            if let from = sourceOf[move.to.section] { touched.insert(from) }
+        }
+        guard !touched.isEmpty else { return changeset }
+        let inserted = Set(touched.map { destinationOf[$0]! })
+        var result = changeset
+        result.sectionMoves.removeAll { touched.contains($0.from) }
+        result.sectionDeletes = (changeset.sectionDeletes + touched).sorted()
+        result.sectionInserts = (changeset.sectionInserts + inserted).sorted()
+        result.itemDeletes.removeAll { touched.contains($0.section) }
+        result.itemInserts.removeAll { inserted.contains($0.section) }
+        result.itemMoves = []
+        for move in changeset.itemMoves {
+            switch (touched.contains(move.from.section), inserted.contains(move.to.section)) {
+            case (false, false): result.itemMoves.append(move)
+            case (true, false): result.itemInserts.append(move.to)      // out of a section that is now deleted
+            case (false, true): result.itemDeletes.append(move.from)    // into a section that is now inserted
+            case (true, true): break
+            }
+        }
+        if result.itemDeletes.count != changeset.itemDeletes.count { result.itemDeletes.sort() }
+        if result.itemInserts.count != changeset.itemInserts.count { result.itemInserts.sort() }
+        return result
     }
 
     private static func isAscending(_ paths: [ItemPath]) -> Bool {

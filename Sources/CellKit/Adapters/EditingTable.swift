@@ -15,7 +15,10 @@ public struct RowAction: Sendable {
     public var style: Style
     /// The name of a system image (an SF Symbol on Apple platforms), if any.
     public var systemImage: String?
-    /// Runs the action for the row at the path; returns whether it was performed.
+    /// Runs the action for the row at the path; returns whether it was performed. The UIKit
+    /// adapters hand it the swiped row's path at the moment the action is picked, wherever
+    /// batches moved the row meanwhile, and do not run it once the row is gone
+    /// (``ListViewCore/rowActions(_:offeredAt:)``).
     public var handler: @MainActor @Sendable (ItemPath) -> Bool
 
     /// Creates an action.

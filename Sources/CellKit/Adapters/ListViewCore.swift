@@ -208,6 +208,7 @@ public final class ListViewCore {
         visible.removeAll()
         pathOfCell.removeAll()
         prepared.removeAll()
+        forgetOfferedRows()
         cancelAllPrefetching()
         isReloadPending = true
         onEvent?(.reloaded)
@@ -516,6 +517,7 @@ public final class ListViewCore {
     /// Moves the visible cells to their rows' new paths with the batch's `mapping`; rows that left end display.
     private func follow(_ mapping: PathMapping, newCounts: [Int]) {
         prepared.follow(mapping, newCounts: newCounts)
+        followOfferedRows(mapping, newCounts: newCounts)
         guard !visible.isEmpty else { return }
         // Most batches change rows off screen: when every visible row keeps its path, the
         // cells stay where they are, and no dictionary is rebuilt.
@@ -824,6 +826,12 @@ public final class ListViewCore {
     /// row (`sectionTops: false`), so it goes to the section's first row, and an empty
     /// section is missing. The headless list view and the UIKit adapters decide here.
     ///
+    /// While a reload's layout is pending (``isReloadPending``), the counts are those the data
+    /// source reports now, not the cached ones: UIKit reads its counts again for a scroll
+    /// after `reloadData()` (the usual "reload, then scroll to the newest row"), so a row of
+    /// the new data is scrolled to, and a row only the old data had is refused instead of
+    /// reaching UIKit, which raises for it.
+    ///
     /// ```swift
     /// let listView = HeadlessListView()
     /// let controller = ListController()
@@ -832,15 +840,16 @@ public final class ListViewCore {
     /// assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 0)) == .sectionTop(0))
     /// assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
     /// ```
-    /// - Complexity: O(1).
+    /// - Complexity: O(1); O(*s*), *s* the number of sections, while a reload's layout is pending.
     public func scrollTarget(for path: ItemPath, sectionTops: Bool = true) -> ScrollTarget {
+        let counts = isReloadPending ? reportedCounts() : counts
         if path.item == Int.max, path.section >= 0, path.section < counts.count {
             if sectionTops { return .sectionTop(path.section) }
             if counts[path.section] > 0 { return .row(ItemPath(item: 0, section: path.section)) }
             return .missing("section \(path.section) has no rows, and a row of NSNotFound names the top of a section on a table view only")
         }
         guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
-            return .missing(describeMissingRow(path))
+            return .missing(Self.describeMissingRow(path, counts: counts))
         }
         return .row(path)
     }
@@ -848,6 +857,10 @@ public final class ListViewCore {
     /// Why `path` is not a row of the list view, naming its section and row and what the
     /// cached counts (``counts``) hold there.
     public func describeMissingRow(_ path: ItemPath) -> String {
+        Self.describeMissingRow(path, counts: counts)
+    }
+
+    private static func describeMissingRow(_ path: ItemPath, counts: [Int]) -> String {
         let rows = path.section >= 0 && path.section < counts.count
             ? ", which has \(counts[path.section]) rows" : " (the list view has \(counts.count) sections)"
         return "section \(path.section), row \(path.item) does not exist\(rows)"
@@ -872,6 +885,78 @@ public final class ListViewCore {
 
     /// The cell showing `path`, if that row is on screen.
     public func cell(at path: ItemPath) -> AnyObject? { visible[path] }
+
+    // MARK: Row actions
+
+    /// A row that swipe actions were offered for, followed through batches: `nil` once it is gone.
+    private final class OfferedRow {
+        var path: ItemPath?
+        init(_ path: ItemPath) { self.path = path }
+    }
+    private struct WeakOfferedRow { weak var row: OfferedRow? }
+    private var offeredRows: [WeakOfferedRow] = []
+
+    /// `actions`, offered for the row at `path` (a swipe), made to run on that row wherever
+    /// it is when the user picks one: the row is followed through every batch from now on,
+    /// and a handler gets the row's path of that moment (the path it is called with is not
+    /// used). Once the row is gone (deleted, its section deleted or reloaded, the list
+    /// reloaded), the handler does not run: the action returns `false`, and a
+    /// ``ListViewEvent/refused(_:)`` names the action, section and row.
+    ///
+    /// A platform keeps the actions it was given while they show (UIKit's swipe actions
+    /// stay open while batches change the rows): a handler that took the path of the swipe
+    /// would act on another row after rows above it came or went (Eureka #1807), or on a
+    /// row that no longer exists. The UIKit adapters offer their swipe actions through this.
+    ///
+    /// ```swift
+    /// let listView = HeadlessListView()
+    /// let controller = ListController()
+    /// controller.attach(to: listView)
+    /// controller.apply(TableModel(["a", "b"]))
+    /// var pinned: [ItemPath] = []
+    /// let actions = listView.core.rowActions([RowAction(title: "Pin") { path in pinned.append(path); return true }],
+    ///                                        offeredAt: ItemPath(item: 1, section: 0))
+    /// controller.apply(TableModel(["new", "a", "b"]))     // a row arrives above "b"
+    /// assert(actions[0].handler(ItemPath(item: 1, section: 0)))
+    /// assert(pinned == [ItemPath(item: 2, section: 0)])    // "b", where it is now
+    /// ```
+    /// - Complexity: O(*a*), *a* the actions; each later batch costs O(log *c*) per row
+    ///   offered actions whose actions are still held.
+    public func rowActions(_ actions: [RowAction], offeredAt path: ItemPath) -> [RowAction] {
+        guard !actions.isEmpty else { return [] }
+        let row = OfferedRow(path)
+        offeredRows.removeAll { $0.row == nil }
+        offeredRows.append(WeakOfferedRow(row: row))
+        return actions.map { action in
+            var followed = action
+            followed.handler = { [weak self] _ in
+                guard let current = row.path else {
+                    self?.refuse("the row action \"\(action.title)\" offered for section \(path.section), row \(path.item) was picked after that row went away (deleted, or its section deleted or reloaded, or the list reloaded); it did not run", isViolation: false)
+                    return false
+                }
+                return action.handler(current)
+            }
+            return followed
+        }
+    }
+
+    private func followOfferedRows(_ mapping: PathMapping, newCounts: [Int]) {
+        guard !offeredRows.isEmpty else { return }
+        offeredRows.removeAll { $0.row == nil }
+        for entry in offeredRows {
+            guard let row = entry.row, let old = row.path else { continue }
+            if let new = mapping.newPath(of: old), new.section < newCounts.count, new.item < newCounts[new.section] {
+                row.path = new
+            } else {
+                row.path = nil
+            }
+        }
+    }
+
+    private func forgetOfferedRows() {
+        for entry in offeredRows { entry.row?.path = nil }
+        offeredRows.removeAll()
+    }
 
     // MARK: Prefetching
 

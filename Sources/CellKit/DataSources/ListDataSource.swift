@@ -42,6 +42,16 @@ public protocol ListDataSource: AnyObject {
     /// ``LoadMorePlaceholder`` row); returns the task, or `nil` when nothing was
     /// started (no page left, one already loading). Default: `nil`.
     @discardableResult func loadNextPage() -> Task<Void, Never>?
+    /// Whether the source waits to hear the last row on screen once its next snapshot shows.
+    ///
+    /// A ``PaginatedDataSource`` does after a refresh that kept rows below its first page, or
+    /// that said more follow a list that had ended: with the end of the list on screen
+    /// already, no row comes on screen to ask for the next page. While this is `true`, the
+    /// controller binding the source calls ``willDisplayItem(at:in:)`` with the last content
+    /// row on screen after each snapshot it shows. A source that wraps another (a filter, a
+    /// shape of its own) forwards it, as ``MultiDataSource`` does for its children.
+    /// Default: `false`.
+    var awaitsVisibleEnd: Bool { get }
 }
 
 extension ListDataSource {
@@ -50,6 +60,7 @@ extension ListDataSource {
     public func cancel() {}
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {}
     @discardableResult public func loadNextPage() -> Task<Void, Never>? { nil }
+    public var awaitsVisibleEnd: Bool { false }
 }
 
 /// Generation numbers for loads: each new load makes every older one stale.

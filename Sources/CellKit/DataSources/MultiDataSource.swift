@@ -78,6 +78,9 @@ public final class MultiDataSource: ListDataSource {
     /// Cancels every child.
     public func cancel() { for child in children { child.cancel() } }
 
+    /// Whether a child waits to hear the last row on screen (see ``ListDataSource/awaitsVisibleEnd``).
+    public var awaitsVisibleEnd: Bool { children.contains { $0.awaitsVisibleEnd } }
+
     /// Reports the row to the child whose section it is in, in the child's coordinates.
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {
         guard origins.indices.contains(path.section) else { return }

@@ -743,6 +743,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     }
 }
 
-extension PaginatedDataSource: VisibleEndAwaiting {
-    var awaitsVisibleEnd: Bool { awaitsEnd && catchUp == nil }
+extension PaginatedDataSource {
+    /// Whether a refresh left rows below its first page, or said more follow a list that had
+    /// ended, and the end of the list has not shown since (see ``ListDataSource/awaitsVisibleEnd``).
+    public var awaitsVisibleEnd: Bool { awaitsEnd && catchUp == nil }
 }

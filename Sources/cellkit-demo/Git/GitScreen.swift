@@ -251,11 +251,8 @@ final class GitScreen: DemoScreen {
                 let older = total.map { $0 - shown.count } ?? 0
                 self.refreshMessage = older > 0 ? Self.olderCommits(older) : "Up to date"
                 self.printed.knownTotal = older > 0 ? total : shownAll ? shown.count : nil
+                // With the end on screen, the source asks for the older commits (it awaits the end).
                 await self.source.refresh().value
-                // The end was on screen: no row comes on screen to ask for the older commits.
-                if older > 0, let last = self.controller.listView?.visibleItemPaths.last {
-                    self.source.willDisplayItem(at: last, in: self.controller.displayed)
-                }
             case .added(let count):
                 self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
                 // The first page reaches the head shown: no new commit is left for a later page.

@@ -80,6 +80,9 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         if let error = batch.validationError(oldCounts: before, newCounts: after) {
             crashes.append("performBatchUpdates: \(error)")
         }
+        if let move = Self.sectionMoveWithRowChanges(batch) {
+            crashes.append("performBatchUpdates: section \(move.from) moves to \(move.to) while rows in it change (UICollectionView raises or corrupts its heap)")
+        }
         tableCounts = after
         calls.append(.batch(batch, animated: animated))
         // Prepared cells follow their rows; those of deleted rows are dropped.
@@ -87,6 +90,16 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         var moved: [ItemPath: AnyObject] = [:]
         for (path, cell) in prepared { if let new = mapping.newPath(of: path) { moved[new] = cell } }
         prepared = moved
+    }
+
+    /// A section move in `batch` whose section also has rows deleted (old index), inserted
+    /// (new index) or moved out of or into it: `UICollectionView` raises ("attempt to perform
+    /// an insert and a move to the same section") or corrupts its heap (IGListKit #690, #691).
+    nonisolated static func sectionMoveWithRowChanges(_ batch: Changeset) -> Move<Int>? {
+        batch.sectionMoves.first { move in
+            batch.itemDeletes.contains { $0.section == move.from } || batch.itemInserts.contains { $0.section == move.to }
+                || batch.itemMoves.contains { $0.from.section == move.from || $0.to.section == move.to }
+        }
     }
 
     /// UIKit's cell prefetching: asks the data source for the cell of `path` ahead of
