@@ -571,9 +571,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     ///
     /// The last resource per object identity and key is kept (for the 256 identities
     /// provided last): every row of `object` that is off screen presents it when it
-    /// shows, and a reconfigured row gets it again after its configure handler (unless the
-    /// reconfigure was asked from inside that row's own delivery: an `onResource` handler
-    /// that reconfigures its row to make it taller is not called again for it).
+    /// shows, and a reconfigured row gets it again after its configure handler. A reconfigure
+    /// asked from inside the handler of that very delivery (a row made taller) gets it again
+    /// once; one asked from that second delivery gets nothing, so a handler that always
+    /// reconfigures its row does not call itself forever.
     @discardableResult
     public func provideResource(_ object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) -> [ItemPath] {
         deliverResource(of: object, objectID: ItemID(anyModel: object), key: key, value: value)

@@ -101,18 +101,27 @@ final class ResourceFanOut {
     }
 
     /// A visible row was configured again (a reconfigure reset its cell): its cell gets the
-    /// resources provided for its object, and the loaders' cached ones, again. Not while a
-    /// resource is being handed to that cell: an `onResource` handler that reconfigures its
-    /// own row (it made the row taller) would otherwise get the resource again, reconfigure
-    /// again, and so on until the stack overflows; the handler is filling the cell already.
+    /// resources provided for its object, and the loaders' cached ones, again.
+    ///
+    /// A reconfigure asked from inside a delivery to that cell (an `onResource` handler that
+    /// made its row taller) hands them again once: the handler runs again for the fresh
+    /// configuration. A reconfigure asked from inside that second delivery hands nothing:
+    /// a handler that reconfigures its row every time would otherwise call itself until
+    /// the stack overflows.
     func reconfigured(_ item: ListItem, cell: AnyObject) {
-        guard !delivering.contains(ObjectIdentifier(cell)) else { return }
+        let id = ObjectIdentifier(cell)
+        guard !redelivering.contains(id) else { return }
+        let nested = delivering.contains(id)
+        if nested { redelivering.insert(id) }
+        defer { if nested { redelivering.remove(id) } }
         presentProvided(item, cell: cell)
         for loader in loaders { loader.reconfigured(item, cell) }
     }
 
     /// The cells a resource is being handed to (their `onResource` handler runs).
     private var delivering: Set<ObjectIdentifier> = []
+    /// The cells handed their resources again because their handler reconfigured them.
+    private var redelivering: Set<ObjectIdentifier> = []
 
     /// Hands `update` to `cell` through the dispatch table, noting the cell as being delivered to.
     private func deliver(_ update: ResourceUpdate, to cell: AnyObject, showing model: Any) -> Bool {

@@ -1577,15 +1577,20 @@ import Testing
 
     let imageHeights = ImageHeights()
     let controller = ListController()
-    controller.register(PhotoCell.self, for: Photo.self) { cell, photo in cell.text = photo.caption }
+    controller.register(PhotoCell.self, for: Photo.self) { cell, photo in
+        cell.text = photo.caption
+        cell.image = nil                                   // until the image arrives
+    }
     controller.rowHeights.set(Photo.self, .measured { photo, _ in imageHeights.byID[photo.id] ?? 100 })
     let listView = HeadlessListView(viewportHeight: 400, rowHeight: 100)
     controller.dispatch.onResource(Photo.self) { [unowned controller, unowned listView] (cell: PhotoCell, photo, update) in
         cell.image = update.value as? String
-        imageHeights.byID[photo.id] = 250                  // the image's height, known now
+        let height = 250.0                                 // the image's height, known now
+        guard imageHeights.byID[photo.id] != height else { return }   // reconfigure on a change only
+        imageHeights.byID[photo.id] = height
         controller.rowHeights.invalidate(ItemID(photo))    // the 100 measured before is stale
         if let path = controller.model.indexPath(of: photo) {
-            listView.reconfigureItems(at: [path])         // measured again, at once
+            listView.reconfigureItems(at: [path])         // measured again; the image is handed again
         }
     }
     controller.attach(to: listView)
@@ -1599,7 +1604,7 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:173
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:181
 @MainActor private func docExample106() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
