@@ -221,7 +221,9 @@ extension ListController: SnapshotQueueOwner {
         hasMore = snapshot.hasMore
         nextPageError = snapshot.nextPageError
         let garbage = show(target, staged: staged)
-        reportVisibleEndIfAwaited()
+        // Not while a newer snapshot waits: the source is past what shows (a page came), and
+        // the rows on screen would name its end wrongly; the newer one's show reports.
+        if !snapshots.hasPending { reportVisibleEndIfAwaited() }
         return garbage
     }
 }

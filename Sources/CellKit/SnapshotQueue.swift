@@ -46,6 +46,9 @@ final class SnapshotQueue {
     /// Whether a snapshot is waiting or being diffed and shown.
     var isApplying: Bool { draining || pending != nil }
 
+    /// Whether a newer snapshot waits behind the one being shown.
+    var hasPending: Bool { pending != nil }
+
     /// Tells the queue that what the list shows changed, so a diff running now is stale.
     func displayDidChange() { displayGeneration &+= 1 }
 

@@ -46,22 +46,30 @@ public enum DisplayWidth {
     }
 
     /// The columns `character` (a grapheme cluster) occupies: the sum of its scalars'
-    /// widths, at most 2, plus 2 for each emoji modifier (skin tone, U+1F3FB–U+1F3FF) in it.
+    /// widths, plus 2 for each emoji modifier (skin tone, U+1F3FB–U+1F3FF) in it; a joined
+    /// emoji sequence (an emoji, then ZWJ and more) counts at most 2 besides its modifiers.
     ///
-    /// A joined emoji sequence (ZWJ) takes the columns of one emoji, but a skin-tone
-    /// modifier takes two columns of its own, as tmux, xterm and the C library's
-    /// `wcswidth` count it: `👍🏽` is 4 columns, `✌🏽` 3, `👩🏽‍💻` 4. (Terminals that draw
-    /// `👍🏽` as one 2-column glyph show the line 2 columns short; none cuts it.)
+    /// A joined emoji sequence takes the columns of one emoji, but a skin-tone modifier
+    /// takes two columns of its own, as tmux, xterm and the C library's `wcswidth` count
+    /// it: `👍🏽` is 4 columns, `✌🏽` 3, `👩🏽‍💻` 4. (Terminals that draw `👍🏽` as one
+    /// 2-column glyph show the line 2 columns short; none cuts it.) Any other cluster is
+    /// its scalars' sum, as those terminals draw it: a Devanagari conjunct with a vowel sign
+    /// such as `त्रि` (त, virama, र, the spacing vowel sign ि) is 3 columns.
     @inlinable
     public static func of(_ character: Character) -> Int {
         var total = 0
         var modifiers = 0
+        var joined = false
         for scalar in character.unicodeScalars {
             if (0x1F3FB...0x1F3FF).contains(scalar.value) {
                 modifiers += 1
             } else {
+                if scalar.value == 0x200D { joined = true }
                 total += of(scalar)
             }
+        }
+        guard joined, let first = character.unicodeScalars.first, first.value >= 0x80, first.properties.isEmoji else {
+            return total + 2 * modifiers
         }
         return min(total, 2) + 2 * modifiers
     }

@@ -189,9 +189,11 @@ extension ClusterLayoutTests {
         // The space that joins the marks' cluster takes their style.
         #expect(padded.spans.first == StyledSpan("ab\u{06DD}\u{06DD} ", style: .bold))
         // A line separator is shown as `�`, which the marks' cluster takes in (a prepended
-        // mark joins what follows); the cut comes after that cluster.
+        // mark joins what follows): 3 columns, as terminals draw it, with no room before the
+        // ellipsis; the cut comes before that cluster.
         let cut = StyledLine("ab\u{06DD}\u{06DD}\u{2028}cdef").fitted(to: 5)
-        #expect(cut.plainText == "ab\u{06DD}\u{06DD}\u{FFFD}…")
+        #expect(cut.plainText == "ab  …")
+        #expect(StyledLine("ab\u{06DD}\u{06DD}\u{2028}cdef").fitted(to: 6).plainText == "ab\u{06DD}\u{06DD}\u{FFFD}…")
         #expect(DisplayWidth.of(cut.plainText) == 5 && cut.displayWidth == 5, "\(cut.plainText.debugDescription)")
     }
 }

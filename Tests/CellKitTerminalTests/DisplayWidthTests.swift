@@ -33,6 +33,17 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.of(text) == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
     }
 
+    // Demo report 10, defect 1: a cluster was capped at 2 columns, so a Devanagari conjunct
+    // with a spacing vowel sign (त्रि: 3 columns in tmux and the C library) counted 2, and rows
+    // of Indic text ran past the edge.
+    @Test("a cluster that is no emoji sequence takes its scalars' columns", arguments: [
+        ("त्रि", 3), ("क्षत्रिय", 6), ("বাংলা", 5), ("कि", 2), ("ksha क्ष", 7),
+        ("க்ஷ", 2), ("👩\u{200D}💻", 2), ("क\u{200D}", 1),
+    ])
+    func indicClusters(text: String, expected: Int) {
+        #expect(DisplayWidth.of(text) == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
     @Test("fitting never splits an emoji modifier sequence (no 👍 without its skin tone)")
     func fittingKeepsModifierSequences() {
         let line = StyledLine("ab👍🏽cd👍🏽")
@@ -84,6 +95,16 @@ struct DisplayWidthGlibcTests {
         }
         // Characters whose Unicode data changed between the C library's version and ours may differ.
         #expect(mismatches.count <= 8, "\(mismatches.count) differences: \(mismatches.prefix(20))")
+    }
+
+    // Demo report 10, defect 1: lines of Indic text, as `wcswidth` (and tmux) count them.
+    @Test("text without emoji sequences: the C library's wcswidth of its scalars", arguments: [
+        "क्षत्रिय क्षत्रिय", "বাংলা বাংলা", "देवनागरी", "தமிழ் க்ஷ", "ที่นี่", "עִבְרִית", "e\u{301}x", "한국어",
+    ])
+    func agreesWithWcswidth(text: String) throws {
+        guard setlocale(LC_CTYPE, "C.UTF-8") != nil else { return }
+        let expected = text.unicodeScalars.reduce(0) { $0 + max(0, Int(c_wcwidth(Int32(bitPattern: $1.value)))) }
+        #expect(DisplayWidth.of(text) == expected)
     }
 }
 #endif

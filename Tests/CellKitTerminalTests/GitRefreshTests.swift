@@ -310,6 +310,33 @@ struct DemoReport8Tests {
         #expect(!result.errorOutput.contains("printed all"), "\(result.errorOutput)")
     }
 
+    // Demo report 10, cosmetic: a failed refresh's status line started lower-case ("could not
+    // load new tweets: …") beside "Could not load more tweets; …".
+    @Test("a failed refresh of the feed says so in a sentence")
+    @MainActor
+    func feedRefreshFailureIsASentence() async throws {
+        let screen = FeedScreen(seed: 3, failRate: 0.5, timing: FeedServer.Timing(firstPage: 0, page: 0), avatarDelay: 0)
+        var statuses: [String?] = []
+        screen.showStatus = { statuses.append($0) }
+        let list = TerminalListView(columns: 80, rows: 20)
+        screen.controller.diagnostics = .ignore
+        screen.controller.attach(to: list)
+        screen.start()
+        await screen.firstLoadFinished()
+        var failure: String?
+        for _ in 0..<60 where failure == nil {
+            screen.refresh()
+            for _ in 0..<400 where screen.loadedSnapshot.activity == .refreshing || screen.loadedSnapshot.state.isLoading {
+                await screen.controller.settle()
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            await screen.controller.settle()
+            failure = statuses.compactMap { $0 }.first { $0.lowercased().contains("could not load new tweets") }
+        }
+        let line = try #require(failure, "no refresh failed: \(statuses)")
+        #expect(line.hasPrefix("Could not load new tweets"), "\(line)")
+    }
+
     @Test("r on the feed's first-page error row loads the first page: no “new tweets at the top”")
     @MainActor
     func feedRefreshFromTheErrorRow() async throws {

@@ -123,6 +123,99 @@ struct PagingEndOnScreenTests {
         var awaitsVisibleEnd: Bool { inner.awaitsVisibleEnd }
     }
 
+    /// A server the test changes between fetches, on the main actor: pages of `size` ids.
+    @MainActor final class Server {
+        var ids: [Int]
+        let size: Int
+        var failing: Set<Int> = []
+        /// Every page it is asked for, in order.
+        var calls: [Int] = []
+        /// Asked for page 1, while set: waits for `open()`.
+        var gate: CheckedContinuation<Void, Never>?
+        var holdsPageOne = false
+        init(_ count: Int, size: Int) { ids = Array(0..<count); self.size = size }
+        func page(_ n: Int) async throws -> Page<Post> {
+            calls.append(n)
+            if n == 1, holdsPageOne { await withCheckedContinuation { gate = $0 } }
+            if failing.contains(n) { throw FetchFailed() }
+            let start = min(n * size, ids.count), end = min(start + size, ids.count)
+            return Page(ids[start..<end].map { Post($0) }, hasMore: end < ids.count)
+        }
+    }
+
+    /// A 5-row page on a screen where 13 rows fit: the end of the list is always on screen.
+    func shortScreen(_ server: Server) -> (PostScreen, PaginatedDataSource<Post>) {
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { try await server.page($0) }
+        let screen = PostScreen(viewportHeight: 600)
+        screen.controller.bind(to: source)
+        return (screen, source)
+    }
+
+    // Outside check 10c, D1 (4 cases and an edit): paging stopped for good when the end was on
+    // screen and no row came on screen to ask for the next page.
+    @Test func aRefreshAfterAStallStartsPagingOver() async throws {
+        let server = Server(30, size: 5)
+        @MainActor final class Flag { var on = true }
+        let stalling = Flag()
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { @MainActor page in
+            if stalling.on { return Page((0..<5).map { Post($0) }, hasMore: true) }
+            return try await server.page(page)
+        }
+        let screen = PostScreen(viewportHeight: 2_000)                // 45 rows fit
+        screen.controller.bind(to: source)
+        screen.controller.diagnostics = .ignore
+        await source.load().value
+        await until(screen) { false }
+        #expect(source.items.count == 5)
+        stalling.on = false
+        await source.refresh().value
+        await until(screen) { !source.hasMore && !source.isFetching }
+        #expect(source.items.count == 30, "pages \(server.calls), hasMore \(source.hasMore), shown \(screen.shownIDs.count)")
+        try screen.expectConsistent()
+    }
+
+    @Test func aPageOfRowsShownAlreadyDoesNotStopPagingWithTheEndOnScreen() async throws {
+        let server = Server(20, size: 5)
+        server.holdsPageOne = true
+        let (screen, source) = shortScreen(server)
+        await source.load().value
+        await until(screen) { server.gate != nil }
+        server.ids.insert(contentsOf: 100..<105, at: 0)           // a page's worth arrives on top meanwhile
+        server.gate?.resume()
+        server.holdsPageOne = false
+        await until(screen) { !source.hasMore && !source.isFetching }
+        #expect(source.items.count == 20, "\(source.items.map(\.id)), pages \(server.calls)")
+        try screen.expectConsistent()
+    }
+
+    @Test func aRefreshAfterAFailedPageLoadsThePagesAfterIt() async throws {
+        let server = Server(15, size: 5)
+        server.failing = [1]
+        let (screen, source) = shortScreen(server)
+        screen.controller.diagnostics = .ignore
+        await source.load().value
+        await until(screen) { source.nextPageError != nil }
+        server.failing = []
+        await source.refresh().value
+        await until(screen) { !source.hasMore && !source.isFetching }
+        #expect(source.items.count == 15, "pages \(server.calls)")
+        try screen.expectConsistent()
+    }
+
+    @Test func anEditThatLeavesTheEndOnScreenLoadsTheNextPage() async throws {
+        let server = Server(30, size: 10)
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { try await server.page($0) }
+        let screen = PostScreen(viewportHeight: 220)                  // five rows fit
+        screen.controller.bind(to: source)
+        await source.load().value
+        await until(screen) { !source.isFetching }
+        #expect(source.items.count == 10)
+        source.edit { $0.removeLast(7) }                              // 3 rows left: the end shows
+        await until(screen) { source.items.count > 3 && !source.isFetching }
+        #expect(source.items.count == 13, "pages \(server.calls)")
+        try screen.expectConsistent()
+    }
+
     @Test func aUserAtTheTopLoadsNoPageAfterARefresh() async {
         let server = ChangingServer(Array(0..<30), pageSize: 10)
         let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }

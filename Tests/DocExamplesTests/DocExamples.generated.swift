@@ -404,7 +404,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:341
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:338
 @MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -686,7 +686,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:557
+// Sources/CellKit/ListController.swift:562
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -798,7 +798,7 @@ import Testing
     assert(followed == [ItemPath(item: 2, section: 0)])                   // Bob's row now
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:30
+// Sources/CellKit/Resources/ResourceLoader.swift:31
 @MainActor private func docExample67() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1655,7 +1655,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:116
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:120
 @MainActor private func docExample109() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
@@ -1681,7 +1681,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:216
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:221
 @MainActor private func docExample110() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1705,7 +1705,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:243
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:248
 @MainActor private func docExample111() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1778,7 +1778,7 @@ import Testing
     assert(listView.visibleCells.map { ($0 as? UserCell)?.image } == ["ada.png", nil, nil, "ada.png"])
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:123
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:125
 @MainActor private func docExample115() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1800,7 +1800,7 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:152
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:154
 @MainActor private func docExample116() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 

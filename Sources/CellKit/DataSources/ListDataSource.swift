@@ -44,8 +44,8 @@ public protocol ListDataSource: AnyObject {
     @discardableResult func loadNextPage() -> Task<Void, Never>?
     /// Whether the source waits to hear the last row on screen once its next snapshot shows.
     ///
-    /// A ``PaginatedDataSource`` does after a refresh that kept rows below its first page, or
-    /// that said more follow a list that had ended: with the end of the list on screen
+    /// A ``PaginatedDataSource`` does while a next page may load and none is under way: after
+    /// a refresh, a page of rows shown already or an edit, with the end of the list on screen
     /// already, no row comes on screen to ask for the next page. While this is `true`, the
     /// controller binding the source calls ``willDisplayItem(at:in:)`` with the last content
     /// row on screen after each snapshot it shows. A source that wraps another (a filter, a

@@ -123,11 +123,12 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     public private(set) var isFetchingFirstPage = false
     /// Why the last next-page load failed; `nil` once the page is asked for again.
     public private(set) var nextPageError: (any Error)?
-    /// How many rows the last finished ``refresh()`` added: the items it brought that
-    /// were not showing before it and show now (an item a local edit removed does not
-    /// count); `nil` before one finished.
+    /// How many rows the last finished ``refresh()`` added: the items its first page brought
+    /// that were not showing before it and show now (an item a local edit removed does not
+    /// count; the pages fetched after it do not count, also when they bring new items);
+    /// `nil` before one finished.
     public private(set) var lastRefreshNewItemCount: Int?
-    /// How many rows before the end trigger the next page; 0: rows showing never
+    /// How many rows before the end trigger the next page; 0 (or less): rows showing never
     /// load a page, only ``loadNextPage()``, ``loadUntil(_:)`` and ``loadAll()`` do.
     /// Rows showing load no page either after a next page that failed or that
     /// brought nothing new while saying more follow.
@@ -164,10 +165,6 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// The pages the end coming on screen loads while rows are unconfirmed (see
     /// ``willDisplayItem(at:in:)``); `nil` when none run.
     private var catchUp: Task<Void, Never>?
-    /// Whether a refresh left unconfirmed rows, or said more follow a list that had ended,
-    /// and the end of the list has not shown since: a controller binding the source then reports the last row on screen after
-    /// showing a snapshot (the end may be on screen already, with no row coming on screen).
-    private var awaitsEnd = false
     /// No unconfirmed row lies before this index (0 after a refresh or an edit): where
     /// the search for the first one starts, so that a page fetched again does not go
     /// through the rows placed before it.
@@ -382,7 +379,6 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// the list then ends with the retry row, as for a next page cancelled while it loads.
     /// Called with nothing running, it changes nothing.
     public func cancel() {
-        awaitsEnd = false
         guard isFetching || pagingLoops > 0 else { return }
         // A loop between two pages is paging: it ends with the retry row as a page loading does.
         let betweenPages = pagingLoops > 0 && !isFetchingFirstPage && hasMore && nextPageError == nil && stalledPage == nil
@@ -407,19 +403,18 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// moves on without the user scrolling again. When the end is on screen already as the
     /// refresh lands, the controller binding the source reports the last row on screen once
     /// it shows the refreshed rows, so the same pages load. The first of them counts in
-    /// ``isFetching`` and ``pageInFlight`` as soon as it is asked for. The same holds for a
-    /// list that had ended whose refreshed first page says more follow (``Page/hasMore``):
-    /// with its end on screen, the next page loads.
+    /// ``isFetching`` and ``pageInFlight`` as soon as it is asked for. The controller reports
+    /// the end on screen so whenever a next page may load and none is under way
+    /// (``awaitsVisibleEnd``): the next page loads with the end on screen after any snapshot,
+    /// not only when a row comes on screen.
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {
         guard nextPageError == nil, stalledPage == nil, path.section == model.sections.count - 1,
               path.item >= model.sections[path.section].items.count - prefetchDistance else { return }
         guard !unconfirmed.isEmpty else {
-            awaitsEnd = false
             loadNextPage()
             return
         }
         guard catchUp == nil else { return }
-        awaitsEnd = false
         // The first of the pages starts now, so that `isFetching` and `pageInFlight` say so at once.
         loadNextPage()
         var caughtUp = false
@@ -438,7 +433,6 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
 
     private func startFirstPage(refreshing: Bool) -> Task<Void, Never> {
         let generation = loads.next()
-        awaitsEnd = false
         moreTask?.cancel()
         moreTask = nil
         pageInFlight = nil
@@ -468,9 +462,6 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         case .success(let page):
             nextPageError = nil
             let previous = items
-            // A list that had ended, whose refreshed first page says more now follow: with
-            // its end on screen already, no row comes on screen to ask for the next page.
-            let endedBefore = refreshing && !hasMore
             // Repeats within the page stay: distinct rows, reported by the controller's diff.
             let fresh = edits.admitted(page.items)
             var merged = fresh
@@ -501,7 +492,6 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
                 hasMore = page.hasMore
             }
             nextPage = 1
-            awaitsEnd = !unconfirmed.isEmpty || endedBefore && hasMore
             items = edits.restoringInserts(merged, previous: previous)
             recentPageIDs = []
             let shown = ids
@@ -744,7 +734,16 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
 }
 
 extension PaginatedDataSource {
-    /// Whether a refresh left rows below its first page, or said more follow a list that had
-    /// ended, and the end of the list has not shown since (see ``ListDataSource/awaitsVisibleEnd``).
-    public var awaitsVisibleEnd: Bool { awaitsEnd && catchUp == nil }
+    /// Whether a next page may load and nothing loads now: more pages follow, no page is
+    /// under way or failed, paging did not stall and no ``loadAll()``/``loadUntil(_:)`` runs
+    /// (see ``ListDataSource/awaitsVisibleEnd``). With the end of the list on screen, the
+    /// controller binding the source then reports it after each snapshot it shows, so the next
+    /// page loads although no row comes on screen: after a refresh (that said more follow a
+    /// list that had ended, that kept rows below its first page, or that started over after
+    /// a failed or stalled page), after a page that brought only rows already shown, and
+    /// after an edit that left the end on screen.
+    public var awaitsVisibleEnd: Bool {
+        hasMore && prefetchDistance > 0 && pageInFlight == nil && !isFetchingFirstPage && nextPageError == nil
+            && stalledPage == nil && pagingLoops == 0 && catchUp == nil
+    }
 }

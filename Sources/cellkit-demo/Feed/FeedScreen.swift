@@ -135,7 +135,9 @@ final class FeedScreen: DemoScreen {
         case (_, _) where snapshot.nextPageError != nil:
             showStatus("Could not load more tweets; Enter on the last row or End retries")
         case (.failed(let error), _):
-            showStatus(snapshot.model.isEmpty ? "Loading failed; select the error row to retry" : "\(error)")
+            // The error's text starts lower-case (it follows a colon elsewhere): a sentence here.
+            let text = "\(error)"
+            showStatus(snapshot.model.isEmpty ? "Loading failed; select the error row to retry" : text.prefix(1).uppercased() + text.dropFirst())
         case (_, .refreshing):
             showStatus("Refreshing…")
         case (_, .loadingMore):
