@@ -487,6 +487,11 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             displayed = target
             return
         }
+        resources.holdingCancellations { showStages(staged, target: target, on: listView) }
+    }
+
+    /// Shows `target` on `listView` through the stages of `staged`, or a reload.
+    private func showStages(_ staged: TableChangeset, target: TableModel, on listView: any ListView) {
         if staged.isReload {
             displayed = target
             listView.reloadData()

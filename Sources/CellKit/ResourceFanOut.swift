@@ -130,6 +130,22 @@ final class ResourceFanOut {
         return rows.deliver(update, to: cell, showing: model)
     }
 
+    /// Whether an apply is showing a model: loaders wait for its end before they cancel
+    /// the loads of objects whose rows left (``holdingCancellations(_:)``).
+    private(set) var holdsCancellations = false
+
+    /// Runs `body`, an apply's batches or reload with the layout that follows them, then lets
+    /// the loaders cancel the loads of objects no row of which shows or is prefetched: a row
+    /// an apply deletes and another row of the same object that the apply brings on screen
+    /// (rows below move up into view) keep the load in flight.
+    func holdingCancellations(_ body: () -> Void) {
+        guard !holdsCancellations, !loaders.isEmpty else { return body() }
+        holdsCancellations = true
+        body()
+        holdsCancellations = false
+        for loader in loaders { loader.cancelLeaving() }
+    }
+
     func didEndDisplaying(cell: AnyObject) {
         for loader in loaders { loader.didEndDisplaying(cell) }
     }

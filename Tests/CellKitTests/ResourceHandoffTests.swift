@@ -39,6 +39,30 @@ struct ResourceHandoffTests {
         #expect(loader.cancelledLoads == 5)
     }
 
+    /// The same for an apply: the pinned row (its own id) goes, the feed rows move up, and
+    /// the feed row of post 3 comes on screen in the same batch; the load goes on.
+    @Test func loadGoesOnWhenAnApplyMovesItsObjectFromRowToRow() async throws {
+        let gate = FetchGate<String>()
+        let screen = PostScreen(viewportHeight: 300, rowHeight: 100)
+        let loader = ResourceLoader<Post, String>(key: "image") { post in try await gate.fetch(post.id) }
+        screen.controller.addResourceLoader(loader)
+        let feed = posts(1...50).map { ListItem($0) }
+        screen.controller.apply(TableModel(sections: [TableSection(id: 0, items: [ListItem(Post(3, "pinned"), id: "pinned")] + feed)]))
+        await gate.waitForCalls(3)
+        #expect(screen.listView.visibleTexts == ["pinned", "post 1", "post 2"])
+        screen.controller.apply(TableModel(sections: [TableSection(id: 0, items: feed)]))
+        #expect(screen.listView.visibleTexts == ["post 1", "post 2", "post 3"])
+        #expect(loader.isLoading(ItemID(Post(3))))
+        #expect(loader.cancelledLoads == 0)
+        #expect(loader.startedLoads == 3)
+        try screen.expectConsistent()
+
+        // An apply that removes every row of an object cancels its load, once the apply is over.
+        screen.controller.apply(TableModel(posts([1, 2, 4, 5])))
+        #expect(!loader.isLoading(ItemID(Post(3))))
+        #expect(loader.cancelledLoads == 1)
+    }
+
     /// A loader that throws: the row stays without its resource, nothing is cached, a
     /// diagnostic names the loader's key and the object's id, and the row loads again when it shows again.
     @Test func failedLoadIsReportedWithKeyAndIDAndLoadsAgainWhenShownAgain() async throws {

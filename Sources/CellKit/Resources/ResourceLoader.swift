@@ -4,8 +4,9 @@
 ///
 /// A load starts when a row of `Model` is about to show or is prefetched, is
 /// cancelled when the last row of its object leaves (or stops being prefetched)
-/// before it finishes (decided once the list view's pass is over: a scroll that takes
-/// one row of the object off screen and brings another on keeps the load), and its
+/// before it finishes (decided once the list view's pass, or the apply, is over: a scroll
+/// or an apply that takes one row of the object off screen and brings another on keeps
+/// the load), and its
 /// result is cached by the object's own identity: its
 /// ``ItemID`` as a row made from the model alone (the model's type and `id`, or its
 /// value when it is only `Hashable`; the row's id for a model that is neither). The
@@ -164,12 +165,15 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
     private func cancelAfterPass(_ id: ItemID) {
         guard running[id] != nil else { return }
         leaving.insert(id)
+        // An apply under way decides when its batches (and their layout) are over.
+        if controller?.resources.holdsCancellations == true { return }
         guard let listView = controller?.listView else { return cancelLeaving() }
         // One closure per object: a list view that goes away before it runs one leaves none waiting.
         listView.performWhenIdle { [weak self] in self?.cancelLeaving() }
     }
 
-    private func cancelLeaving() {
+    /// Cancels the loads of the objects that left and have no row on screen or prefetched now.
+    func cancelLeaving() {
         let ids = leaving
         leaving = []
         for id in ids where visibleCount[id] == nil && !isPrefetched(id) { cancel(id) }
@@ -234,6 +238,7 @@ struct AnyResourceLoader {
     let reconfigured: @MainActor (ListItem, AnyObject) -> Void
     let prefetch: @MainActor ([ListItem]) -> Void
     let cancelPrefetch: @MainActor ([ListItem]) -> Void
+    let cancelLeaving: @MainActor () -> Void
 
     init<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         willDisplay = { loader.willDisplay($0, cell: $1) }
@@ -241,6 +246,7 @@ struct AnyResourceLoader {
         reconfigured = { loader.reconfigured($0, cell: $1) }
         prefetch = { loader.prefetch($0) }
         cancelPrefetch = { loader.cancelPrefetch($0) }
+        cancelLeaving = { loader.cancelLeaving() }
     }
 }
 
