@@ -63,6 +63,11 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 
 /// Where diagnostics go. The default writes them to standard error.
 ///
+/// CellKit calls it on the main actor: the controller, the registry, the data sources and
+/// the list views that report diagnostics are main-actor types (the diff that runs off the
+/// main actor reports nothing itself; the controller reports its duplicates once it shows
+/// the result). The closure is `@Sendable`, so it may hand the diagnostic to any logger.
+///
 /// ```swift
 /// let collected = DiagnosticHandler { diagnostic in
 ///     // forward to os_log, swift-log, a test's collector, ...

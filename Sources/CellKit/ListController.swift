@@ -424,22 +424,28 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// a layout pass); it then becomes the deferred target, and the newest one wins.
     /// - Complexity: O(1): one flag per apply.
     private func defers(_ target: TableModel) -> Bool {
+        if let listView, listView.isUpdating {
+            // Asked from a hook in a batch or a layout pass, this controller's own apply
+            // included: it waits its turn among the work the list view holds for the end
+            // of the pass, so a scroll the hook asks after it runs after it.
+            deferredTarget = target
+            if awaitedListView !== listView {
+                awaitedListView = listView
+                listView.performWhenIdle { [weak self, weak listView] in self?.listViewBecameIdle(listView) }
+            }
+            return true
+        }
         if isShowing {
             deferredTarget = target
             return true
         }
-        guard let listView, listView.isUpdating else {
-            // Shown now: an older target waiting for a layout pass must not come after it.
-            deferredTarget = nil
-            return false
-        }
-        deferredTarget = target
-        if awaitedListView !== listView {
-            awaitedListView = listView
-            listView.performWhenIdle { [weak self, weak listView] in self?.listViewBecameIdle(listView) }
-        }
-        return true
+        // Shown now: an older target waiting for a layout pass must not come after it.
+        deferredTarget = nil
+        return false
     }
+
+    /// Whether a deferred target waits for the list view's turn (``listViewBecameIdle(_:)``).
+    private var awaitsListView: Bool { awaitedListView != nil && awaitedListView === listView }
 
     /// The layout pass of `listView` an apply waited for is over: show the newest target asked for.
     private func listViewBecameIdle(_ listView: (any ListView)?) {
@@ -458,11 +464,22 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// once it holds no reference of its own (`nil` when the apply was deferred).
     func show(_ target: TableModel, staged: TableChangeset) -> Garbage? {
         guard !defers(target) else { return nil }
+        guard let listView else { return showAsOnePiece(target, staged: staged) }
+        // One piece of the list view's work (run at once: it is not updating): what a hook
+        // leaves waiting during this apply's batches (an apply, a scroll) runs when it is over,
+        // in the order the hook asked.
+        var garbage: Garbage?
+        listView.performWhenIdle { garbage = self.showAsOnePiece(target, staged: staged) }
+        return garbage
+    }
+
+    private func showAsOnePiece(_ target: TableModel, staged: TableChangeset) -> Garbage {
         isShowing = true
         let previous = displayed
         showNow(target, staged: staged)
-        // Applies asked for while this one ran: the newest wins, diffed from what is shown now.
-        while let next = deferredTarget {
+        // Applies asked for while this one ran, not from a hook (those wait their turn in
+        // the list view): the newest wins, diffed from what is shown now.
+        while !awaitsListView, let next = deferredTarget {
             deferredTarget = nil
             showNow(next, staged: stagedChanges(from: displayed, to: next))
         }

@@ -44,7 +44,10 @@ public protocol ListView: AnyObject {
     /// once when ``isUpdating`` is `false`). ``ListController`` applies there a model
     /// asked for from a configure handler or display hook during a layout pass; list
     /// views on a ``ListViewCore`` run there their own scrolls and resizes asked meanwhile
-    /// (``ListViewCore/performViewportChange(_:_:)``). Default: runs `body` at once.
+    /// (``ListViewCore/performViewportChange(_:_:)``). They run the work handed here one
+    /// piece at a time, `body` included when it runs at once: what a batch or a layout pass
+    /// inside it leaves waiting runs when it is over, in the order asked (a ``ListController``
+    /// shows each apply so). Default: runs `body` at once.
     func performWhenIdle(_ body: @escaping @MainActor () -> Void)
     /// Told when CellKit configured or updated a visible cell in place; list
     /// views that keep an event log or repaint lines use it. Default: nothing.

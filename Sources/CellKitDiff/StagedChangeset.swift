@@ -31,8 +31,10 @@ extension Stage: Equatable where Data: Equatable {}
 /// and are neither hashed nor checked: the rows between the runs are diffed among
 /// themselves, duplicates are looked for only among them, and ``positions`` lists
 /// only those. So an identifier is reported when it occurs twice or more between
-/// the runs; one that occurs once between them and again inside a run is not, and
-/// its row inside the run stays whichever occurrence comes first. Turn trimming off
+/// the runs (at those positions only, even when it occurs inside a run too: the first
+/// of them is then the "first occurrence" the description names, and the row inside
+/// the run stays as it is); one that occurs once between them and again inside a run is
+/// not, and its row inside the run stays whichever occurrence comes first. Turn trimming off
 /// to have every duplicate reported, at every position, with the first occurrence
 /// keeping the identity.
 public struct DuplicateIdentifier: Hashable, Sendable, CustomStringConvertible {

@@ -327,10 +327,11 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// display from its `layoutSubviews`, which goes on after each callback returns
     /// (`UITableView` asserts when asked about its cells while it updates them), so work
     /// asked for from a callback runs on a later turn of the main actor, once the core is
-    /// idle; at once outside a callback.
+    /// idle; at once outside a callback, as one piece of the core's work
+    /// (``/CellKit/ListViewCore/performWhenIdle(_:)``).
     public func performWhenIdle(_ body: @escaping @MainActor () -> Void) {
         guard core.isUpdating else {
-            body()
+            core.performWhenIdle(body)
             return
         }
         Task { @MainActor [weak self] in

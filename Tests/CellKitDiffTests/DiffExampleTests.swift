@@ -51,6 +51,30 @@ struct DiffExampleTests {
         #expect(changes.stages[1].changeset.sectionUpdates == [1])
     }
 
+    /// The article's qualifier (outside check 10c): "an item that changes section is one move
+    /// when both sections are in both snapshots".
+    @Test("an item that changes section is one move only when both sections are in both snapshots")
+    func crossSectionMoveNeedsBothSections() throws {
+        let old = [DiffSection(id: "a", content: "A", elements: [1, 2]), DiffSection(id: "b", content: "B", elements: [3])]
+        func moves(_ changes: StagedChangeset<[DiffSection<String, String, Int>]>) -> Int { changes.stages.map(\.changeset.itemMoves.count).reduce(0, +) }
+        func inserts(_ changes: StagedChangeset<[DiffSection<String, String, Int>]>) -> Int { changes.stages.map(\.changeset.itemInserts.count).reduce(0, +) }
+        // Both sections stay: one move.
+        let kept = StagedChangeset(from: old, to: [DiffSection(id: "a", content: "A", elements: [2]), DiffSection(id: "b", content: "B", elements: [3, 1])])
+        #expect(moves(kept) == 1 && inserts(kept) == 0)
+        // Its old section is deleted: it goes with it, and is inserted where it lands.
+        let deleted = StagedChangeset(from: old, to: [DiffSection(id: "b", content: "B", elements: [3, 1])])
+        #expect(moves(deleted) == 0 && inserts(deleted) == 1)
+        #expect(deleted.stages.flatMap(\.changeset.sectionDeletes) == [0])
+        // Its new section is inserted: it comes with it, deleted where it was.
+        let inserted = StagedChangeset(from: old, to: [
+            DiffSection(id: "a", content: "A", elements: [2]), DiffSection(id: "b", content: "B", elements: [3]),
+            DiffSection(id: "c", content: "C", elements: [1]),
+        ])
+        #expect(moves(inserted) == 0 && inserts(inserted) == 0)
+        #expect(inserted.stages.flatMap(\.changeset.itemDeletes) == [ItemPath(item: 0, section: 0)])
+        #expect(inserted.stages.flatMap(\.changeset.sectionInserts) == [2])
+    }
+
     @Test("DiffSection and ItemPath examples")
     func smallExamples() {
         let section = DiffSection(id: "today", content: "Today", elements: [1, 2, 3])
@@ -135,8 +159,15 @@ struct DiffExampleTests {
         #expect(changes.duplicates.filter { $0.side == .old } == [DuplicateIdentifier(side: .old, identifier: "4", positions: [p(0), p(2)])])
         changes = StagedChangeset(from: items([4, 2, 4, 4]), to: items([4, 2, 4, 7, 4], changed: 0), options: DiffOptions(trimsIdenticalEnds: false))
         #expect(changes.duplicates.filter { $0.side == .old } == [DuplicateIdentifier(side: .old, identifier: "4", positions: [p(0), p(2), p(3)])])
+        // Twice between the runs and once inside one (outside check 10c): reported at its
+        // positions between them only; "the first occurrence" is the first of those, and the
+        // row in the run stays as it is.
+        changes = StagedChangeset(from: items([1, 2]), to: items([1, 5, 1, 1, 2]))
+        #expect(changes.duplicates == [DuplicateIdentifier(side: .new, identifier: "1", positions: [p(2), p(3)])])
+        #expect(changes.stages.first?.changeset.itemInserts == [p(1), p(2), p(3)])
         try checkFlat(old: items([1, 2, 1]), new: items([3, 2, 1]))
         try checkFlat(old: items([4, 2, 4, 4]), new: items([4, 2, 4, 7, 4], changed: 0))
+        try checkFlat(old: items([1, 2]), new: items([1, 5, 1, 1, 2]))
     }
 
     @Test("an item changed inside an updated section is shown anew by the section's reload, not an item update")

@@ -114,6 +114,27 @@ struct TerminalViewportChangeReentryTests {
         #expect(!configured.contains(50))
         expectLaidOut(fixture, rows: 4)
     }
+
+    /// Outside check 10c, D2, on the terminal list view: a configure handler in the
+    /// controller's own apply (a changed row reconfigured) that applies a longer model, then
+    /// selects a row only that model has, got its selection run first, on the old 100 rows.
+    @Test func aSelectionAfterAnApplyFromAHookInTheControllersOwnApplyFindsTheRowOfTheNewModel() {
+        var armed = false
+        var controller: ListController?
+        let fixture = fixture(rows: 4) { list, note in
+            guard armed && note.title == "changed" else { return }
+            armed = false
+            controller?.apply(TableModel((0..<200).map { Note(id: $0, title: "Note \($0)") }))
+            list.select(ItemPath(item: 150, section: 0))
+        }
+        controller = fixture.controller
+        armed = true
+        fixture.controller.apply(TableModel([Note(id: 0, title: "changed")] + (1..<100).map { Note(id: $0, title: "Note \($0)") }))
+        #expect(fixture.controller.displayed.itemCount == 200)
+        #expect(fixture.list.selectedPath == ItemPath(item: 150, section: 0))
+        #expect(fixture.list.visibleItemPaths.contains(ItemPath(item: 150, section: 0)))
+        expectLaidOut(fixture, rows: 4)
+    }
 }
 
 extension TerminalViewportChangeReentryTests {

@@ -357,6 +357,90 @@ struct DataSourceFamilyTests {
         #expect(own.all.map(\.message) == ["RemoteDataSource<Post>: load failed with no content to show; showing the error row: offline"])
     }
 
+    // Outside check 10b, D1: cancelling the task a multi source's load, refresh or next page
+    // returned did not cancel the children's fetches ("cancelling that task cancels the load").
+    @Test func cancellingAMultiSourcesTaskCancelsTheChildrensFetches() async throws {
+        let gate = FetchGate<[Post]>()
+        let child = RemoteDataSource { try await gate.fetch() }
+        let source = MultiDataSource([child])
+        let load = source.load()
+        await gate.waitForCalls(1)
+        load.cancel()
+        await gate.resume(0, returning: posts(0..<2))
+        await load.value
+        #expect(child.items.isEmpty, "the cancelled load showed what it fetched")
+        #expect(!child.isFetching)
+
+        let refreshGate = FetchGate<[Post]>()
+        let refreshed = RemoteDataSource { try await refreshGate.fetch() }
+        let second = MultiDataSource([refreshed])
+        let first = second.load()
+        await refreshGate.waitForCalls(1)
+        await refreshGate.resume(0, returning: posts(0..<2))
+        await first.value
+        let refresh = second.refresh()
+        await refreshGate.waitForCalls(2)
+        refresh.cancel()
+        await refreshGate.resume(1, returning: posts(5..<9))
+        await refresh.value
+        #expect(refreshed.items.map(\.id) == [0, 1], "the cancelled refresh showed what it fetched")
+    }
+
+    @Test func cancellingAMultiSourcesNextPageTaskCancelsThePage() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let feed = PaginatedDataSource<Post>(prefetchDistance: 0) { try await gate.fetch($0) }
+        let source = MultiDataSource([feed])
+        let load = source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(argument: 0, returning: Page(posts(0..<10), hasMore: true))
+        await load.value
+        let next = try #require(source.loadNextPage())
+        await gate.waitForCalls(2)
+        next.cancel()
+        await gate.resume(argument: 1, returning: Page(posts(10..<20), hasMore: true))
+        await next.value
+        #expect(feed.items.count == 10, "the cancelled page was appended")
+        #expect(feed.nextPageError is CancellationError)
+    }
+
+    // Outside check 10b, D2: a child's first load cancelled while a sibling showed rows made
+    // the state `.failed(CancellationError())` and called onError.
+    @Test func aChildCancelledBesideASiblingsRowsIsNoError() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let feed = PaginatedDataSource<Post> { try await gate.fetch($0) }
+        let source = MultiDataSource([SimpleDataSource(posts(100..<102)), feed])
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        feed.cancel()
+        await screen.controller.settle()
+        #expect(screen.errors.value.isEmpty, "\(screen.errors.value)")
+        #expect(screen.controller.state.error == nil, "\(screen.controller.state)")
+        #expect(screen.shownIDs == [100, 101])
+        await gate.resume(argument: 0, returning: Page([], hasMore: false))
+        await load.value
+    }
+
+    // Outside check 10b, doc gap: a source freed while its fetch runs is freed at once; the
+    // fetch runs to its end and what it brings goes nowhere (the data-sources article).
+    @Test func aSourceFreedWhileItsFetchRunsIsFreedAndItsFetchEndsUnseen() async throws {
+        let gate = FetchGate<[Post]>()
+        var source: RemoteDataSource<Post>? = RemoteDataSource { try await gate.fetch() }
+        weak let weakSource = source
+        let screen = PostScreen()
+        screen.controller.bind(to: source!)
+        let load = source!.load()
+        await gate.waitForCalls(1)
+        screen.controller.apply(TableModel(posts(7..<8)))          // the screen lets go of the source
+        source = nil
+        #expect(weakSource == nil, "the source outlived its last reference")
+        await gate.resume(0, returning: posts(0..<3))
+        await load.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [7])
+    }
+
     @Test func multiRoutesRowsAboutToShowToTheirChild() async throws {
         let gate = FetchGate<Page<Post>>()
         let paged = PaginatedDataSource<Post>(prefetchDistance: 1) { try await gate.fetch($0) }

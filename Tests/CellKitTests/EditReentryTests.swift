@@ -137,6 +137,9 @@ struct EditReentryTests {
         #expect(replay([1, 2, 3], [1, 9, 2, 3], onto: [0, 1, 2, 3]) == [0, 1, 9, 2, 3], "after the row before it")
         #expect(replay([1, 2, 3], [3, 1, 2], onto: [1, 2, 3, 4]) == [3, 1, 2, 4], "moved to the top")
         #expect(replay([1, 2, 3], [2, 3, 1], onto: [1, 2, 3]) == [2, 3, 1], "moved to the end")
+        // The end wins over the row before (PagingAndEdits; outside check 10c, e16): nothing
+        // follows the moved row, so it goes after the outer's appended row 50, not before it.
+        #expect(replay([1, 2, 3, 4], [2, 3, 4, 60, 1], onto: [1, 2, 3, 4, 50]) == [2, 3, 4, 60, 50, 1], "moved to the end, after the outer's rows")
         #expect(replay([1, 2, 3], [1, 3, 2], onto: [2, 3]) == [3, 2], "a row the outer removed stays removed")
         #expect(replay([1, 2, 3], [1, 2], onto: [3, 2, 1]) == [2, 1], "removed")
     }

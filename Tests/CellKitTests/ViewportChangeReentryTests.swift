@@ -189,6 +189,69 @@ extension HeadlessListViewTests {
         expectConsistent(listView, "after the batch")
     }
 
+    /// Outside check 10c, D2: a hook inside the controller's own apply (the reconfigure of a
+    /// changed row) that applies a model, then scrolls to a row of it, got its scroll run
+    /// first, against the old 3-row model (refused), and the apply after it.
+    @Test func aScrollToARowAfterAnApplyFromAHookInTheControllersOwnApplyFindsTheRowOfTheNewModel() throws {
+        var armed = false
+        var controller: ListController?
+        let (c, listView) = screen { listView, line in
+            guard armed && line.text == "changed" else { return }
+            armed = false
+            controller?.apply(lines(0..<200))                                 // asked first
+            listView.scrollToItem(at: ItemPath(item: 150, section: 0))        // a row of that model
+        }
+        controller = c
+        c.apply(lines(0..<3))
+        armed = true
+        c.apply(TableModel([Line(id: 0, text: "changed"), Line(id: 1, text: "r1"), Line(id: 2, text: "r2")]))
+        #expect(c.displayed.itemCount == 200)
+        #expect(!listView.log.contains { if case .refused = $0 { true } else { false } }, "\(listView.log)")
+        #expect(listView.visibleTexts == texts([150, 151]))
+        expectConsistent(listView, "after the apply and the scroll")
+    }
+
+    /// Outside check 10c, D2: the same from a display hook during the controller's first apply,
+    /// with a scroll to an offset (it was clamped to the old 3-row model).
+    @Test func aScrollAfterAnApplyFromADisplayHookDuringTheFirstApplyScrollsTheNewModel() throws {
+        let (controller, listView) = screen { _, _ in }
+        var once = true
+        controller.onWillDisplay { [unowned controller, unowned listView] _, _ in
+            guard once else { return }
+            once = false
+            controller.apply(lines(0..<200))
+            listView.scroll(to: 44 * 150)
+        }
+        controller.apply(lines(0..<3))
+        #expect(controller.displayed.itemCount == 200)
+        #expect(listView.contentOffset == 44 * 150)
+        #expect(listView.visibleTexts == texts([150, 151]))
+        expectConsistent(listView, "after the apply and the scroll")
+    }
+
+    /// In the order asked, both ways: a scroll a hook asks before its apply runs before it,
+    /// against the model shown (row 150 of 3 rows is refused, naming it).
+    @Test func aScrollBeforeAnApplyFromAHookInTheControllersOwnApplyRunsFirst() throws {
+        var armed = false
+        var controller: ListController?
+        let (c, listView) = screen { listView, line in
+            guard armed && line.text == "changed" else { return }
+            armed = false
+            listView.scrollToItem(at: ItemPath(item: 150, section: 0))        // asked first
+            controller?.apply(lines(0..<200))
+        }
+        controller = c
+        c.apply(lines(0..<3))
+        armed = true
+        listView.clearLog()
+        c.apply(TableModel([Line(id: 0, text: "changed"), Line(id: 1, text: "r1"), Line(id: 2, text: "r2")]))
+        #expect(c.displayed.itemCount == 200)
+        let refusals = listView.log.compactMap { if case .refused(let message) = $0 { message } else { nil } }
+        #expect(refusals.count == 1 && refusals.first?.contains("row 150") == true, "\(refusals)")
+        #expect(listView.visibleTexts == texts([0, 1]))
+        expectConsistent(listView, "after the scroll and the apply")
+    }
+
     /// A scroll asked when nothing is under way runs at once, as before.
     @Test func aScrollOutsideAPassRunsAtOnce() {
         let (controller, listView) = screen { _, _ in }

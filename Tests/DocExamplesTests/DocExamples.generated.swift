@@ -104,7 +104,7 @@ import Testing
     assert(changes.finalData == new)
 }
 
-// Sources/CellKitDiff/CellKitDiff.docc/CellKitDiff.md:20
+// Sources/CellKitDiff/CellKitDiff.docc/CellKitDiff.md:22
 @MainActor private func docExample11() async throws {
     struct Item: Differentiable, Equatable {
         let id: Int
@@ -222,7 +222,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:316
+// Sources/CellKit/Adapters/ListViewCore.swift:331
 @MainActor private func docExample20() async throws {
     let core = ListViewCore(listView: HeadlessListView(), backend: HeadlessListView())
     var scrolledTo: [String] = []
@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:835
+// Sources/CellKit/Adapters/ListViewCore.swift:851
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:911
+// Sources/CellKit/Adapters/ListViewCore.swift:927
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -373,7 +373,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:36
+// Sources/CellKit/DataSources/MultiDataSource.swift:37
 @MainActor private func docExample35() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -495,7 +495,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:66
+// Sources/CellKit/Diagnostics.swift:71
 @MainActor private func docExample43() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
@@ -686,7 +686,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:562
+// Sources/CellKit/ListController.swift:579
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1304,7 +1304,7 @@ import Testing
     assert(source.items.count == 1)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:62
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:67
 @MainActor private func docExample91() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
@@ -1335,7 +1335,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:126
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:131
 @MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1357,7 +1357,7 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:159
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:164
 @MainActor private func docExample93() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1379,7 +1379,7 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:199
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:204
 @MainActor private func docExample94() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1396,7 +1396,7 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:217
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:222
 @MainActor private func docExample95() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1413,7 +1413,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:256
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:261
 @MainActor private func docExample96() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
@@ -1426,7 +1426,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:27
+// Sources/CellKit/Documentation.docc/GettingStarted.md:30
 @MainActor private func docExample97() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1437,7 +1437,7 @@ import Testing
     final class BookCell: TextCell {}
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:43
+// Sources/CellKit/Documentation.docc/GettingStarted.md:46
 @MainActor private func docExample98() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1454,7 +1454,7 @@ import Testing
     controller.onSelect(Book.self) { book, path in print("open", book.title, "at", path) }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:66
+// Sources/CellKit/Documentation.docc/GettingStarted.md:69
 @MainActor private func docExample99() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1480,7 +1480,7 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:101
+// Sources/CellKit/Documentation.docc/GettingStarted.md:104
 @MainActor private func docExample100() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1491,7 +1491,7 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:116
+// Sources/CellKit/Documentation.docc/GettingStarted.md:119
 @MainActor private func docExample101() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1681,7 +1681,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:221
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:224
 @MainActor private func docExample110() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1705,7 +1705,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:248
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:251
 @MainActor private func docExample111() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1868,7 +1868,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:127
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:129
 @MainActor private func docExample120() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1889,7 +1889,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:172
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:174
 @MainActor private func docExample121() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1904,7 +1904,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:198
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:200
 @MainActor private func docExample122() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1921,7 +1921,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:237
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:239
 @MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1936,7 +1936,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:256
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:258
 @MainActor private func docExample124() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
@@ -2025,7 +2025,7 @@ import Testing
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
-// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:24
+// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:26
 @MainActor private func docExample130() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 

@@ -250,12 +250,27 @@ public final class ListViewCore {
     /// the order asked (at once when none is): a ``ListController`` applies there what a
     /// configure handler or display hook asked for during a scroll's layout, so the
     /// list view is never asked for a batch while it makes cells.
+    ///
+    /// The work handed here runs one piece at a time, `body` included when it runs at
+    /// once: what a batch or a layout pass inside it leaves waiting (an apply or a scroll
+    /// a configure handler or display hook asked for) runs when `body` is over, in the
+    /// order asked. A ``ListController`` shows each apply as such a piece, so a hook that
+    /// applies a model and then scrolls to one of its rows, from inside that apply's own
+    /// batches (a reconfigured row, the rows of its first apply coming on screen), gets its
+    /// apply shown before its scroll runs.
     public func performWhenIdle(_ body: @escaping @MainActor () -> Void) {
-        guard phase != .idle else {
-            body()
+        guard phase == .idle else {
+            whenIdle.append((nil, body))
             return
         }
-        whenIdle.append((nil, body))
+        guard !isRunningWork else {
+            body()   // part of the piece under way
+            return
+        }
+        isRunningWork = true
+        body()
+        isRunningWork = false
+        runWhenIdleWork()
     }
 
     /// A change of what a list view shows that lays out rows: see ``performViewportChange(_:_:)``.
@@ -345,16 +360,17 @@ public final class ListViewCore {
         whenIdle.append((change, body))
     }
 
-    /// Whether ``runWhenIdleWork()`` is running waiting work.
-    private var isRunningWhenIdleWork = false
+    /// Whether a piece of work runs: waiting work (``runWhenIdleWork()``), or work
+    /// ``performWhenIdle(_:)`` ran at once.
+    private var isRunningWork = false
 
     /// Runs the work that waited for the end of the batch, reconfigure or pass just over.
     /// A batch ending inside one piece of work (an apply shown in stages) leaves the next
     /// piece waiting until that work is over, so the pieces run in the order asked.
     private func runWhenIdleWork() {
-        guard !isRunningWhenIdleWork else { return }
-        isRunningWhenIdleWork = true
-        defer { isRunningWhenIdleWork = false }
+        guard !isRunningWork else { return }
+        isRunningWork = true
+        defer { isRunningWork = false }
         while phase == .idle, !whenIdle.isEmpty {
             let work = whenIdle.removeFirst().work
             work()

@@ -23,7 +23,8 @@
 /// above (the first such failure, unless that child loaded since); if no child brings
 /// rows, the state is `.failed` and the controller shows the error row (a
 /// ``Diagnostic/Kind/loadFailed`` diagnostic reports it). A cancelled child
-/// (`CancellationError`) is not reported this way.
+/// (`CancellationError`) is not reported this way, nor as an error while a sibling shows
+/// rows: a child's load that was cancelled leaves the state as the siblings make it.
 ///
 /// The controller's ``Diagnostic/Kind/loadFailed`` diagnostics name the child that
 /// failed, by its position and type, after the multi source:
@@ -67,11 +68,13 @@ public final class MultiDataSource: ListDataSource {
         recompose(changed: nil)
     }
 
-    /// Loads every child; the task ends when every child's load has ended.
+    /// Loads every child; the task ends when every child's load has ended, and cancelling
+    /// it cancels them.
     @discardableResult
     public func load() -> Task<Void, Never> { all(children.map { $0.load() }) }
 
-    /// Refreshes every child; the task ends when every refresh has ended.
+    /// Refreshes every child; the task ends when every refresh has ended, and cancelling
+    /// it cancels them.
     @discardableResult
     public func refresh() -> Task<Void, Never> { all(children.map { $0.refresh() }) }
 
@@ -90,7 +93,8 @@ public final class MultiDataSource: ListDataSource {
     }
 
     /// Asks the children whose next page failed for it again; without such a
-    /// child, the last child with more pages for its next page.
+    /// child, the last child with more pages for its next page. Cancelling the task
+    /// returned cancels those pages.
     @discardableResult
     public func loadNextPage() -> Task<Void, Never>? {
         var failed = children.filter { $0.snapshot.nextPageError != nil }
@@ -113,8 +117,16 @@ public final class MultiDataSource: ListDataSource {
         return nil
     }
 
+    /// A task that ends when every one of `tasks` has; cancelling it cancels them (the
+    /// children's loads, as ``ListDataSource`` says of the task a load returns).
     private func all(_ tasks: [Task<Void, Never>]) -> Task<Void, Never> {
-        Task { for task in tasks { await task.value } }
+        Task {
+            await withTaskCancellationHandler {
+                for task in tasks { await task.value }
+            } onCancel: {
+                for task in tasks { task.cancel() }
+            }
+        }
     }
 
     private func recompose(changed: Int?) {
@@ -146,7 +158,7 @@ public final class MultiDataSource: ListDataSource {
         if !model.isEmpty {
             // A child that failed while another has content: report it once, on its own change;
             // one that failed while nothing showed and a sibling loaded, once that sibling shows rows.
-            if let changed, case .failed(let error) = children[changed].snapshot.state {
+            if let changed, case .failed(let error) = children[changed].snapshot.state, !(error is CancellationError) {
                 state = .failed(error)
                 unreportedFailures.removeAll()
             } else if let first = unreportedFailures.min(), let error = children[first].snapshot.state.error {
