@@ -6,8 +6,7 @@
 /// cancelled when the last row of its object leaves (or stops being prefetched)
 /// before it finishes (decided once the list view's pass, or the apply, is over: a scroll
 /// or an apply that takes one row of the object off screen and brings another on keeps
-/// the load), and its
-/// result is cached by the object's own identity: its
+/// the load), and its result is cached by the object's own identity: its
 /// ``ItemID`` as a row made from the model alone (the model's type and `id`, or its
 /// value when it is only `Hashable`; the row's id for a model that is neither). The
 /// least recently used results go first past ``cacheLimit``. Every row showing the
