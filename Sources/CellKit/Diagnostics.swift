@@ -15,7 +15,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case invalidBatchUpdate
         /// A load or refresh failed.
         case loadFailed
-        /// A row height was NaN, negative or above ``RowHeights/maximumHeight``; it was clamped.
+        /// A row height was NaN, negative or above ``RowHeights/maximumHeight`` (it was
+        /// clamped), an estimate was not a positive height (the list view's own was used),
+        /// or a ``RowHeights/width`` was not a finite number above 0 (it was refused).
         case invalidHeight
         /// A paged source's next page said more follow but brought no row that the
         /// pages since the last new row had not brought; automatic paging stopped there.

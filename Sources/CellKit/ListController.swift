@@ -504,6 +504,11 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             displayed = target
             return
         }
+        resources.holdingCancellations { showStages(staged, target: target, on: listView) }
+    }
+
+    /// Shows `target` on `listView` through the stages of `staged`, or a reload.
+    private func showStages(_ staged: TableChangeset, target: TableModel, on listView: any ListView) {
         if staged.isReload {
             displayed = target
             listView.reloadData()
@@ -588,7 +593,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     ///
     /// The last resource per object identity and key is kept (for the 256 identities
     /// provided last): every row of `object` that is off screen presents it when it
-    /// shows, and a reconfigured row gets it again after its configure handler.
+    /// shows, and a reconfigured row gets it again after its configure handler. A reconfigure
+    /// asked from inside the handler of that very delivery (a row made taller) gets it again
+    /// once; one asked from that second delivery gets nothing, so a handler that always
+    /// reconfigures its row does not call itself forever.
     @discardableResult
     public func provideResource(_ object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) -> [ItemPath] {
         deliverResource(of: object, objectID: ItemID(anyModel: object), key: key, value: value)
@@ -637,10 +645,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         // the resources cached for it are handed to it again (UIKit contract 4).
         let isReconfigure = listView.cell(at: path) != nil
         let cell = rows.cell(for: item.model, id: item.id, in: listView, at: path)
-        if isReconfigure, let content = contentItem(at: path) {
-            resources.presentProvided(content, cell: cell)
-            if resources.hasLoaders { resources.reconfigured(content, cell: cell) }
-        }
+        if isReconfigure, let content = contentItem(at: path) { resources.reconfigured(content, cell: cell) }
         return cell
     }
 
@@ -662,13 +667,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
         guard let item = displayed.item(at: path), let height = rows.height(of: item, at: path) else { return nil }
-        let checked = rowHeights.checked(height, of: item.model, at: path, diagnostics: diagnostics)
-        // An estimate of 0 is no estimate (UITableView turns estimation off for it): the list view's own is used.
-        guard checked > 0 || !rowHeights.isEstimate(for: item) else {
+        // An estimate of 0, a negative or a NaN one is no estimate (UITableView turns estimation
+        // off for 0): the list view's own is used, and it is reported once, as an estimate (not
+        // also as a height clamped to 0, which is not what is used).
+        if !(height > 0), rowHeights.isEstimate(for: item) {
             rowHeights.reportUnusableEstimate(height, of: item.model, at: path, diagnostics: diagnostics)
             return nil
         }
-        return checked
+        return rowHeights.checked(height, of: item.model, at: path, diagnostics: diagnostics)
     }
 
     public func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {

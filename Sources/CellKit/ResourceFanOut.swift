@@ -48,7 +48,7 @@ final class ResourceFanOut {
         }
         guard let updates else { return }
         for key in updates.keys.sorted(by: { $0.name < $1.name }) {
-            if let update = updates[key] { _ = rows.deliver(update, to: cell, showing: item.model) }
+            if let update = updates[key] { _ = deliver(update, to: cell, showing: item.model) }
         }
     }
 
@@ -73,7 +73,7 @@ final class ResourceFanOut {
             guard let item = displayed.item(at: path), let shown = listView.cell(at: path) else { continue }
             if let cell, shown !== cell { continue }
             guard Self.item(item, concerns: update.object, id: id) else { continue }
-            if rows.deliver(update, to: shown, showing: item.model) {
+            if deliver(update, to: shown, showing: item.model) {
                 updated.append(path)
                 listView.cellDidChange(at: path, reason: .resource(update.key))
             }
@@ -100,12 +100,51 @@ final class ResourceFanOut {
         for loader in loaders { loader.willDisplay(item, cell) }
     }
 
-    /// A visible row was configured again: loaders hand its cell their cached resources.
+    /// A visible row was configured again (a reconfigure reset its cell): its cell gets the
+    /// resources provided for its object, and the loaders' cached ones, again.
+    ///
+    /// A reconfigure asked from inside a delivery to that cell (an `onResource` handler that
+    /// made its row taller) hands them again once: the handler runs again for the fresh
+    /// configuration. A reconfigure asked from inside that second delivery hands nothing:
+    /// a handler that reconfigures its row every time would otherwise call itself until
+    /// the stack overflows.
     func reconfigured(_ item: ListItem, cell: AnyObject) {
+        let id = ObjectIdentifier(cell)
+        guard !redelivering.contains(id) else { return }
+        let nested = delivering.contains(id)
+        if nested { redelivering.insert(id) }
+        defer { if nested { redelivering.remove(id) } }
+        presentProvided(item, cell: cell)
         for loader in loaders { loader.reconfigured(item, cell) }
     }
 
-    var hasLoaders: Bool { !loaders.isEmpty }
+    /// The cells a resource is being handed to (their `onResource` handler runs).
+    private var delivering: Set<ObjectIdentifier> = []
+    /// The cells handed their resources again because their handler reconfigured them.
+    private var redelivering: Set<ObjectIdentifier> = []
+
+    /// Hands `update` to `cell` through the dispatch table, noting the cell as being delivered to.
+    private func deliver(_ update: ResourceUpdate, to cell: AnyObject, showing model: Any) -> Bool {
+        let inserted = delivering.insert(ObjectIdentifier(cell)).inserted
+        defer { if inserted { delivering.remove(ObjectIdentifier(cell)) } }
+        return rows.deliver(update, to: cell, showing: model)
+    }
+
+    /// Whether an apply is showing a model: loaders wait for its end before they cancel
+    /// the loads of objects whose rows left (``holdingCancellations(_:)``).
+    private(set) var holdsCancellations = false
+
+    /// Runs `body`, an apply's batches or reload with the layout that follows them, then lets
+    /// the loaders cancel the loads of objects no row of which shows or is prefetched: a row
+    /// an apply deletes and another row of the same object that the apply brings on screen
+    /// (rows below move up into view) keep the load in flight.
+    func holdingCancellations(_ body: () -> Void) {
+        guard !holdsCancellations, !loaders.isEmpty else { return body() }
+        holdsCancellations = true
+        body()
+        holdsCancellations = false
+        for loader in loaders { loader.cancelLeaving() }
+    }
 
     func didEndDisplaying(cell: AnyObject) {
         for loader in loaders { loader.didEndDisplaying(cell) }

@@ -21,6 +21,7 @@ final class RowBinding {
         didSet {
             registry.diagnostics = diagnostics
             dispatch.diagnostics = diagnostics
+            heights.diagnostics = diagnostics
         }
     }
 
@@ -29,6 +30,7 @@ final class RowBinding {
         self.dispatch = DispatchTable(diagnostics: diagnostics)
         self.diagnostics = diagnostics
         registry.diagnostics = diagnostics
+        heights.diagnostics = diagnostics
     }
 
     /// Presents models of `P.Model` with `presenter` from now on.

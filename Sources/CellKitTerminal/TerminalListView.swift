@@ -151,11 +151,19 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// returns another cell is refused (the showing cell stays); its lines are drawn again. Rows not on
     /// screen are skipped. ``/CellKit/ListController`` calls it after a batch for the rows
     /// whose content changed; a test may call it as an app calls `reconfigureRows(at:)`.
+    /// The rows are measured again (their heights asked again, the screen laid out again),
+    /// as UIKit sizes a reconfigured row again
+    /// (``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``).
     public func reconfigureItems(at paths: [ItemPath]) {
-        for path in paths {
-            lineCache[path] = nil
-            core.reconfigureVisibleItem(at: path)
-        }
+        core.reconfigure(paths, configure: {
+            for path in paths {
+                lineCache[path] = nil
+                core.reconfigureVisibleItem(at: path)
+            }
+        }, measureAgain: { [unowned self] in
+            layout()
+            setNeedsDisplay()
+        })
     }
 
     public func reloadAll() {

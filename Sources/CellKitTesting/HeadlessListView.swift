@@ -203,14 +203,25 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// Configures the cells of the rows at `paths` that are on screen again, in place,
     /// as `UITableView.reconfigureRows(at:)` does: the data source is asked for each row's
     /// cell, a dequeue for the row hands back the cell showing it, and a data source that
-    /// returns another cell is refused (the showing cell stays); the row is measured again. Rows not on
-    /// screen are skipped. ``/CellKit/ListController`` calls it after a batch for the rows
-    /// whose content changed; a test may call it as an app calls `reconfigureRows(at:)`.
+    /// returns another cell is refused (the showing cell stays). Rows not on screen are
+    /// skipped. ``/CellKit/ListController`` calls it after a batch for the rows whose
+    /// content changed; a test may call it as an app calls `reconfigureRows(at:)`.
+    ///
+    /// The rows are measured again, as UIKit sizes a reconfigured row again: their
+    /// heights are asked again (``heightRequestCount`` grows) and the rows below move;
+    /// rows pushed out of the viewport end display, rows pulled into it show. Called from a
+    /// configure handler or display hook while the view lays out rows, the measuring waits
+    /// for the end of that pass (``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``).
+    /// So a row that gets taller without a content change (its image arrived) is
+    /// `controller.rowHeights.invalidate(id)` then `reconfigureItems(at:)`: see
+    /// <doc:HeightsAndSelfSizing>.
     public func reconfigureItems(at paths: [ItemPath]) {
-        for path in paths {
-            layout.forget(path)
-            core.reconfigureVisibleItem(at: path)
-        }
+        core.reconfigure(paths, configure: {
+            for path in paths {
+                layout.forget(path)
+                core.reconfigureVisibleItem(at: path)
+            }
+        }, measureAgain: { [unowned self] in layoutVisibleRows() })
     }
 
     public func reloadAll() {

@@ -111,6 +111,16 @@ public final class CollectionViewAdapter: ListViewAdapter {
         collectionView.reconfigureItems(at: indexPaths)   // iOS 15, the package's minimum
     }
 
+    /// A flow layout asks `sizeForItemAt` again once its delegate's metrics are invalidated;
+    /// other layouts size a reconfigured self-sizing cell again themselves.
+    override func platformMeasureAgain(_ indexPaths: [IndexPath]) {
+        guard let flow = collectionView.collectionViewLayout as? UICollectionViewFlowLayout else { return }
+        let context = UICollectionViewFlowLayoutInvalidationContext()
+        context.invalidateFlowLayoutDelegateMetrics = true
+        context.invalidateItems(at: indexPaths)
+        flow.invalidateLayout(with: context)
+    }
+
     override func platformReload() { collectionView.reloadData() }
 
     override func platformFrame(at indexPath: IndexPath) -> CGRect? {
@@ -213,7 +223,7 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
     }
 
     public func collectionView(_ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
-        core.didEndDisplaying(content(of: cell), at: ItemPath(indexPath))
+        platformDidEndDisplaying(cell, at: indexPath)
     }
 
     public func collectionView(
@@ -254,7 +264,7 @@ extension CollectionViewAdapter: UICollectionViewDataSourcePrefetching {
     }
 
     public func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath]) {
-        core.cancelPrefetching(indexPaths.map(ItemPath.init))
+        platformCancelPrefetch(indexPaths)
     }
 }
 #endif

@@ -120,6 +120,8 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     func platformBatch(_ updates: () -> Void) {}
     func platformReplay(_ batch: Changeset) {}
     func platformReconfigure(_ indexPaths: [IndexPath]) {}
+    /// Has the view ask the heights of the rows at `indexPaths` again and lay out.
+    func platformMeasureAgain(_ indexPaths: [IndexPath]) {}
     func platformReload() {}
     func platformFrame(at indexPath: IndexPath) -> CGRect? { nil }
     func platformCell(at indexPath: IndexPath) -> UIView? { nil }
@@ -213,7 +215,21 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
         }
     }
 
-    public func reconfigureItems(at paths: [ItemPath]) { platformReconfigure(paths.map(\.indexPath)) }
+    /// Reconfigures the rows at `paths` in place (`reconfigureRows(at:)`,
+    /// `reconfigureItems(at:)`) and has them measured again: UIKit sizes a self-sizing
+    /// cell again after it reconfigures it; a height the delegate gives (a `.fixed` or
+    /// `.measured` ``/CellKit/RowHeight``) is asked again because the adapter, when an app
+    /// calls this (not after a batch, whose update asks every height already), also asks the
+    /// view for a layout update: an empty `performBatchUpdates` on a table view, an
+    /// invalidation of the delegate's sizes on a collection view's flow layout. When and
+    /// how each runs is decided by ``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``.
+    public func reconfigureItems(at paths: [ItemPath]) {
+        let indexPaths = paths.map(\.indexPath)
+        core.reconfigure(paths, configure: { platformReconfigure(indexPaths) }, measureAgain: { [weak self] in
+            guard let self, self.hasWindow else { return }
+            self.platformMeasureAgain(indexPaths)
+        })
+    }
 
     public func reloadAll() {
         platformReload()
@@ -292,6 +308,19 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// UIKit announces rows near the screen (from its layout pass, as one pass of the core).
     func platformPrefetch(_ indexPaths: [IndexPath]) {
         core.layingOut { core.prefetch(indexPaths.map(ItemPath.init)) }
+    }
+
+    /// UIKit no longer expects rows near the screen (from its layout pass, as one pass of the core).
+    func platformCancelPrefetch(_ indexPaths: [IndexPath]) {
+        core.layingOut { core.cancelPrefetching(indexPaths.map(ItemPath.init)) }
+    }
+
+    /// UIKit stopped showing `cell`, from its layout pass (often before it shows the rows
+    /// coming on): one pass of the core, so what waits for its end (a resource loader's
+    /// cancellation, an apply) runs once UIKit's pass is over (``performWhenIdle(_:)``),
+    /// when a row of the same object that came on meanwhile keeps its load.
+    func platformDidEndDisplaying(_ cell: UIView, at indexPath: IndexPath) {
+        core.layingOut { core.didEndDisplaying(content(of: cell), at: ItemPath(indexPath)) }
     }
 
     /// Runs `body` once UIKit's layout pass is over: UIKit asks for cells and reports their

@@ -99,6 +99,12 @@ public final class TableViewAdapter: ListViewAdapter {
         tableView.reconfigureRows(at: indexPaths)   // iOS 15, the package's minimum: no reload fallback (it would replace the cell)
     }
 
+    /// "Use this method followed by `endUpdates()` to animate the change in the row heights
+    /// without reloading the cell" (`beginUpdates()`): an empty batch asks the heights again.
+    override func platformMeasureAgain(_ indexPaths: [IndexPath]) {
+        tableView.performBatchUpdates(nil, completion: nil)
+    }
+
     override func platformReload() { tableView.reloadData() }
 
     override func platformFrame(at indexPath: IndexPath) -> CGRect? {
@@ -193,7 +199,7 @@ extension TableViewAdapter: UITableViewDelegate {
     }
 
     public func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-        core.didEndDisplaying(content(of: cell), at: ItemPath(indexPath))
+        platformDidEndDisplaying(cell, at: indexPath)
     }
 
     public func tableView(_ tableView: UITableView, editingStyleForRowAt indexPath: IndexPath) -> UITableViewCell.EditingStyle {
@@ -219,7 +225,7 @@ extension TableViewAdapter: UITableViewDelegate {
 
 extension TableViewAdapter: UITableViewDataSourcePrefetching {
     public func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) { platformPrefetch(indexPaths) }
-    public func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) { core.cancelPrefetching(indexPaths.map(ItemPath.init)) }
+    public func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) { platformCancelPrefetch(indexPaths) }
 }
 
 extension UISwipeActionsConfiguration {

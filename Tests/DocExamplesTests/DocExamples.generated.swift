@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:813
+// Sources/CellKit/Adapters/ListViewCore.swift:851
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:889
+// Sources/CellKit/Adapters/ListViewCore.swift:927
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -495,7 +495,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:69
+// Sources/CellKit/Diagnostics.swift:71
 @MainActor private func docExample43() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
@@ -544,7 +544,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Heights/RowHeights.swift:123
+// Sources/CellKit/Heights/RowHeights.swift:140
 @MainActor private func docExample47() async throws {
     assert(RowHeights.clamped(44) == 44)
     assert(RowHeights.clamped(.nan) == 0 && RowHeights.clamped(-1) == 0)
@@ -686,7 +686,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:574
+// Sources/CellKit/ListController.swift:579
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -798,7 +798,7 @@ import Testing
     assert(followed == [ItemPath(item: 2, section: 0)])                   // Bob's row now
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:23
+// Sources/CellKit/Resources/ResourceLoader.swift:30
 @MainActor private func docExample67() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1064,8 +1064,17 @@ import Testing
     assert((listView.cell(at: ItemPath(item: 0, section: 0)) as? ToggleCell)?.accessory == "on")
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
+// Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:86
 @MainActor private func docExample81() async throws {
+    struct Row: Sendable {}
+    assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: Int64(1)))
+    assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: 1.0))
+    assert(ItemID(type: Row.self, id: "a") != ItemID(type: Row.self, id: Substring("a")))
+    assert(ItemID(type: Row.self, id: 1) == ItemID(type: Row.self, id: Optional(1)))
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
+@MainActor private func docExample82() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -1094,7 +1103,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample83() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1133,7 +1142,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample84() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -1154,7 +1163,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample85() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
 
@@ -1188,7 +1197,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample86() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1209,7 +1218,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample87() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1244,7 +1253,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample88() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1268,7 +1277,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample89() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1282,7 +1291,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:41
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample90() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1296,7 +1305,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:67
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample91() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1327,7 +1336,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:131
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1349,7 +1358,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:164
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1371,7 +1380,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:204
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample94() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1388,7 +1397,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:222
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample95() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1405,7 +1414,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:261
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
     @MainActor func follow(_ scores: AsyncStream<[Score]>, in controller: ListController) -> Task<Void, Never> {
@@ -1418,7 +1427,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:30
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1429,7 +1438,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:46
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1446,7 +1455,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:69
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1472,7 +1481,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:104
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1483,7 +1492,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:119
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1499,7 +1508,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1526,8 +1535,8 @@ import Testing
     assert(controller.rowHeights.measurements == measured)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:66
-@MainActor private func docExample102() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:70
+@MainActor private func docExample103() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1542,8 +1551,8 @@ import Testing
     assert(controller.listView(listView, heightForItemAt: ItemPath(item: 1, section: 0)) == RowHeights.maximumHeight)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:92
-@MainActor private func docExample103() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:96
+@MainActor private func docExample104() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1560,8 +1569,43 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:117
-@MainActor private func docExample104() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:123
+@MainActor private func docExample105() async throws {
+    final class PhotoCell: TextCell { var image: String? }
+    struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
+    @MainActor final class ImageHeights { var byID: [Int: Double] = [:] }
+
+    let imageHeights = ImageHeights()
+    let controller = ListController()
+    controller.register(PhotoCell.self, for: Photo.self) { cell, photo in
+        cell.text = photo.caption
+        cell.image = nil                                   // until the image arrives
+    }
+    controller.rowHeights.set(Photo.self, .measured { photo, _ in imageHeights.byID[photo.id] ?? 100 })
+    let listView = HeadlessListView(viewportHeight: 400, rowHeight: 100)
+    controller.dispatch.onResource(Photo.self) { [unowned controller, unowned listView] (cell: PhotoCell, photo, update) in
+        cell.image = update.value as? String
+        let height = 250.0                                 // the image's height, known now
+        guard imageHeights.byID[photo.id] != height else { return }   // reconfigure on a change only
+        imageHeights.byID[photo.id] = height
+        controller.rowHeights.invalidate(ItemID(photo))    // the 100 measured before is stale
+        if let path = controller.model.indexPath(of: photo) {
+            listView.reconfigureItems(at: [path])         // measured again; the image is handed again
+        }
+    }
+    controller.attach(to: listView)
+    let photos = (1...10).map { Photo(id: $0, caption: "photo \($0)") }
+    controller.apply(TableModel(photos))
+    assert(listView.visibleTexts == ["photo 1", "photo 2", "photo 3", "photo 4"])
+
+    controller.provideResource(photos[0], key: "image", value: "tall.jpg")   // or a ResourceLoader
+    assert(listView.offset(ofItemAt: ItemPath(item: 1, section: 0)) == 250)
+    assert(listView.visibleTexts == ["photo 1", "photo 2", "photo 3"])
+    assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
+}
+
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:181
+@MainActor private func docExample106() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1570,7 +1614,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample107() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1596,7 +1640,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample108() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1612,7 +1656,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:120
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample109() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1638,7 +1682,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:224
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample110() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1662,7 +1706,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:251
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample111() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1674,7 +1718,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample112() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1684,7 +1728,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample113() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1711,7 +1755,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:58
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample114() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1734,8 +1778,8 @@ import Testing
     assert(listView.visibleCells.map { ($0 as? UserCell)?.image } == ["ada.png", nil, nil, "ada.png"])
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:102
-@MainActor private func docExample113() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:125
+@MainActor private func docExample115() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1756,8 +1800,8 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:131
-@MainActor private func docExample114() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:154
+@MainActor private func docExample116() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1770,7 +1814,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:62
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample117() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1787,7 +1831,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample118() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1803,7 +1847,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample119() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1825,7 +1869,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:129
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample120() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func keepTheSelectionInView() throws {
@@ -1846,7 +1890,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:174
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample121() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1861,7 +1905,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:200
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample122() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1878,7 +1922,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:239
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1893,7 +1937,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:258
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample124() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1913,7 +1957,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample125() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1928,7 +1972,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample126() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1946,7 +1990,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample127() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -1960,7 +2004,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:36
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample128() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -1975,14 +2019,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample129() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:26
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample130() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1999,7 +2043,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample131() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -2007,7 +2051,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample132() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -2020,7 +2064,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample133() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -2029,7 +2073,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample134() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -2037,7 +2081,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:144
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample135() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -2046,7 +2090,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:152
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample136() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -2054,7 +2098,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:245
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample137() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -2062,14 +2106,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:431
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample138() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:46
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample139() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2081,7 +2125,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample140() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2090,7 +2134,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:12
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample141() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2101,7 +2145,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:9
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample142() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2113,7 +2157,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample143() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2130,7 +2174,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample144() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2154,13 +2198,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample145() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample146() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2187,7 +2231,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample147() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2207,7 +2251,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample146() async throws {
+@MainActor private func docExample148() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2225,7 +2269,7 @@ import Testing
 }
 
 // README.md:161
-@MainActor private func docExample147() async throws {
+@MainActor private func docExample149() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2238,7 +2282,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 147 examples compile and run") @MainActor func run() async throws {
+    @Test("all 149 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2386,5 +2430,7 @@ struct DocExamples {
         try await docExample145()
         try await docExample146()
         try await docExample147()
+        try await docExample148()
+        try await docExample149()
     }
 }

@@ -701,6 +701,44 @@ public final class ListViewCore {
         _ = cellForItem(at: path)
     }
 
+    /// Runs a backend's ``ListViewBackend/reconfigureItems(at:)`` so that the rows are
+    /// measured again, as UIKit sizes a reconfigured row again: `configure` configures
+    /// the cells of `paths` again in place (and forgets the heights the backend keeps for
+    /// them); `measureAgain` has the list view ask those rows' heights again and lay out
+    /// (the rows below move). Every backend decides here when each runs:
+    ///
+    /// - the core's own reconfigure after a batch (the rows whose content changed): only
+    ///   `configure`; the batch's layout measures the rows;
+    /// - an app's call while the list view is idle: both, as one layout pass
+    ///   (``layingOut(_:)``), so an apply asked by a configure handler waits for its end;
+    /// - a call from a configure handler, display hook or presenter while the list view
+    ///   lays out rows or runs a batch: `configure` now, `measureAgain` once that pass is
+    ///   over (the list view's ``ListView/performWhenIdle(_:)``), so the pass under way never
+    ///   lays out under itself.
+    ///
+    /// `UITableView.reconfigureRows(at:)` and `UICollectionView.reconfigureItems(at:)` size
+    /// a self-sizing cell again after they reconfigure it ("If your cells are self-sizing,
+    /// the collection view or table view resizes your cells after reconfiguring them");
+    /// a height their delegate gives is asked again only by a layout update, which the
+    /// UIKit adapters' `measureAgain` asks for.
+    ///
+    /// - Complexity: O(*p*) plus the layout, *p* the paths.
+    public func reconfigure(_ paths: [ItemPath], configure: () -> Void, measureAgain: @escaping @MainActor () -> Void) {
+        switch phase {
+        case .reconfiguring:
+            configure()
+        case .idle:
+            layingOut {
+                configure()
+                measureAgain()
+            }
+        case .batch, .layout:
+            configure()
+            // The list view's own wait: a UIKit adapter's pass goes on after the core's.
+            if let listView { listView.performWhenIdle(measureAgain) } else { performWhenIdle(measureAgain) }
+        }
+    }
+
     /// Gets the cell for `path` from the data source and shows it (core-owned cells).
     @discardableResult
     public func display(at path: ItemPath) -> AnyObject? {

@@ -47,7 +47,23 @@ public enum RowHeight<Model>: Sendable {
 @MainActor
 public final class RowHeights {
     /// The width rows are measured at; a change makes measured heights measure again.
-    public var width: Double
+    ///
+    /// A width is a finite number above 0. One that is not (NaN, an infinity, 0 or a
+    /// negative width) is refused: the width stays what it was, and a
+    /// ``Diagnostic/Kind/invalidHeight`` diagnostic names the width refused (a
+    /// ``ListController``'s ``ListController/diagnostics``). Heights are cached per width, and
+    /// NaN equals no width, so a NaN width would measure every row again on every ask and
+    /// keep one more cached height each time.
+    public var width: Double {
+        didSet {
+            guard !(width > 0 && width.isFinite) else { return }
+            let refused = width
+            width = oldValue
+            diagnostics(Diagnostic(.invalidHeight, "RowHeights.width \(refused) is not a width rows can be measured at (a finite number above 0); the width stays \(oldValue)"))
+        }
+    }
+    /// Where a refused width and bad heights are reported; a ``ListController`` sets its own handler.
+    var diagnostics: DiagnosticHandler = .standardError
     /// The heights measured so far.
     public private(set) var cache = HeightCache()
     /// How many times a `.measured` rule ran (cache misses).
@@ -66,8 +82,9 @@ public final class RowHeights {
     /// Model types whose bad height was reported already.
     private var reportedBadHeights: Set<ObjectIdentifier> = []
 
-    /// Creates an empty set of rules for rows `width` wide.
-    public init(width: Double = 320) { self.width = width }
+    /// Creates an empty set of rules for rows `width` wide (320 for a width that is
+    /// not a finite number above 0).
+    public init(width: Double = 320) { self.width = width > 0 && width.isFinite ? width : 320 }
 
     /// Sets the height rule of rows showing a `Model`.
     public func set<Model>(_ model: Model.Type, _ height: RowHeight<Model>) {

@@ -4,7 +4,9 @@
 ///
 /// A load starts when a row of `Model` is about to show or is prefetched, is
 /// cancelled when the last row of its object leaves (or stops being prefetched)
-/// before it finishes, and its result is cached by the object's own identity: its
+/// before it finishes (decided once the list view's pass, or the apply, is over: a scroll
+/// or an apply that takes one row of the object off screen and brings another on keeps
+/// the load), and its result is cached by the object's own identity: its
 /// ``ItemID`` as a row made from the model alone (the model's type and `id`, or its
 /// value when it is only `Hashable`; the row's id for a model that is neither). The
 /// least recently used results go first past ``cacheLimit``. Every row showing the
@@ -14,6 +16,11 @@
 /// at once, without a load. Nothing but the visible cells of the object is
 /// touched, and nothing is reloaded. Prefetched rows that an apply removes are
 /// cancelled too, as removed visible rows are.
+///
+/// A load that throws (other than a cancelled one) caches and delivers nothing: a
+/// ``Diagnostic/Kind/loadFailed`` diagnostic to the controller's handler names the key
+/// and the object's identity, and a row of the object that shows again loads again.
+/// For a broken-image state, catch in `load` and return a value that says so.
 ///
 /// The cache knows an object by its identity, not its content: when what the resource
 /// depends on changes (a user's new avatar URL, same id), the cached value stays until
@@ -122,7 +129,7 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         guard let id = visible.removeValue(forKey: ObjectIdentifier(cell)) else { return }
         let count = (visibleCount[id] ?? 1) - 1
         visibleCount[id] = count > 0 ? count : nil
-        if count <= 0, !isPrefetched(id) { cancel(id) }
+        if count <= 0, !isPrefetched(id) { cancelAfterPass(id) }
     }
 
     func prefetch(_ items: [ListItem]) {
@@ -137,13 +144,38 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
     func cancelPrefetch(_ items: [ListItem]) {
         for item in items {
             guard let id = prefetched.removeValue(forKey: item.id) else { continue }
-            if visibleCount[id] == nil, !isPrefetched(id) { cancel(id) }
+            if visibleCount[id] == nil, !isPrefetched(id) { cancelAfterPass(id) }
         }
     }
 
     /// Whether a prefetched row shows the object with identity `id`.
     private func isPrefetched(_ id: ItemID) -> Bool {
         prefetched.values.contains(id)
+    }
+
+    /// Objects whose last row left (or stopped being prefetched) during the list view's
+    /// pass under way: cancelled once it is over if no row of theirs showed meanwhile.
+    private var leaving: Set<ItemID> = []
+
+    /// Cancels the load of `id` once the list view's pass is over (a scroll's layout, a
+    /// batch), unless a row of the object shows or is prefetched by then: one scroll takes
+    /// a row of an object off screen before it brings another row of that object on (a
+    /// list view puts leaving cells into its pool first), and the load in flight goes on.
+    private func cancelAfterPass(_ id: ItemID) {
+        guard running[id] != nil else { return }
+        leaving.insert(id)
+        // An apply under way decides when its batches (and their layout) are over.
+        if controller?.resources.holdsCancellations == true { return }
+        guard let listView = controller?.listView else { return cancelLeaving() }
+        // One closure per object: a list view that goes away before it runs one leaves none waiting.
+        listView.performWhenIdle { [weak self] in self?.cancelLeaving() }
+    }
+
+    /// Cancels the loads of the objects that left and have no row on screen or prefetched now.
+    func cancelLeaving() {
+        let ids = leaving
+        leaving = []
+        for id in ids where visibleCount[id] == nil && !isPrefetched(id) { cancel(id) }
     }
 
     // MARK: Loads
@@ -155,8 +187,9 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         startedLoads += 1
         let load = load
         let task = Task { [weak self] in
-            let value = try? await load(model)
-            self?.finish(id, token: token, model: model, value: value)
+            let result: Result<Value, any Error>
+            do { result = .success(try await load(model)) } catch { result = .failure(error) }
+            self?.finish(id, token: token, model: model, result: result)
         }
         running[id] = Running(token: token, task: task)
     }
@@ -167,10 +200,19 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         cancelledLoads += 1
     }
 
-    private func finish(_ id: ItemID, token: Int, model: Model, value: Value?) {
+    private func finish(_ id: ItemID, token: Int, model: Model, result: Result<Value, any Error>) {
         guard running[id]?.token == token else { return }  // cancelled, or replaced by a newer load
         running[id] = nil
-        guard let value, !Task.isCancelled else { return }
+        guard !Task.isCancelled else { return }
+        let value: Value
+        switch result {
+        case .success(let loaded):
+            value = loaded
+        case .failure(let error):
+            if error is CancellationError { return }
+            controller?.diagnostics(Diagnostic(.loadFailed, "ResourceLoader \"\(key.name)\" could not load the resource of \(id): \(error); nothing was cached, and a row of it that shows again loads it again"))
+            return
+        }
         tick += 1
         cache[id] = (value, tick)
         trimCache()
@@ -195,6 +237,7 @@ struct AnyResourceLoader {
     let reconfigured: @MainActor (ListItem, AnyObject) -> Void
     let prefetch: @MainActor ([ListItem]) -> Void
     let cancelPrefetch: @MainActor ([ListItem]) -> Void
+    let cancelLeaving: @MainActor () -> Void
 
     init<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         willDisplay = { loader.willDisplay($0, cell: $1) }
@@ -202,6 +245,7 @@ struct AnyResourceLoader {
         reconfigured = { loader.reconfigured($0, cell: $1) }
         prefetch = { loader.prefetch($0) }
         cancelPrefetch = { loader.cancelPrefetch($0) }
+        cancelLeaving = { loader.cancelLeaving() }
     }
 }
 
