@@ -68,11 +68,15 @@ class CommitCellBase: ListCell {
     /// `refs` as a row shows them in `columns` (the byline gives them at most ``refsColumns``): all, joined
     /// with ", ", when they fit as the terminal draws them; else the first ones that fit (the
     /// first one, `HEAD -> branch`, always, cut with "…" if it alone is too wide), then
-    /// "… +N" for the N left out (no count when none is). Nothing when `columns` leaves no
-    /// room for a ref (under 6).
+    /// "… +N" for the N left out (no count when none is). With no room for a ref (under 6
+    /// columns), their count alone ("+2") when it fits, so a row never hides that it has refs.
     static func refsText(_ refs: [String], columns: Int = refsColumns) -> String {
         let all = refs.joined(separator: ", ")
-        guard let first = refs.first, columns >= 6 else { return "" }
+        guard let first = refs.first else { return "" }
+        guard columns >= 6 else {
+            let count = "+\(refs.count)"
+            return count.count <= columns ? count : ""
+        }
         guard StyledLine(all).displayWidth > columns else { return all }
         func count(_ shown: Int) -> String { shown == refs.count ? "" : ", … +\(refs.count - shown)" }
         var shown = [first]
