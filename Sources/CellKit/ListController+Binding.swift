@@ -134,6 +134,9 @@ extension ListController {
     }
 
     /// Returns once every submitted snapshot is shown.
+    ///
+    /// Cancelling the task that awaits it does not end it early: it still returns once
+    /// everything submitted so far is shown (a diff under way is not cancelled either).
     public func settle() async {
         await snapshots.settle()
     }
