@@ -305,6 +305,34 @@ struct DemoReport10RefreshTests {
         history.screen.refresh()
         try await history.waitFor("the tag") { lines, _ in lines.contains { $0.contains("v9") } }
     }
+
+    // Demo report 11, defect 1: a tag moved on a commit below the first page stayed where it
+    // was (the refresh reads its first page again and keeps the rows below), also after more
+    // `r`; moved while new commits came, it was lost until a restart.
+    @Test("a ref moved far down is shown where git has it, with and without new commits", arguments: [false, true])
+    func farRefMoves(withNewCommits: Bool) async throws {
+        let repository = try ScratchRepository("refresh-far-tag", script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 12); do git commit -q --allow-empty -m "c $i"; done
+            git tag far HEAD~10
+            """)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        try await history.waitFor("every page") { _, status in status == "12 commits" }
+        // The subjects of the loaded commits that carry the tag.
+        func tagged(_: [String]) -> [String] {
+            history.screen.loadedSnapshot.model.sections.flatMap(\.items).compactMap { item in
+                (item.model as? CommitInfo).flatMap { $0.tags.contains("far") ? $0.subject : nil }
+            }
+        }
+        try await history.waitFor("the tag on c 2") { lines, _ in tagged(lines) == ["c 2"] }
+        let moved = try Spawn.run(["sh", "-c", "cd \"$1\" && git tag -f far HEAD~9 >/dev/null" + (withNewCommits ? " && git commit -q --allow-empty -m 'c 13'" : ""), "sh", repository.path])
+        try #require(moved.status == 0, "\(moved.errorOutput)")
+        history.screen.refresh()
+        try await history.waitFor("the tag on c 3") { lines, status in
+            tagged(lines) == ["c 3"] && status == (withNewCommits ? "1 new commit" : "Up to date")
+        }
+    }
 }
 
 /// Small things of demo report 8, section 7.

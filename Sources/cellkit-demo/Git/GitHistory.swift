@@ -63,6 +63,11 @@ final class GitHistory: @unchecked Sendable {
     /// How many `git log` processes were started (for the tests: one per pass, not one per page).
     var processesStarted: Int { lock.withLock { started } }
 
+    /// The refs as they were just before the last page 0 was read (its decorations are at
+    /// least as new); nil before one, or when git could not say (under `lock`).
+    private var refsAtFirstPage: GitRepository.RefsState?
+    var firstPageRefs: GitRepository.RefsState? { lock.withLock { refsAtFirstPage } }
+
     init(repository: GitRepository, pageSize: Int, diffstats: Bool) {
         self.repository = repository
         self.pageSize = pageSize
@@ -102,6 +107,11 @@ final class GitHistory: @unchecked Sendable {
 
     private func read(_ page: Int, generation: Int) throws -> Page<CommitInfo> {
         let least = page == 0 ? lock.withLock { defer { firstPageLeast = 0 }; return firstPageLeast } : 0
+        if page == 0 {
+            // Before the decorations are read: a ref that moves after this makes the next `r` read again.
+            let refs = repository.refsStateNow()
+            lock.withLock { refsAtFirstPage = refs }
+        }
         // A page never read (only after a refresh kept later rows) starts where pages of
         // the usual size after the last known one would.
         let start = page < starts.count ? starts[page] : starts[starts.count - 1] + (page - starts.count + 1) * pageSize

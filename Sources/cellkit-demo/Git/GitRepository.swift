@@ -277,15 +277,33 @@ struct GitRepository: Sendable {
     }
 
     /// What the refs say: every ref's commit and name, the branch HEAD names, and a shallow
-    /// clone's boundary. Two equal values (with HEAD on the same commit) mean the history shown
-    /// and its decorations did not change; nil when git fails.
-    func refsState() async -> String? {
-        let refs = await git(["for-each-ref", "--format=%(objectname) %(refname)"])
-        let shallow = await git(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])
+    /// clone's boundary. Read before a first page (``GitHistory``) and at each `r`: equal states
+    /// (with HEAD on the same commit) mean the history shown and its decorations did not change.
+    struct RefsState: Equatable, Sendable {
+        /// "HASH REFNAME" for every ref.
+        var refs: Set<String>
+        /// The ref HEAD names ("" when detached).
+        var head: String
+        /// A shallow clone's boundary (`git fetch --deepen` moves it; "" when not shallow).
+        var boundary: String
+
+        /// The commits whose decorations differ between `self` and `other` (a ref that came,
+        /// went or moved names its old and its new commit).
+        func commitsDecoratedDifferently(from other: RefsState) -> Set<Substring> {
+            Set(refs.symmetricDifference(other.refs).compactMap { $0.split(separator: " ", maxSplits: 1).first })
+        }
+    }
+
+    /// The refs as they are now (see ``RefsState``); nil when git fails. Runs git and waits.
+    func refsStateNow() -> RefsState? {
+        func git(_ arguments: [String]) -> ProcessResult {
+            Subprocess.runBlocking(command(arguments), environment: Self.environment)
+        }
+        let refs = git(["for-each-ref", "--format=%(objectname) %(refname)"])
+        let shallow = git(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])
         guard refs.status == 0, shallow.status == 0 else { return nil }
-        let head = await git(["symbolic-ref", "-q", "HEAD"])
-        // `git fetch --deepen` moves the boundary: the file lists it (absent when not shallow).
-        // Its path as git wrote it, bytes and all (a repository under a Latin-1 name).
+        let head = git(["symbolic-ref", "-q", "HEAD"])
+        // The boundary file's path as git wrote it, bytes and all (a repository under a Latin-1 name).
         var file = shallow.outputBytes
         while file.last == UInt8(ascii: "\n") { file.removeLast() }
         let boundary = CommandArgument(bytes: file).withCString { path -> [UInt8] in
@@ -296,7 +314,13 @@ struct GitRepository: Sendable {
             while case let count = fread(&buffer, 1, buffer.count, stream), count > 0 { bytes += buffer.prefix(count) }
             return bytes
         }
-        return refs.output + "\0" + head.output + "\0" + String(decoding: boundary, as: UTF8.self)
+        return RefsState(refs: Set(refs.output.split(separator: "\n").map(String.init)), head: Self.firstLine(head.output),
+                         boundary: String(decoding: boundary, as: UTF8.self))
+    }
+
+    /// ``refsStateNow()`` off the main actor.
+    func refsState() async -> RefsState? {
+        await Task.detached { self.refsStateNow() }.value
     }
 
     /// How many commits the history of `revision` (HEAD's by default) has: 0 when HEAD names

@@ -26,8 +26,6 @@ final class GitScreen: DemoScreen {
     private var statusSink: (String?) -> Void = { _ in }
     /// The status line shown last.
     private var shownStatus: String?
-    /// The refs (``GitRepository/refsState()``) as the last refresh read them; nil before one.
-    private var shownRefs: String?
     var filterPasses: Int { source.filterPasses }
     var loadedSnapshot: ListSnapshot { source.innerSnapshot }
     func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
@@ -247,12 +245,17 @@ final class GitScreen: DemoScreen {
             guard let self else { return }
             defer { self.refreshEnded() }
             guard self.pages.items.first?.hash == shownHead else { return }
-            let refsShown = self.shownRefs
-            self.shownRefs = refs
+            // The refs as the first page read them: a ref that came, went or moved since on a
+            // commit loaded below the rows the refresh's first page reads again leaves that row
+            // wrong (the pages after the first keep their rows): every loaded page is read again.
+            let refsShown = self.history.firstPageRefs
+            func decorationsMovedBelow(_ firstRows: Int) -> Bool {
+                guard let refs, let refsShown else { return false }
+                let moved = refs.commitsDecoratedDifferently(from: refsShown)
+                return shown.dropFirst(max(1, firstRows)).contains { moved.contains(Substring($0)) }
+            }
             switch change {
             case .unchanged:
-                // Every commit loaded, and more now below them: a shallow clone deepened
-                // (`git fetch --deepen`), its boundary commits given parents.
                 if let refs, refs == refsShown {
                     // The history, its refs and a shallow clone's boundary are as shown: nothing
                     // to read again (reading a long history again costs what End did).
@@ -261,14 +264,24 @@ final class GitScreen: DemoScreen {
                     self.showStatus("Up to date")
                     return
                 }
+                // Every commit loaded, and more now below them: a shallow clone deepened
+                // (`git fetch --deepen`), its boundary commits given parents.
                 let total = shownAll ? await repository.commitCount() : nil
                 let older = total.map { $0 - shown.count } ?? 0
                 self.refreshMessage = older > 0 ? Self.olderCommits(older) : "Up to date"
+                if older == 0, decorationsMovedBelow(self.pageSize) {
+                    await self.reload(keepingSelection: selected, readingUpTo: shown.count, readingAll: true).value
+                    return
+                }
                 self.printed.knownTotal = older > 0 ? total : shownAll ? shown.count : nil
                 // With the end on screen, the source asks for the older commits (it awaits the end).
                 await self.source.refresh().value
             case .added(let count):
                 self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
+                if decorationsMovedBelow(self.pageSize - count) {
+                    await self.reload(keepingSelection: selected, readingUpTo: shown.count + count, readingAll: true).value
+                    return
+                }
                 // The first page reaches the head shown: no new commit is left for a later page.
                 self.history.nextFirstPageSize = count + 1
                 // Every commit was loaded: the rows the refresh keeps below its first page are
@@ -353,8 +366,10 @@ final class GitScreen: DemoScreen {
     /// Reads the history from the top with a new source (the rows shown go); the row
     /// `selected` (a commit a rewind kept) is selected again when the history still has it:
     /// past the first page, the pages are read on (growing, as End reads them) until it is
-    /// loaded or `count` commits (as many as were loaded before) are.
-    @discardableResult private func reload(keepingSelection selected: (id: ItemID, hash: String)? = nil, readingUpTo count: Int = 0) -> Task<Void, Never> {
+    /// loaded or `count` commits (as many as were loaded before) are; with `readingAll`, until
+    /// `count` commits are (a ref moved on a commit far down: the rows loaded are read again).
+    @discardableResult private func reload(keepingSelection selected: (id: ItemID, hash: String)? = nil, readingUpTo count: Int = 0,
+                                           readingAll: Bool = false) -> Task<Void, Never> {
         printed.knownTotal = nil
         history.stop()
         (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
@@ -364,6 +379,11 @@ final class GitScreen: DemoScreen {
         let history = history
         return Task { [controller] in
             await load.value
+            if readingAll, pages.hasMore, pages.items.count < count {
+                history.growing = true
+                await pages.loadUntil { items in items.count >= count }.value
+                history.growing = false
+            }
             guard let selected else { return }
             let hash = selected.hash
             if !pages.items.contains(where: { $0.hash == hash }), pages.hasMore, pages.items.count < count {
