@@ -568,7 +568,9 @@ public final class ListViewCore {
         phase = .reconfiguring
         guard ownership == .platform, !prepared.isEmpty else {
             reconfiguring.formUnion(paths)
+            isOwnReconfigure = true
             backend.reconfigureItems(at: paths)
+            isOwnReconfigure = false
             phase = .idle
             runWhenIdleWork()
             return
@@ -579,7 +581,9 @@ public final class ListViewCore {
         // which must not get the pooled cell. Rows on screen wait until the platform asks.
         let waiting = paths.filter { visible[$0] != nil || prepared.cell(at: $0, visible: pathOfCell) != nil }
         reconfiguring.formUnion(waiting)
+        isOwnReconfigure = true
         backend.reconfigureItems(at: paths)
+        isOwnReconfigure = false
         for path in waiting where visible[path] == nil { reconfiguring.remove(path) }
         phase = .idle
         runWhenIdleWork()
@@ -704,17 +708,25 @@ public final class ListViewCore {
     /// Runs a backend's ``ListViewBackend/reconfigureItems(at:)`` so that the rows are
     /// measured again, as UIKit sizes a reconfigured row again: `configure` configures
     /// the cells of `paths` again in place (and forgets the heights the backend keeps for
-    /// them); `measureAgain` has the list view ask those rows' heights again and lay out
-    /// (the rows below move). Every backend decides here when each runs:
+    /// them); `measureAgain` has the list view ask the heights of the rows it is given
+    /// again and lay out (the rows below move). Every backend decides here when each runs:
     ///
     /// - the core's own reconfigure after a batch (the rows whose content changed): only
     ///   `configure`; the batch's layout measures the rows;
     /// - an app's call while the list view is idle: both, as one layout pass
     ///   (``layingOut(_:)``), so an apply asked by a configure handler waits for its end;
     /// - a call from a configure handler, display hook or presenter while the list view
-    ///   lays out rows or runs a batch: `configure` now, `measureAgain` once that pass is
-    ///   over (the list view's ``ListView/performWhenIdle(_:)``), so the pass under way never
-    ///   lays out under itself.
+    ///   lays out rows, runs a batch or reconfigures rows: `configure` now, `measureAgain`
+    ///   once that pass is over (the list view's ``ListView/performWhenIdle(_:)``), given the
+    ///   rows where batches run meanwhile moved them (rows gone are left out; nothing runs
+    ///   when none is left), so the pass under way never lays out under itself;
+    /// - while a reload's layout is pending (``isReloadPending``): neither (that layout
+    ///   configures and measures every row it shows);
+    /// - when the data source reports other counts than the list view has (its data changed
+    ///   outside a batch, or it went away): neither; the change is refused as a violation and
+    ///   the list view reloads, as a batch does (``BatchPlan/ReloadReason/dataChangedOutsideBatch(cached:reported:)``).
+    ///   UIKit raises for the layout update a measure is ("Invalid update: invalid number of
+    ///   rows in section"): an empty `performBatchUpdates` checks the counts as any batch does.
     ///
     /// `UITableView.reconfigureRows(at:)` and `UICollectionView.reconfigureItems(at:)` size
     /// a self-sizing cell again after they reconfigure it ("If your cells are self-sizing,
@@ -722,21 +734,52 @@ public final class ListViewCore {
     /// a height their delegate gives is asked again only by a layout update, which the
     /// UIKit adapters' `measureAgain` asks for.
     ///
-    /// - Complexity: O(*p*) plus the layout, *p* the paths.
-    public func reconfigure(_ paths: [ItemPath], configure: () -> Void, measureAgain: @escaping @MainActor () -> Void) {
-        switch phase {
-        case .reconfiguring:
+    /// - Complexity: O(*p* + *s*) plus the layout, *p* the paths, *s* the sections.
+    public func reconfigure(_ paths: [ItemPath], configure: () -> Void, measureAgain: @escaping @MainActor ([ItemPath]) -> Void) {
+        if phase == .reconfiguring, isOwnReconfigure {
+            isOwnReconfigure = false
             configure()
+            return
+        }
+        switch phase {
         case .idle:
+            guard countsAllowReconfigure() else { return }
             layingOut {
                 configure()
-                measureAgain()
+                measureAgain(paths)
             }
-        case .batch, .layout:
+        case .batch, .layout, .reconfiguring:
             configure()
+            // The rows are followed through the batches that may run before the measure.
+            let rows = paths.map(OfferedRow.init)
+            offeredRows.removeAll { $0.row == nil }
+            offeredRows += rows.map { WeakOfferedRow(row: $0) }
+            let later: @MainActor () -> Void = { [weak self] in
+                guard let self else { return }
+                let current = rows.compactMap(\.path)
+                guard !current.isEmpty, self.countsAllowReconfigure() else { return }
+                self.layingOut { measureAgain(current) }
+            }
             // The list view's own wait: a UIKit adapter's pass goes on after the core's.
-            if let listView { listView.performWhenIdle(measureAgain) } else { performWhenIdle(measureAgain) }
+            if let listView { listView.performWhenIdle(later) } else { performWhenIdle(later) }
         }
+    }
+
+    /// Set while the core's own reconfigure after a batch calls the backend; the first
+    /// ``reconfigure(_:configure:measureAgain:)`` it makes takes it.
+    private var isOwnReconfigure = false
+
+    /// Whether a reconfigure or a measure may run now: no reload's layout pending, and the
+    /// data source reports the counts the list view has (else refused, and reloaded).
+    private func countsAllowReconfigure() -> Bool {
+        guard !isReloadPending else { return false }
+        let reported = reportedCounts()
+        guard reported == counts else {
+            refuse("reconfigureItems(at:): the data source reports \(reported) rows per section, but the list view has \(counts): the data changed outside a batch (a layout update raises for it on UIKit); reloaded instead", isViolation: true)
+            reloadData()
+            return false
+        }
+        return true
     }
 
     /// Gets the cell for `path` from the data source and shows it (core-owned cells).
