@@ -134,6 +134,9 @@ extension ListController {
     }
 
     /// Returns once every submitted snapshot is shown.
+    ///
+    /// Cancelling the task that awaits it does not end it early: it still returns once
+    /// everything submitted so far is shown (a diff under way is not cancelled either).
     public func settle() async {
         await snapshots.settle()
     }
@@ -190,13 +193,18 @@ extension ListController {
         return content
     }
 
-    /// Reports the last content row on screen to a bound source that waits for the end
-    /// of the list to show (a ``PaginatedDataSource`` after a refresh that kept rows below
-    /// its first page): with the end already on screen, no row comes on screen to say so.
+    /// Reports the content rows on screen, from the last up, to a bound source that waits
+    /// for the end of its rows to show (a ``PaginatedDataSource`` that may load its next
+    /// page), until it no longer waits: with that end already on screen, no row comes on
+    /// screen to say so. From the last up, not only the last: a paged child of a
+    /// ``MultiDataSource`` may end above another child's rows.
     func reportVisibleEndIfAwaited() {
-        guard let dataSource, dataSource.awaitsVisibleEnd,
-              let path = listView?.visibleItemPaths.last(where: { contentItem(at: $0) != nil }) else { return }
-        dataSource.willDisplayItem(at: path, in: displayedContent)
+        guard let dataSource, dataSource.awaitsVisibleEnd, let listView else { return }
+        let content = displayedContent
+        for path in listView.visibleItemPaths.reversed() where contentItem(at: path) != nil {
+            dataSource.willDisplayItem(at: path, in: content)
+            guard dataSource.awaitsVisibleEnd else { return }
+        }
     }
 
     /// The content row shown at `path` (not a placeholder row).

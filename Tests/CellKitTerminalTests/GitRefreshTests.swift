@@ -343,19 +343,32 @@ struct DemoReport8Tests {
         #expect(!result.errorOutput.contains("printed all"), "\(result.errorOutput)")
     }
 
-    // Demo report 10, cosmetic: a failed refresh's status line started lower-case ("could not
-    // load new tweets: …") beside "Could not load more tweets; …".
-    @Test("a failed refresh of the feed says so in a sentence")
+    /// Every status line a screen showed, in order.
+    @MainActor final class StatusLog { var lines: [String?] = [] }
+
+    /// The feed with `seed` and `failRate`, instant pages, on an 80x20 terminal list view
+    /// (returned: the controller holds it weakly), started and its first load finished; its
+    /// status lines go to the log.
     @MainActor
-    func feedRefreshFailureIsASentence() async throws {
-        let screen = FeedScreen(seed: 3, failRate: 0.5, timing: FeedServer.Timing(firstPage: 0, page: 0), avatarDelay: 0)
-        var statuses: [String?] = []
-        screen.showStatus = { statuses.append($0) }
+    private func startedFeed(seed: UInt64, failRate: Double) async -> (FeedScreen, StatusLog, TerminalListView) {
+        let screen = FeedScreen(seed: seed, failRate: failRate, timing: FeedServer.Timing(firstPage: 0, page: 0), avatarDelay: 0)
+        let log = StatusLog()
+        screen.showStatus = { log.lines.append($0) }
         let list = TerminalListView(columns: 80, rows: 20)
         screen.controller.diagnostics = .ignore
         screen.controller.attach(to: list)
         screen.start()
         await screen.firstLoadFinished()
+        return (screen, log, list)
+    }
+
+    // Demo report 10, cosmetic: a failed refresh's status line started lower-case ("could not
+    // load new tweets: …") beside "Could not load more tweets; …".
+    @Test("a failed refresh of the feed says so in a sentence")
+    @MainActor
+    func feedRefreshFailureIsASentence() async throws {
+        let (screen, log, list) = await startedFeed(seed: 3, failRate: 0.5)
+        defer { withExtendedLifetime(list) {} }
         var failure: String?
         for _ in 0..<60 where failure == nil {
             screen.refresh()
@@ -364,9 +377,9 @@ struct DemoReport8Tests {
                 try await Task.sleep(for: .milliseconds(5))
             }
             await screen.controller.settle()
-            failure = statuses.compactMap { $0 }.first { $0.lowercased().contains("could not load new tweets") }
+            failure = log.lines.compactMap { $0 }.first { $0.lowercased().contains("could not load new tweets") }
         }
-        let line = try #require(failure, "no refresh failed: \(statuses)")
+        let line = try #require(failure, "no refresh failed: \(log.lines)")
         #expect(line.hasPrefix("Could not load new tweets"), "\(line)")
     }
 
@@ -374,23 +387,17 @@ struct DemoReport8Tests {
     @MainActor
     func feedRefreshFromTheErrorRow() async throws {
         // Seed 5 with this rate fails the first page; a later one succeeds.
-        let screen = FeedScreen(seed: 5, failRate: 0.7, timing: FeedServer.Timing(firstPage: 0, page: 0), avatarDelay: 0)
-        var statuses: [String?] = []
-        screen.showStatus = { statuses.append($0) }
-        let list = TerminalListView(columns: 80, rows: 20)
-        screen.controller.diagnostics = .ignore
-        screen.controller.attach(to: list)
-        screen.start()
-        await screen.firstLoadFinished()
-        try #require(screen.loadedSnapshot.model.itemCount == 0, "the first page did not fail: \(statuses)")
+        let (screen, log, list) = await startedFeed(seed: 5, failRate: 0.7)
+        defer { withExtendedLifetime(list) {} }
+        try #require(screen.loadedSnapshot.model.itemCount == 0, "the first page did not fail: \(log.lines)")
         for _ in 0..<30 where screen.loadedSnapshot.model.itemCount == 0 {
-            statuses.removeAll()
+            log.lines.removeAll()
             screen.refresh()
             let deadline = Date().addingTimeInterval(10)
             // Until the refresh ends: a final status after the one the refresh publishes at once
             // (the error row's, still).
             func ended() -> Bool {
-                guard statuses.count >= 2, let last = statuses.last ?? nil else { return false }
+                guard log.lines.count >= 2, let last = log.lines.last ?? nil else { return false }
                 return last.hasPrefix("Loading failed") || last.hasSuffix(" tweets") || last.hasSuffix(" at the top")
             }
             while !ended(), Date() < deadline {
@@ -398,8 +405,8 @@ struct DemoReport8Tests {
                 try await Task.sleep(for: .milliseconds(5))
             }
         }
-        try #require(screen.loadedSnapshot.model.itemCount > 0, "\(statuses)")
-        #expect(!statuses.contains { $0?.contains("new tweet") == true }, "\(statuses)")
-        #expect(statuses.last == "20 tweets", "\(statuses)")
+        try #require(screen.loadedSnapshot.model.itemCount > 0, "\(log.lines)")
+        #expect(!log.lines.contains { $0?.contains("new tweet") == true }, "\(log.lines)")
+        #expect(log.lines.last == "20 tweets", "\(log.lines)")
     }
 }

@@ -441,6 +441,27 @@ struct DataSourceFamilyTests {
         #expect(screen.shownIDs == [7])
     }
 
+    // Recheck 10, doc gaps: a multi source's first load cancelled with nothing showing shows
+    // the cancelled row; settle() in a cancelled task still waits for what was submitted.
+    @Test func aMultiSourcesCancelledFirstLoadShowsTheCancelledRow() async throws {
+        let gate = FetchGate<[Post]>()
+        let source = MultiDataSource([RemoteDataSource { try await gate.fetch() }])
+        let screen = PostScreen()
+        screen.controller.bind(to: source)
+        let load = source.load()
+        await gate.waitForCalls(1)
+        load.cancel()
+        await gate.resume(0, returning: posts(0..<2))
+        await load.value
+        let settling = Task { @MainActor in await screen.controller.settle() }
+        settling.cancel()
+        await settling.value
+        #expect(screen.controller.state.error is CancellationError, "\(screen.controller.state)")
+        let row = try #require(screen.placeholder as? ErrorPlaceholder)
+        #expect(row.message == "Loading was cancelled.")
+        #expect(screen.errors.value.isEmpty)
+    }
+
     @Test func multiRoutesRowsAboutToShowToTheirChild() async throws {
         let gate = FetchGate<Page<Post>>()
         let paged = PaginatedDataSource<Post>(prefetchDistance: 1) { try await gate.fetch($0) }

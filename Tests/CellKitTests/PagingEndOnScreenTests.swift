@@ -216,6 +216,24 @@ struct PagingEndOnScreenTests {
         try screen.expectConsistent()
     }
 
+    // Recheck 10, d1: a paged child followed by another child never paged again after a
+    // refresh with the end on screen: the last row on screen was the other child's.
+    @Test func aPagedChildBeforeAnotherLoadsOnWithItsEndOnScreen() async throws {
+        let server = Server(5, size: 5)
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 2) { try await server.page($0) }
+        let screen = PostScreen(viewportHeight: 600)
+        screen.controller.bind(to: MultiDataSource([paged, SimpleDataSource(posts(100..<101))]))
+        await paged.load().value
+        await until(screen) { !paged.isFetching }
+        #expect(!paged.hasMore)
+        server.ids += 5..<12
+        await paged.refresh().value
+        await until(screen) { !paged.hasMore && !paged.isFetching }
+        #expect(paged.items.count == 12, "pages \(server.calls)")
+        #expect(screen.shownIDs == Array(0..<12) + [100])
+        try screen.expectConsistent()
+    }
+
     @Test func aUserAtTheTopLoadsNoPageAfterARefresh() async {
         let server = ChangingServer(Array(0..<30), pageSize: 10)
         let source = PaginatedDataSource<Post>(prefetchDistance: 2) { await server.page($0) }

@@ -67,4 +67,17 @@ struct RowActionFollowTests {
         #expect(!(try #require(actions.first).handler(.init(item: 0, section: 0))))
         #expect(ran.count == 1)
     }
+
+    // Recheck 10: actions offered for a path that was no row ran with that path.
+    @Test("actions offered for a path that is no row do not run")
+    func offeredForNoRow() throws {
+        let (_, listView) = make([1, 2])
+        var ran: [ItemPath] = []
+        for path in [ItemPath(item: 99, section: 7), ItemPath(item: 2, section: 0), ItemPath(item: -1, section: 0)] {
+            let actions = listView.core.rowActions([RowAction(title: "Pin") { path in ran.append(path); return true }], offeredAt: path)
+            #expect(!(try #require(actions.first).handler(path)))
+        }
+        #expect(ran.isEmpty)
+        #expect(refusals(listView).contains { $0.contains("section 7, row 99") })
+    }
 }

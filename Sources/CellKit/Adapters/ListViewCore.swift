@@ -959,8 +959,9 @@ public final class ListViewCore {
     /// it is when the user picks one: the row is followed through every batch from now on,
     /// and a handler gets the row's path of that moment (the path it is called with is not
     /// used). Once the row is gone (deleted, its section deleted or reloaded, the list
-    /// reloaded), the handler does not run: the action returns `false`, and a
-    /// ``ListViewEvent/refused(_:)`` names the action, section and row.
+    /// reloaded), or when `path` was no row of the list view to begin with, the handler does
+    /// not run: the action returns `false`, and a ``ListViewEvent/refused(_:)`` names the
+    /// action, section and row.
     ///
     /// A platform keeps the actions it was given while they show (UIKit's swipe actions
     /// stay open while batches change the rows): a handler that took the path of the swipe
@@ -984,13 +985,18 @@ public final class ListViewCore {
     public func rowActions(_ actions: [RowAction], offeredAt path: ItemPath) -> [RowAction] {
         guard !actions.isEmpty else { return [] }
         let row = OfferedRow(path)
+        // Offered for a path that is no row of the list view: no row to act on, from the start.
+        let wasRow = path.section >= 0 && path.section < counts.count && path.item >= 0 && path.item < counts[path.section]
+        if !wasRow { row.path = nil }
         offeredRows.removeAll { $0.row == nil }
         offeredRows.append(WeakOfferedRow(row: row))
         return actions.map { action in
             var followed = action
             followed.handler = { [weak self] _ in
                 guard let current = row.path else {
-                    self?.refuse("the row action \"\(action.title)\" offered for section \(path.section), row \(path.item) was picked after that row went away (deleted, or its section deleted or reloaded, or the list reloaded); it did not run", isViolation: false)
+                    let why = wasRow ? "was picked after that row went away (deleted, or its section deleted or reloaded, or the list reloaded)"
+                        : "names no row of the list view"
+                    self?.refuse("the row action \"\(action.title)\" offered for section \(path.section), row \(path.item) \(why); it did not run", isViolation: false)
                     return false
                 }
                 return action.handler(current)

@@ -47,8 +47,9 @@ public protocol ListDataSource: AnyObject {
     /// A ``PaginatedDataSource`` does while a next page may load and none is under way: after
     /// a refresh, a page of rows shown already or an edit, with the end of the list on screen
     /// already, no row comes on screen to ask for the next page. While this is `true`, the
-    /// controller binding the source calls ``willDisplayItem(at:in:)`` with the last content
-    /// row on screen after each snapshot it shows. A source that wraps another (a filter, a
+    /// controller binding the source calls ``willDisplayItem(at:in:)`` after each snapshot it
+    /// shows with the content rows on screen, from the last up, until it turns `false` (a
+    /// paged child of a ``MultiDataSource`` may end above another child's rows). A source that wraps another (a filter, a
     /// shape of its own) forwards it, as ``MultiDataSource`` does for its children.
     /// Default: `false`.
     var awaitsVisibleEnd: Bool { get }

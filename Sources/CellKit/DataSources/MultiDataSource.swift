@@ -24,7 +24,9 @@
 /// rows, the state is `.failed` and the controller shows the error row (a
 /// ``Diagnostic/Kind/loadFailed`` diagnostic reports it). A cancelled child
 /// (`CancellationError`) is not reported this way, nor as an error while a sibling shows
-/// rows: a child's load that was cancelled leaves the state as the siblings make it.
+/// rows: a child's load that was cancelled leaves the state as the siblings make it. With
+/// nothing showing, a cancelled first load (``cancel()``, or its task cancelled) shows the
+/// "Loading was cancelled." row with its retry, as a single source's does.
 ///
 /// The controller's ``Diagnostic/Kind/loadFailed`` diagnostics name the child that
 /// failed, by its position and type, after the multi source:
