@@ -208,7 +208,7 @@ public final class ListViewCore {
         visible.removeAll()
         pathOfCell.removeAll()
         prepared.removeAll()
-        forgetOfferedRows()
+        forgetFollowedRows()
         cancelAllPrefetching()
         isReloadPending = true
         onEvent?(.reloaded)
@@ -533,7 +533,7 @@ public final class ListViewCore {
     /// Moves the visible cells to their rows' new paths with the batch's `mapping`; rows that left end display.
     private func follow(_ mapping: PathMapping, newCounts: [Int]) {
         prepared.follow(mapping, newCounts: newCounts)
-        followOfferedRows(mapping, newCounts: newCounts)
+        followRows(mapping, newCounts: newCounts)
         guard !visible.isEmpty else { return }
         // Most batches change rows off screen: when every visible row keeps its path, the
         // cells stay where they are, and no dictionary is rebuilt.
@@ -751,9 +751,9 @@ public final class ListViewCore {
         case .batch, .layout, .reconfiguring:
             configure()
             // The rows are followed through the batches that may run before the measure.
-            let rows = paths.map(OfferedRow.init)
-            offeredRows.removeAll { $0.row == nil }
-            offeredRows += rows.map { WeakOfferedRow(row: $0) }
+            let rows = paths.map(FollowedRow.init)
+            followedRows.removeAll { $0.row == nil }
+            followedRows += rows.map { WeakFollowedRow(row: $0) }
             let later: @MainActor () -> Void = { [weak self] in
                 guard let self else { return }
                 let current = rows.compactMap(\.path)
@@ -947,13 +947,14 @@ public final class ListViewCore {
 
     // MARK: Row actions
 
-    /// A row that swipe actions were offered for, followed through batches: `nil` once it is gone.
-    private final class OfferedRow {
+    /// A row followed through batches (one that swipe actions were offered for, one whose
+    /// measure waits for a pass to end): `nil` once it is gone (deleted, the list reloaded).
+    private final class FollowedRow {
         var path: ItemPath?
         init(_ path: ItemPath) { self.path = path }
     }
-    private struct WeakOfferedRow { weak var row: OfferedRow? }
-    private var offeredRows: [WeakOfferedRow] = []
+    private struct WeakFollowedRow { weak var row: FollowedRow? }
+    private var followedRows: [WeakFollowedRow] = []
 
     /// `actions`, offered for the row at `path` (a swipe), made to run on that row wherever
     /// it is when the user picks one: the row is followed through every batch from now on,
@@ -984,12 +985,12 @@ public final class ListViewCore {
     ///   offered actions whose actions are still held.
     public func rowActions(_ actions: [RowAction], offeredAt path: ItemPath) -> [RowAction] {
         guard !actions.isEmpty else { return [] }
-        let row = OfferedRow(path)
+        let row = FollowedRow(path)
         // Offered for a path that is no row of the list view: no row to act on, from the start.
         let wasRow = path.section >= 0 && path.section < counts.count && path.item >= 0 && path.item < counts[path.section]
         if !wasRow { row.path = nil }
-        offeredRows.removeAll { $0.row == nil }
-        offeredRows.append(WeakOfferedRow(row: row))
+        followedRows.removeAll { $0.row == nil }
+        followedRows.append(WeakFollowedRow(row: row))
         return actions.map { action in
             var followed = action
             followed.handler = { [weak self] _ in
@@ -1005,10 +1006,10 @@ public final class ListViewCore {
         }
     }
 
-    private func followOfferedRows(_ mapping: PathMapping, newCounts: [Int]) {
-        guard !offeredRows.isEmpty else { return }
-        offeredRows.removeAll { $0.row == nil }
-        for entry in offeredRows {
+    private func followRows(_ mapping: PathMapping, newCounts: [Int]) {
+        guard !followedRows.isEmpty else { return }
+        followedRows.removeAll { $0.row == nil }
+        for entry in followedRows {
             guard let row = entry.row, let old = row.path else { continue }
             if let new = mapping.newPath(of: old), new.section < newCounts.count, new.item < newCounts[new.section] {
                 row.path = new
@@ -1018,9 +1019,9 @@ public final class ListViewCore {
         }
     }
 
-    private func forgetOfferedRows() {
-        for entry in offeredRows { entry.row?.path = nil }
-        offeredRows.removeAll()
+    private func forgetFollowedRows() {
+        for entry in followedRows { entry.row?.path = nil }
+        followedRows.removeAll()
     }
 
     // MARK: Prefetching
