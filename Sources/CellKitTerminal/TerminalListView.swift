@@ -160,7 +160,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
                 lineCache[path] = nil
                 core.reconfigureVisibleItem(at: path)
             }
-        }, measureAgain: { [unowned self] in
+        }, measureAgain: { [unowned self] _ in
             layout()
             setNeedsDisplay()
         })

@@ -221,7 +221,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
                 layout.forget(path)
                 core.reconfigureVisibleItem(at: path)
             }
-        }, measureAgain: { [unowned self] in layoutVisibleRows() })
+        }, measureAgain: { [unowned self] _ in layoutVisibleRows() })
     }
 
     public func reloadAll() {

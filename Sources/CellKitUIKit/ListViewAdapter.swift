@@ -225,9 +225,9 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// how each runs is decided by ``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``.
     public func reconfigureItems(at paths: [ItemPath]) {
         let indexPaths = paths.map(\.indexPath)
-        core.reconfigure(paths, configure: { platformReconfigure(indexPaths) }, measureAgain: { [weak self] in
+        core.reconfigure(paths, configure: { platformReconfigure(indexPaths) }, measureAgain: { [weak self] rows in
             guard let self, self.hasWindow else { return }
-            self.platformMeasureAgain(indexPaths)
+            self.platformMeasureAgain(rows.map(\.indexPath))
         })
     }
 
@@ -355,7 +355,7 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// (``/CellKit/ListViewCore/deferredViewportChange(_:_:)``). Outside a pass it runs at once.
     ///
     /// `path` names a row of the list as it is when the scroll runs, also right after a reload
-    /// (UIKit reads its counts again for the scroll; so does the core). A row the view does not
+    /// (the adapter lays the view out first, so UIKit reads the new counts, and so does the core). A row the view does not
     /// have is not scrolled to (UIKit raises "Attempted to scroll the table view to an
     /// out-of-bounds row", "... the collection view to an out-of-bounds item"): a diagnostic
     /// names the section and row. A row of `NSNotFound` scrolls a table to the top of its
@@ -373,6 +373,10 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     }
 
     private func scrollNow(to path: ItemPath, animated: Bool) {
+        // A reload's layout still pending: lay out first (UIKit reads the new counts, a
+        // collection view makes its layout), as the headless list view does; a collection
+        // view asked to scroll before its layout after `reloadData()` may not move.
+        if core.isReloadPending { scrollView.layoutIfNeeded() }
         switch core.scrollTarget(for: path, sectionTops: platformScrollsToSectionTops) {
         case .row(let row): platformScroll(to: row.indexPath, animated: animated)
         case .sectionTop(let section): platformScroll(to: IndexPath(item: NSNotFound, section: section), animated: animated)

@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:851
+// Sources/CellKit/Adapters/ListViewCore.swift:894
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:927
+// Sources/CellKit/Adapters/ListViewCore.swift:972
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -373,7 +373,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:37
+// Sources/CellKit/DataSources/MultiDataSource.swift:39
 @MainActor private func docExample35() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1604,7 +1604,7 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:181
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:189
 @MainActor private func docExample106() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
@@ -1868,7 +1868,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:129
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:130
 @MainActor private func docExample120() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1889,7 +1889,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:174
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:175
 @MainActor private func docExample121() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1904,7 +1904,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:200
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:201
 @MainActor private func docExample122() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1921,7 +1921,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:239
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:240
 @MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1936,7 +1936,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:258
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:259
 @MainActor private func docExample124() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 

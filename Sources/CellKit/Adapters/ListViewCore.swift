@@ -208,7 +208,7 @@ public final class ListViewCore {
         visible.removeAll()
         pathOfCell.removeAll()
         prepared.removeAll()
-        forgetOfferedRows()
+        forgetFollowedRows()
         cancelAllPrefetching()
         isReloadPending = true
         onEvent?(.reloaded)
@@ -533,7 +533,7 @@ public final class ListViewCore {
     /// Moves the visible cells to their rows' new paths with the batch's `mapping`; rows that left end display.
     private func follow(_ mapping: PathMapping, newCounts: [Int]) {
         prepared.follow(mapping, newCounts: newCounts)
-        followOfferedRows(mapping, newCounts: newCounts)
+        followRows(mapping, newCounts: newCounts)
         guard !visible.isEmpty else { return }
         // Most batches change rows off screen: when every visible row keeps its path, the
         // cells stay where they are, and no dictionary is rebuilt.
@@ -568,7 +568,9 @@ public final class ListViewCore {
         phase = .reconfiguring
         guard ownership == .platform, !prepared.isEmpty else {
             reconfiguring.formUnion(paths)
+            isOwnReconfigure = true
             backend.reconfigureItems(at: paths)
+            isOwnReconfigure = false
             phase = .idle
             runWhenIdleWork()
             return
@@ -579,7 +581,9 @@ public final class ListViewCore {
         // which must not get the pooled cell. Rows on screen wait until the platform asks.
         let waiting = paths.filter { visible[$0] != nil || prepared.cell(at: $0, visible: pathOfCell) != nil }
         reconfiguring.formUnion(waiting)
+        isOwnReconfigure = true
         backend.reconfigureItems(at: paths)
+        isOwnReconfigure = false
         for path in waiting where visible[path] == nil { reconfiguring.remove(path) }
         phase = .idle
         runWhenIdleWork()
@@ -704,17 +708,25 @@ public final class ListViewCore {
     /// Runs a backend's ``ListViewBackend/reconfigureItems(at:)`` so that the rows are
     /// measured again, as UIKit sizes a reconfigured row again: `configure` configures
     /// the cells of `paths` again in place (and forgets the heights the backend keeps for
-    /// them); `measureAgain` has the list view ask those rows' heights again and lay out
-    /// (the rows below move). Every backend decides here when each runs:
+    /// them); `measureAgain` has the list view ask the heights of the rows it is given
+    /// again and lay out (the rows below move). Every backend decides here when each runs:
     ///
     /// - the core's own reconfigure after a batch (the rows whose content changed): only
     ///   `configure`; the batch's layout measures the rows;
     /// - an app's call while the list view is idle: both, as one layout pass
     ///   (``layingOut(_:)``), so an apply asked by a configure handler waits for its end;
     /// - a call from a configure handler, display hook or presenter while the list view
-    ///   lays out rows or runs a batch: `configure` now, `measureAgain` once that pass is
-    ///   over (the list view's ``ListView/performWhenIdle(_:)``), so the pass under way never
-    ///   lays out under itself.
+    ///   lays out rows, runs a batch or reconfigures rows: `configure` now, `measureAgain`
+    ///   once that pass is over (the list view's ``ListView/performWhenIdle(_:)``), given the
+    ///   rows where batches run meanwhile moved them (rows gone are left out; nothing runs
+    ///   when none is left), so the pass under way never lays out under itself;
+    /// - while a reload's layout is pending (``isReloadPending``): neither (that layout
+    ///   configures and measures every row it shows);
+    /// - when the data source reports other counts than the list view has (its data changed
+    ///   outside a batch, or it went away): neither; the change is refused as a violation and
+    ///   the list view reloads, as a batch does (``BatchPlan/ReloadReason/dataChangedOutsideBatch(cached:reported:)``).
+    ///   UIKit raises for the layout update a measure is ("Invalid update: invalid number of
+    ///   rows in section"): an empty `performBatchUpdates` checks the counts as any batch does.
     ///
     /// `UITableView.reconfigureRows(at:)` and `UICollectionView.reconfigureItems(at:)` size
     /// a self-sizing cell again after they reconfigure it ("If your cells are self-sizing,
@@ -722,21 +734,52 @@ public final class ListViewCore {
     /// a height their delegate gives is asked again only by a layout update, which the
     /// UIKit adapters' `measureAgain` asks for.
     ///
-    /// - Complexity: O(*p*) plus the layout, *p* the paths.
-    public func reconfigure(_ paths: [ItemPath], configure: () -> Void, measureAgain: @escaping @MainActor () -> Void) {
-        switch phase {
-        case .reconfiguring:
+    /// - Complexity: O(*p* + *s*) plus the layout, *p* the paths, *s* the sections.
+    public func reconfigure(_ paths: [ItemPath], configure: () -> Void, measureAgain: @escaping @MainActor ([ItemPath]) -> Void) {
+        if phase == .reconfiguring, isOwnReconfigure {
+            isOwnReconfigure = false
             configure()
+            return
+        }
+        switch phase {
         case .idle:
+            guard countsAllowReconfigure() else { return }
             layingOut {
                 configure()
-                measureAgain()
+                measureAgain(paths)
             }
-        case .batch, .layout:
+        case .batch, .layout, .reconfiguring:
             configure()
+            // The rows are followed through the batches that may run before the measure.
+            let rows = paths.map(FollowedRow.init)
+            followedRows.removeAll { $0.row == nil }
+            followedRows += rows.map { WeakFollowedRow(row: $0) }
+            let later: @MainActor () -> Void = { [weak self] in
+                guard let self else { return }
+                let current = rows.compactMap(\.path)
+                guard !current.isEmpty, self.countsAllowReconfigure() else { return }
+                self.layingOut { measureAgain(current) }
+            }
             // The list view's own wait: a UIKit adapter's pass goes on after the core's.
-            if let listView { listView.performWhenIdle(measureAgain) } else { performWhenIdle(measureAgain) }
+            if let listView { listView.performWhenIdle(later) } else { performWhenIdle(later) }
         }
+    }
+
+    /// Set while the core's own reconfigure after a batch calls the backend; the first
+    /// ``reconfigure(_:configure:measureAgain:)`` it makes takes it.
+    private var isOwnReconfigure = false
+
+    /// Whether a reconfigure or a measure may run now: no reload's layout pending, and the
+    /// data source reports the counts the list view has (else refused, and reloaded).
+    private func countsAllowReconfigure() -> Bool {
+        guard !isReloadPending else { return false }
+        let reported = reportedCounts()
+        guard reported == counts else {
+            refuse("reconfigureItems(at:): the data source reports \(reported) rows per section, but the list view has \(counts): the data changed outside a batch (a layout update raises for it on UIKit); reloaded instead", isViolation: true)
+            reloadData()
+            return false
+        }
+        return true
     }
 
     /// Gets the cell for `path` from the data source and shows it (core-owned cells).
@@ -904,13 +947,14 @@ public final class ListViewCore {
 
     // MARK: Row actions
 
-    /// A row that swipe actions were offered for, followed through batches: `nil` once it is gone.
-    private final class OfferedRow {
+    /// A row followed through batches (one that swipe actions were offered for, one whose
+    /// measure waits for a pass to end): `nil` once it is gone (deleted, the list reloaded).
+    private final class FollowedRow {
         var path: ItemPath?
         init(_ path: ItemPath) { self.path = path }
     }
-    private struct WeakOfferedRow { weak var row: OfferedRow? }
-    private var offeredRows: [WeakOfferedRow] = []
+    private struct WeakFollowedRow { weak var row: FollowedRow? }
+    private var followedRows: [WeakFollowedRow] = []
 
     /// `actions`, offered for the row at `path` (a swipe), made to run on that row wherever
     /// it is when the user picks one: the row is followed through every batch from now on,
@@ -941,12 +985,12 @@ public final class ListViewCore {
     ///   offered actions whose actions are still held.
     public func rowActions(_ actions: [RowAction], offeredAt path: ItemPath) -> [RowAction] {
         guard !actions.isEmpty else { return [] }
-        let row = OfferedRow(path)
+        let row = FollowedRow(path)
         // Offered for a path that is no row of the list view: no row to act on, from the start.
         let wasRow = path.section >= 0 && path.section < counts.count && path.item >= 0 && path.item < counts[path.section]
         if !wasRow { row.path = nil }
-        offeredRows.removeAll { $0.row == nil }
-        offeredRows.append(WeakOfferedRow(row: row))
+        followedRows.removeAll { $0.row == nil }
+        followedRows.append(WeakFollowedRow(row: row))
         return actions.map { action in
             var followed = action
             followed.handler = { [weak self] _ in
@@ -962,10 +1006,10 @@ public final class ListViewCore {
         }
     }
 
-    private func followOfferedRows(_ mapping: PathMapping, newCounts: [Int]) {
-        guard !offeredRows.isEmpty else { return }
-        offeredRows.removeAll { $0.row == nil }
-        for entry in offeredRows {
+    private func followRows(_ mapping: PathMapping, newCounts: [Int]) {
+        guard !followedRows.isEmpty else { return }
+        followedRows.removeAll { $0.row == nil }
+        for entry in followedRows {
             guard let row = entry.row, let old = row.path else { continue }
             if let new = mapping.newPath(of: old), new.section < newCounts.count, new.item < newCounts[new.section] {
                 row.path = new
@@ -975,9 +1019,9 @@ public final class ListViewCore {
         }
     }
 
-    private func forgetOfferedRows() {
-        for entry in offeredRows { entry.row?.path = nil }
-        offeredRows.removeAll()
+    private func forgetFollowedRows() {
+        for entry in followedRows { entry.row?.path = nil }
+        followedRows.removeAll()
     }
 
     // MARK: Prefetching

@@ -8,6 +8,8 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     enum Call: Hashable, CustomStringConvertible {
         case batch(Changeset, animated: Bool)
         case reconfigure([ItemPath])
+        /// The layout update an adapter asks after an app's reconfigure (an empty `performBatchUpdates`).
+        case measure([ItemPath])
         case reload
         case dequeue(reuseIdentifier: String, path: ItemPath)
 
@@ -15,6 +17,7 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
             switch self {
             case .batch(let c, let animated): "batch \(c.changeCount) changes\(animated ? "" : " (not animated)")"
             case .reconfigure(let paths): "reconfigure \(paths)"
+            case .measure(let paths): "measure \(paths)"
             case .reload: "reload"
             case .dequeue(let id, let path): "dequeue \(id) at \(path)"
             }
@@ -143,7 +146,22 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         onScreen.values.map { ($0.path, $0.cell) } + prepared.map { ($0.key, $0.value) }
     }
 
+    /// As `ListViewAdapter.reconfigureItems(at:)`: the core decides; the rows are reconfigured
+    /// (`reconfigureRows(at:)`), then measured by an empty `performBatchUpdates`, for which
+    /// UIKit checks its cached counts against the data source's as for any batch.
     func reconfigureItems(at paths: [ItemPath]) {
+        core.reconfigure(paths, configure: { platformReconfigure(paths) }, measureAgain: { [unowned self] rows in
+            calls.append(.measure(rows))
+            let before = tableCounts ?? core.reportedCounts()
+            if core.reportedCounts() != before {
+                crashes.append("empty performBatchUpdates: the data source reports \(core.reportedCounts()) rows, the table has \(before) (Invalid update: invalid number of rows)")
+            }
+            tableCounts = core.reportedCounts()
+            layout()
+        })
+    }
+
+    private func platformReconfigure(_ paths: [ItemPath]) {
         calls.append(.reconfigure(paths))
         if defersReconfigure {
             reconfigureLater += paths
@@ -151,6 +169,17 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         }
         askReconfigured(paths)
     }
+
+    /// An app's reconfigure (`TableViewAdapter.reconfigureItems(at:)` called by the app):
+    /// UIKit's dequeue for a row it reconfigures hands back the cell it shows there.
+    func appReconfigures(_ paths: [ItemPath]) {
+        let before = handsBackShownCells
+        handsBackShownCells = true
+        reconfigureItems(at: paths)
+        handsBackShownCells = before
+    }
+
+    private var handsBackShownCells = false
 
     private func askReconfigured(_ paths: [ItemPath]) {
         isReconfiguring = true
@@ -189,6 +218,7 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         // a template (a table cell with a style, no class registered) is dequeued by identifier
         // alone, which cannot: it gets a pooled or new cell.
         if isReconfiguring, reconfiguringPath == path, source.kind != .template, let cell = prepared[path] { return cell }
+        if isReconfiguring, reconfiguringPath == path, handsBackShownCells, let cell = core.cell(at: path) { return cell }
         if isReconfiguring, reconfiguringPath == path { crashes.append("a new cell was dequeued while reconfiguring \(path)") }
         if var cells = pool[source.reuseIdentifier], let cell = cells.popLast() {
             pool[source.reuseIdentifier] = cells
