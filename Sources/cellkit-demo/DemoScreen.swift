@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Dispatch
+import Foundation
 import CellKit
 import CellKitTerminal
 
@@ -230,12 +231,34 @@ func visible(_ text: String) -> String { StyledLine(text).rendered(ansi: false) 
 
 /// Whether one of `fields`, as the rows show it (a control character as its symbol, `␛`, so
 /// that typing what the row shows finds it), holds `query`, which is lowercased.
+///
+/// Beyond ASCII, both are compared as runs of Unicode scalars, composed (NFC): a letter typed
+/// alone finds the clusters it starts (`क` in `क्ष`, `ශ` in `ශ්‍රී`), as a word typed letter by
+/// letter should, and `é` typed finds an `é` written as `e` and a combining accent.
 func shownText(of fields: String..., contains query: String) -> Bool {
-    query.isEmpty || fields.contains { field in
+    guard !query.isEmpty else { return true }
+    let asciiQuery = query.utf8.allSatisfy { $0 < 0x80 }
+    var composedQuery: [Unicode.Scalar]?
+    return fields.contains { field in
         // Printable ASCII is shown as it is; anything else may be shown otherwise.
-        let shown = field.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? field : visible(field)
-        return shown.lowercased().contains(query)
+        if field.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return asciiQuery && field.lowercased().contains(query)
+        }
+        let shown = Array(visible(field).lowercased().precomposedStringWithCanonicalMapping.unicodeScalars)
+        if composedQuery == nil { composedQuery = Array(query.precomposedStringWithCanonicalMapping.unicodeScalars) }
+        return contains(shown, run: composedQuery!)
     }
+}
+
+/// Whether `scalars` hold `run` as a contiguous run.
+private func contains(_ scalars: [Unicode.Scalar], run: [Unicode.Scalar]) -> Bool {
+    guard !run.isEmpty else { return true }
+    guard run.count <= scalars.count else { return false }
+    search: for start in 0...(scalars.count - run.count) {
+        for offset in run.indices where scalars[start + offset] != run[offset] { continue search }
+        return true
+    }
+    return false
 }
 
 /// Exits with ``ExitCode/outputFailed`` when standard output is closed (`>&-`), before a
