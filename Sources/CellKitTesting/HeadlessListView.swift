@@ -214,7 +214,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// for the end of that pass (``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``).
     /// So a row that gets taller without a content change (its image arrived) is
     /// `controller.rowHeights.invalidate(id)` then `reconfigureItems(at:)`: see
-    /// <doc:HeightsAndSelfSizing>.
+    /// CellKit's article “Heights and self-sizing”.
     public func reconfigureItems(at paths: [ItemPath]) {
         core.reconfigure(paths, configure: {
             for path in paths {
