@@ -304,6 +304,29 @@ struct DemoReport10RefreshTests {
         try await history.waitFor("the tag") { lines, _ in lines.contains { $0.contains("v9") } }
     }
 
+    // Demo report 11, defect 4: a tag added to or removed from the selected commit made its row
+    // another row type (another identity): the selection moved one row down, or to row 1.
+    @Test("a tag added to or removed from the selected commit keeps it selected", arguments: ["c 10", "c 3"])
+    func tagOnTheSelectedCommit(subject: String) async throws {
+        let repository = try ScratchRepository("refresh-tag-selected", script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 12); do git commit -q --allow-empty -m "c $i"; done
+            """)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        try await history.waitFor("every page") { _, status in status == "12 commits" }
+        try history.select(subject)
+        let back = subject == "c 10" ? "HEAD~2" : "HEAD~9"
+        for script in ["git tag mark \(back)", "git tag -d mark >/dev/null"] {
+            let changed = try Spawn.run(["sh", "-c", "cd \"$1\" && " + script, "sh", repository.path])
+            try #require(changed.status == 0, "\(changed.errorOutput)")
+            history.screen.refresh()
+            try await history.waitFor("\(script): \(subject) still selected") { _, status in
+                status == "Up to date" && history.selectedSubject == subject
+            }
+        }
+    }
+
     // Demo report 11, defect 1: a tag moved on a commit below the first page stayed where it
     // was (the refresh reads its first page again and keeps the rows below), also after more
     // `r`; moved while new commits came, it was lost until a restart.

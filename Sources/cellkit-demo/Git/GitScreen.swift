@@ -276,6 +276,7 @@ final class GitScreen: DemoScreen {
                 self.printed.knownTotal = older > 0 ? total : shownAll ? shown.count : nil
                 // With the end on screen, the source asks for the older commits (it awaits the end).
                 await self.source.refresh().value
+                await self.keepSelection(selected)
             case .added(let count):
                 self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
                 if decorationsMovedBelow(self.pageSize - count) {
@@ -288,6 +289,7 @@ final class GitScreen: DemoScreen {
                 // the rest (the source says more may follow until a page confirms them).
                 self.printed.knownTotal = shownAll ? shown.count + count : nil
                 await self.source.refresh().value
+                await self.keepSelection(selected)
             case .rewritten(let removed, let added):
                 var message = "The history was rewritten: \(Self.commits(removed)) gone"
                 if added > 0 { message += ", " + Self.newCommits(added) }
@@ -392,10 +394,31 @@ final class GitScreen: DemoScreen {
                 history.growing = false
             }
             await controller.settle()
-            if let list = controller.listView as? TerminalListView, let path = controller.displayed.indexPath(of: selected.id) {
+            if let list = controller.listView as? TerminalListView, let path = Self.path(ofCommit: selected.hash, in: controller.displayed) {
                 list.select(path)
             }
         }
+    }
+
+    /// The row of the commit `hash` in `model`, whatever its row type (a commit that gains or
+    /// loses a tag becomes another row type: another identity for the list).
+    static func path(ofCommit hash: String, in model: TableModel) -> ItemPath? {
+        for (s, section) in model.sections.enumerated() {
+            for (i, item) in section.items.enumerated() where (item.model as? any CommitRow)?.info.hash == hash {
+                return ItemPath(item: i, section: s)
+            }
+        }
+        return nil
+    }
+
+    /// After a refresh that kept the rows: the commit selected before it is selected again when a
+    /// tag it gained or lost made its row another row type (the list moved the selection on).
+    private func keepSelection(_ selected: (id: ItemID, hash: String)?) async {
+        guard let selected, let list = controller.listView as? TerminalListView else { return }
+        await controller.settle()
+        let now = list.selectedPath.flatMap { controller.displayed.item(at: $0)?.model as? any CommitRow }
+        guard now?.info.hash != selected.hash, let path = Self.path(ofCommit: selected.hash, in: controller.displayed) else { return }
+        list.select(path)
     }
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {
