@@ -114,10 +114,7 @@ struct GitRefreshTests {
     // empty history, "20 new commits" (the page size) however many came.
     @Test("r counts every commit gone to an unborn HEAD, and every commit new after an empty history")
     func emptyHistoryCounts() async throws {
-        let repository = try ScratchRepository("refresh-empty", script: """
-            git config user.name T; git config user.email t@example.com
-            for i in $(seq 1 12); do git commit -q --allow-empty -m "c $i"; done
-            """)
+        let repository = try ScratchRepository.emptyCommits("refresh-empty", 12)
         defer { repository.remove() }
         let history = await HistoryScreen(repository.path, pageSize: 5)
         // The rows fill the screen: every page is read.
@@ -146,10 +143,7 @@ struct GitRefreshTests {
     // although the commit selected was still in the history.
     @Test("a rewind keeps the selection on the commit selected when the history still has it")
     func rewindKeepsTheSelection() async throws {
-        let repository = try ScratchRepository("refresh-rewind", script: """
-            git config user.name T; git config user.email t@example.com
-            for i in $(seq 1 12); do git commit -q --allow-empty -m "c $i"; done
-            """)
+        let repository = try ScratchRepository.emptyCommits("refresh-rewind", 12)
         defer { repository.remove() }
         let history = await HistoryScreen(repository.path)
         try history.select("c 10")
@@ -282,10 +276,7 @@ struct DemoReport10RefreshTests {
     // again (about 10 s of CPU on 200,000 commits, memory climbing).
     @Test("r with nothing changed reads nothing again; a new tag is read")
     func upToDateReadsNothing() async throws {
-        let repository = try ScratchRepository("refresh-unchanged", script: """
-            git config user.name T; git config user.email t@example.com
-            for i in $(seq 1 8); do git commit -q --allow-empty -m "c $i"; done
-            """)
+        let repository = try ScratchRepository.emptyCommits("refresh-unchanged", 8)
         defer { repository.remove() }
         let history = await HistoryScreen(repository.path, pageSize: 5)
         // The rows fill the screen: every page is read.
@@ -308,10 +299,7 @@ struct DemoReport10RefreshTests {
     // another row type (another identity): the selection moved one row down, or to row 1.
     @Test("a tag added to or removed from the selected commit keeps it selected", arguments: ["c 10", "c 3"])
     func tagOnTheSelectedCommit(subject: String) async throws {
-        let repository = try ScratchRepository("refresh-tag-selected", script: """
-            git config user.name T; git config user.email t@example.com
-            for i in $(seq 1 12); do git commit -q --allow-empty -m "c $i"; done
-            """)
+        let repository = try ScratchRepository.emptyCommits("refresh-tag-selected", 12)
         defer { repository.remove() }
         let history = await HistoryScreen(repository.path, pageSize: 5)
         try await history.waitFor("every page") { _, status in status == "12 commits" }
@@ -332,9 +320,7 @@ struct DemoReport10RefreshTests {
     // `r`; moved while new commits came, it was lost until a restart.
     @Test("a ref moved far down is shown where git has it, with and without new commits", arguments: [false, true])
     func farRefMoves(withNewCommits: Bool) async throws {
-        let repository = try ScratchRepository("refresh-far-tag", script: """
-            git config user.name T; git config user.email t@example.com
-            for i in $(seq 1 12); do git commit -q --allow-empty -m "c $i"; done
+        let repository = try ScratchRepository.emptyCommits("refresh-far-tag", 12, then: """
             git tag far HEAD~10
             """)
         defer { repository.remove() }
@@ -457,5 +443,15 @@ struct DemoReport8Tests {
         try #require(screen.loadedSnapshot.model.itemCount > 0, "\(log.lines)")
         #expect(!log.lines.contains { $0?.contains("new tweet") == true }, "\(log.lines)")
         #expect(log.lines.last == "20 tweets", "\(log.lines)")
+    }
+}
+
+extension ScratchRepository {
+    /// A repository of `count` empty commits "c 1" … "c N" by "T", then `script` (run by sh in it).
+    static func emptyCommits(_ name: String, _ count: Int, then script: String = "") throws -> ScratchRepository {
+        try ScratchRepository(name, script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 \(count)); do git commit -q --allow-empty -m "c $i"; done
+            """ + "\n" + script)
     }
 }

@@ -400,13 +400,12 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// After a refresh, while rows it kept below its first page wait for the pages fetched
     /// again, those pages put rows above the end rather than at it: the end coming on
     /// screen then loads them one after another, and one page past them, so that the end
-    /// moves on without the user scrolling again. When the end is on screen already as the
-    /// refresh lands, the controller binding the source reports the last row on screen once
-    /// it shows the refreshed rows, so the same pages load. The first of them counts in
-    /// ``isFetching`` and ``pageInFlight`` as soon as it is asked for. The controller reports
-    /// the end on screen so whenever a next page may load and none is under way
-    /// (``awaitsVisibleEnd``): the next page loads with the end on screen after any snapshot,
-    /// not only when a row comes on screen.
+    /// moves on without the user scrolling again. The first of them counts in ``isFetching``
+    /// and ``pageInFlight`` as soon as it is asked for. When the end is on screen already (as
+    /// a refresh lands, or after any other snapshot while a next page may load and none is
+    /// under way: ``awaitsVisibleEnd``), the controller binding the source reports the rows on
+    /// screen once it shows that snapshot, so the next page loads although no row comes on
+    /// screen.
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {
         guard nextPageError == nil, stalledPage == nil, path.section == model.sections.count - 1,
               path.item >= model.sections[path.section].items.count - prefetchDistance else { return }
