@@ -21,9 +21,10 @@ private final class HistoryScreen {
         list = TerminalListView(columns: 100, rows: 20)
         screen.controller.diagnostics = .ignore
         screen.controller.attach(to: list)
-        screen.showStatus = { [unowned self] in
-            status = $0
-            statuses.append($0 ?? "")
+        // Weak: a task of the screen may outlive this test's helper.
+        screen.showStatus = { [weak self] in
+            self?.status = $0
+            self?.statuses.append($0 ?? "")
         }
         screen.start()
         whileFirstPageLoads(screen)
@@ -453,5 +454,43 @@ extension ScratchRepository {
             git config user.name T; git config user.email t@example.com
             for i in $(seq 1 \(count)); do git commit -q --allow-empty -m "c $i"; done
             """ + "\n" + script)
+    }
+}
+
+/// CI crash (stop 24): a task of the history screen outlived what held it and read a freed
+/// object through an `unowned` capture.
+@Suite("cellkit-demo git: a screen let go while it reads", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct GitScreenLifetimeTests {
+    /// The status lines shown, held only by the screen's sink.
+    private final class Statuses { var lines: [String?] = [] }
+
+    @Test("a screen let go while End reads every page and r waits goes away without a crash")
+    func letGoWhileEndReads() async throws {
+        let repository = try ScratchRepository.emptyCommits("lifetime-end", 40)
+        defer { repository.remove() }
+        weak var weakController: ListController?
+        weak var weakScreen: GitScreen?
+        do {
+            let screen = GitScreen(path: repository.path, pageSize: 2)
+            let list = TerminalListView(columns: 100, rows: 10)
+            screen.controller.diagnostics = .ignore
+            screen.controller.attach(to: list)
+            let statuses = Statuses()
+            screen.showStatus = { statuses.lines.append($0) }
+            screen.start()
+            await screen.firstLoadFinished()
+            #expect(screen.handleListKey(.end, in: list))
+            screen.refresh()
+            weakController = screen.controller
+            weakScreen = screen
+        }
+        // Whatever still runs finishes on its own, and everything goes.
+        let deadline = Date().addingTimeInterval(30)
+        while weakController != nil || weakScreen != nil, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(weakScreen == nil)
+        #expect(weakController == nil)
     }
 }

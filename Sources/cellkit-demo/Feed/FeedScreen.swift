@@ -42,8 +42,9 @@ final class FeedScreen: DemoScreen {
         source = ShapedDataSource(pages) { loaded, filter, _ in FeedScreen.shape(loaded, filter: filter, feed: feed) }
         navigation = PagedNavigation(pages, controller: controller)
 
-        controller.register(TweetCell.self, for: Tweet.self) { [unowned self] cell, tweet in
+        controller.register(TweetCell.self, for: Tweet.self) { [weak self] cell, tweet in
             cell.tweet = tweet
+            guard let self else { return }
             cell.avatar = avatars[tweet.author.id]
             cell.now = feed.postedAt(newestShown) + 2
         }
@@ -51,23 +52,24 @@ final class FeedScreen: DemoScreen {
         controller.dispatch.onResource(Tweet.self) { (cell: TweetCell, _, update) in
             if update.key == "avatar" { cell.avatar = update.value as? Avatar }
         }
-        controller.onSelect(Tweet.self) { [unowned self] tweet, _ in
-            showStatus("Selected @\(tweet.author.handle): \(tweet.text)")
+        controller.onSelect(Tweet.self) { [weak self] tweet, _ in
+            self?.showStatus("Selected @\(tweet.author.handle): \(tweet.text)")
         }
         controller.addPresenter(
             UserPresenter(
-                avatars: { [unowned self] id in avatars[id] },
-                selectedUser: { [unowned self] user in showStatus("Selected @\(user.handle) (\(user.followers) followers)") }
+                avatars: { [weak self] id in self?.avatars[id] },
+                selectedUser: { [weak self] user in self?.showStatus("Selected @\(user.handle) (\(user.followers) followers)") }
             ),
             style: .byline
         )
         // Avatars are a resource of the user: one download reaches every visible row showing or naming them.
-        controller.onWillDisplay { [unowned self] _, item in
+        controller.onWillDisplay { [weak self] _, item in
+            guard let self else { return }
             if let tweet = item.model(as: Tweet.self) { loadAvatar(tweet.author) }
             if let user = item.model(as: User.self) { loadAvatar(user) }
         }
-        source.onPublish = { [unowned self] snapshot in published(snapshot) }
-        navigation.isEnabled = { [unowned self] in source.filter.isEmpty }
+        source.onPublish = { [weak self] snapshot in self?.published(snapshot) }
+        navigation.isEnabled = { [weak self] in self?.source.filter.isEmpty ?? false }
     }
 
     func start() {

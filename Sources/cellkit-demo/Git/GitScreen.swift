@@ -20,7 +20,7 @@ final class GitScreen: DemoScreen {
     }
     /// Shows a status line (through the sink the app sets), remembering it as ``shownStatus``.
     var showStatus: (String?) -> Void {
-        get { { [unowned self] in shownStatus = $0; statusSink($0) } }
+        get { { [weak self] in self?.shownStatus = $0; self?.statusSink($0) } }
         set { statusSink = newValue }
     }
     private var statusSink: (String?) -> Void = { _ in }
@@ -36,7 +36,12 @@ final class GitScreen: DemoScreen {
     private let repository: GitRepository
     private let source: ShapedDataSource
     /// The pages read so far; replaced by a new source when a refresh finds the history rewritten.
-    private var pages: PaginatedDataSource<CommitInfo>
+    private var pages: PaginatedDataSource<CommitInfo> {
+        get { currentPages.pages }
+        set { currentPages.pages = newValue }
+    }
+    /// Holds ``pages`` for End's navigation, whose page loads may outlive the screen.
+    private let currentPages: PagesBox
     /// The running `git log` behind `pages`.
     private(set) var history: GitHistory
     private let pageSize: Int
@@ -78,7 +83,9 @@ final class GitScreen: DemoScreen {
         self.repository = repository
         self.pageSize = pageSize
         self.withDiffstats = withDiffstats
-        (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
+        let (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
+        currentPages = PagesBox(pages)
+        self.history = history
         let printed = ShapeStartBox()
         self.printed = printed
         source = ShapedDataSource(pages) { loaded, filter, hasMore in
@@ -95,7 +102,8 @@ final class GitScreen: DemoScreen {
             return value
         }
         // End reads in pages that grow.
-        navigation = PagedNavigation({ [unowned self] in pages }, controller: controller, loadingAll: { [unowned self] on in
+        navigation = PagedNavigation({ [currentPages] in currentPages.pages }, controller: controller, loadingAll: { [weak self] on in
+            guard let self else { return }
             history.growing = on
             loadingAll = on
             if !on && refreshAfterEnd {
@@ -110,11 +118,11 @@ final class GitScreen: DemoScreen {
         register(MergeCell.self, for: Merge.self, height: 2)
         register(TagCell.self, for: TaggedCommit.self, height: 3)
         controller.register(SearchRestCell.self, for: SearchRest.self) { cell, row in cell.row = row }
-        controller.onSelect(SearchRest.self) { [unowned self] _, _ in searchRest() }
-        source.onPublish = { [unowned self] snapshot in published(snapshot) }
+        controller.onSelect(SearchRest.self) { [weak self] _, _ in self?.searchRest() }
+        source.onPublish = { [weak self] snapshot in self?.published(snapshot) }
         // Before the rows show: the no-results row counts the commits searched so far.
-        source.willPublish = { [unowned self] loaded in updateNoResults(loaded: loaded.model.itemCount) }
-        navigation.isEnabled = { [unowned self] in source.filter.isEmpty }
+        source.willPublish = { [weak self] loaded in self?.updateNoResults(loaded: loaded.model.itemCount) }
+        navigation.isEnabled = { [weak self] in self?.source.filter.isEmpty ?? false }
     }
 
     /// A paged source over a new `git log` of `repository`.
@@ -132,15 +140,17 @@ final class GitScreen: DemoScreen {
     }
 
     private func register<Model: CommitRow & Identifiable, Cell: CommitCellBase>(_ cell: Cell.Type, for model: Model.Type, height: Double) where Model.ID: Sendable {
-        controller.register(cell, for: model) { [unowned self] cell, row in
+        controller.register(cell, for: model) { [weak self] cell, row in
             cell.info = row.info
+            guard let self else { return }
             cell.diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.hash)
         }
         controller.height(for: model) { _ in height }
         controller.dispatch.onResource(model) { (cell: Cell, _, update) in
             if update.key == "diffstat" { cell.diffstat = update.value as? String }
         }
-        controller.onSelect(model) { [unowned self] row, _ in
+        controller.onSelect(model) { [weak self] row, _ in
+            guard let self else { return }
             let diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.hash)
             let line = "\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)"
             showStatus(line + (diffstat.map { " · " + $0 } ?? ""))
@@ -655,6 +665,12 @@ extension GitScreen {
 
 /// Holds where shaping starts and the commits a refresh counted, for the shaping closure.
 @MainActor
+/// The screen's current pages, for closures that must not hold the screen.
+final class PagesBox {
+    var pages: PaginatedDataSource<CommitInfo>
+    init(_ pages: PaginatedDataSource<CommitInfo>) { self.pages = pages }
+}
+
 final class ShapeStartBox {
     var start = GitScreen.ShapeStart()
     /// How many commits the history has, when a refresh counted them with every one loaded.
