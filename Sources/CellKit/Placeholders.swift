@@ -65,8 +65,9 @@ extension ErrorPlaceholder: ContentFingerprinting {
 
 extension ListController.Placeholders {
     /// What the error row and background say for `error`: its user-facing
-    /// description if it has one, ``cancelledMessage`` for a cancellation, else
-    /// ``unknownErrorMessage``.
+    /// description if it has one (a description that shows nothing, empty or only
+    /// spaces and invisible characters, counts as none), ``cancelledMessage`` for a
+    /// cancellation, else ``unknownErrorMessage``.
     ///
     /// ```swift
     /// struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }

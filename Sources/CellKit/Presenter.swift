@@ -40,7 +40,8 @@ public protocol Presenter<Model, Cell> {
     func update(_ cell: Cell, showing model: Model, style: CellStyle, resource: ResourceUpdate)
     /// The event for a tap on the row (Coffee's `cellClickedForObject:`). Default: none.
     func selected(_ model: Model, style: CellStyle) -> Event?
-    /// The row height for `model` in `style`; `nil`: the list's default. Default: `nil`.
+    /// The row height for `model` in `style`; `nil`: no say, the controller's dispatch height
+    /// handler for the type decides, else the list's default. Default: `nil`.
     func height(for model: Model, style: CellStyle) -> Double?
 }
 

@@ -470,9 +470,7 @@ extension TableModel {
     /// that shows nothing (a bidirectional control or mark, a zero-width space, a byte
     /// order mark, a control character).
     static func isBlankLead(_ character: Character) -> Bool {
-        character.isWhitespace || character.unicodeScalars.allSatisfy {
-            $0.properties.generalCategory == .format || $0.properties.generalCategory == .control
-        }
+        character.unicodeScalars.allSatisfy(BlankText.isInvisible)
     }
 
     static func order(_ title: String) -> Int { alphabet.firstIndex(of: title) ?? alphabet.count }

@@ -111,15 +111,11 @@ open class ErrorCell: TextCell {
 
 extension TextCell {
     /// The default cell's text for `model`: its description, or, when that shows nothing
-    /// (empty, or only white space, controls and invisible format characters), its type
-    /// name and id.
+    /// (empty, or only white space, controls, invisible format characters and other
+    /// default-ignorable ones such as the Hangul filler), its type name and id.
     nonisolated static func defaultText(for model: Any) -> String {
         let description = String(describing: model)
-        let blank = description.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isWhitespace || scalar.properties.generalCategory == .format
-                || scalar.properties.generalCategory == .control
-        }
-        guard blank else { return description }
+        guard BlankText.showsNothing(description) else { return description }
         let typeName = String(describing: type(of: model))
         guard let identifiable = model as? any Identifiable else { return typeName }
         return "\(typeName)(id: \(identifierText(of: identifiable)))"

@@ -222,7 +222,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:331
+// Sources/CellKit/Adapters/ListViewCore.swift:335
 @MainActor private func docExample20() async throws {
     let core = ListViewCore(listView: HeadlessListView(), backend: HeadlessListView())
     var scrolledTo: [String] = []
@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:894
+// Sources/CellKit/Adapters/ListViewCore.swift:898
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:972
+// Sources/CellKit/Adapters/ListViewCore.swift:976
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -735,7 +735,7 @@ import Testing
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
-// Sources/CellKit/Placeholders.swift:71
+// Sources/CellKit/Placeholders.swift:72
 @MainActor private func docExample63() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
@@ -744,7 +744,7 @@ import Testing
     assert(placeholders.message(for: CancellationError()) == "Loading was cancelled.")
 }
 
-// Sources/CellKit/Placeholders.swift:105
+// Sources/CellKit/Placeholders.swift:106
 @MainActor private func docExample64() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.loadMore.failureMessage = "No connection"
@@ -772,7 +772,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Presenter.swift:66
+// Sources/CellKit/Presenter.swift:67
 @MainActor private func docExample66() async throws {
     final class FollowCell: TextCell { var onFollow: (@MainActor () -> Void)? }
     struct Account: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -798,7 +798,7 @@ import Testing
     assert(followed == [ItemPath(item: 2, section: 0)])                   // Bob's row now
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:30
+// Sources/CellKit/Resources/ResourceLoader.swift:32
 @MainActor private func docExample67() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1778,7 +1778,7 @@ import Testing
     assert(listView.visibleCells.map { ($0 as? UserCell)?.image } == ["ada.png", nil, nil, "ada.png"])
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:125
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:130
 @MainActor private func docExample115() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1800,7 +1800,7 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:154
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:159
 @MainActor private func docExample116() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 

@@ -202,17 +202,21 @@ public final class ListViewCore {
         reloadQueued = false
         userMovePending = false
         reconfiguring.removeAll()
-        if ownership == .core {
-            for (path, cell) in visible.sorted(by: { $0.key < $1.key }) { endDisplay(cell, at: path) }
+        // One pass: the rows that end display and those the reload shows again are one
+        // change of the screen (a resource load of a row on screen before and after goes on).
+        layingOut {
+            if ownership == .core {
+                for (path, cell) in visible.sorted(by: { $0.key < $1.key }) { endDisplay(cell, at: path) }
+            }
+            visible.removeAll()
+            pathOfCell.removeAll()
+            prepared.removeAll()
+            forgetFollowedRows()
+            cancelAllPrefetching()
+            isReloadPending = true
+            onEvent?(.reloaded)
+            backend?.reloadAll()
         }
-        visible.removeAll()
-        pathOfCell.removeAll()
-        prepared.removeAll()
-        forgetFollowedRows()
-        cancelAllPrefetching()
-        isReloadPending = true
-        onEvent?(.reloaded)
-        layingOut { backend?.reloadAll() }
     }
 
     /// Runs `body`, a backend's layout pass that makes or configures cells (after a

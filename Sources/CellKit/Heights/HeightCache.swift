@@ -34,8 +34,10 @@ public struct HeightCache: Sendable {
         return entry.height
     }
 
-    /// Keeps `height` as the height of `item` at `width`.
+    /// Keeps `height` as the height of `item` at `width`; a width that is not finite
+    /// and positive keeps nothing (no lookup could find it: NaN equals nothing).
     public mutating func store(_ height: Double, for item: ListItem, width: Double) {
+        guard width.isFinite, width > 0 else { return }
         entries[Key(id: item.id, width: width)] = (item, height)
     }
 

@@ -83,12 +83,12 @@ enum LocalizedStrings {
     /// description of Foundation's own errors (`URLError`, `CocoaError`, `NSError`),
     /// else `nil` (a Swift error's `description` is for developers).
     static func userFacingDescription(of error: any Error) -> String? {
-        if let localized = error as? any LocalizedError, let text = localized.errorDescription, !text.isEmpty {
+        if let localized = error as? any LocalizedError, let text = localized.errorDescription, !BlankText.showsNothing(text) {
             return text
         }
         if error is URLError || error is CocoaError || type(of: error) is NSError.Type {
             let text = error.localizedDescription
-            return text.isEmpty ? nil : text
+            return BlankText.showsNothing(text) ? nil : text
         }
         return nil
     }

@@ -17,15 +17,17 @@
 /// touched, and nothing is reloaded. Prefetched rows that an apply removes are
 /// cancelled too, as removed visible rows are.
 ///
-/// A load that throws (other than a cancelled one) caches and delivers nothing: a
-/// ``Diagnostic/Kind/loadFailed`` diagnostic to the controller's handler names the key
-/// and the object's identity, and a row of the object that shows again loads again.
+/// A load that throws caches and delivers nothing, and a row of the object that shows
+/// again loads again. A ``Diagnostic/Kind/loadFailed`` diagnostic to the controller's
+/// handler names the key and the object's identity, unless the load threw
+/// `CancellationError` (cancelled by the loader, or by the app's own code: neither is
+/// reported, and only the loader's cancellations count in ``cancelledLoads``).
 /// For a broken-image state, catch in `load` and return a value that says so.
 ///
 /// The cache knows an object by its identity, not its content: when what the resource
 /// depends on changes (a user's new avatar URL, same id), the cached value stays until
-/// ``removeAllCachedValues()`` (or hand the new one to the rows on screen with
-/// ``ListController/provideResource(_:key:value:)``).
+/// ``removeAllCachedValues()``, which also drops the loads under way (or hand the new one
+/// to the rows on screen with ``ListController/provideResource(_:key:value:)``).
 ///
 /// ```swift
 /// final class AvatarCell: TextCell { var avatar: String? }
@@ -72,6 +74,7 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
     private struct Running {
         let token: Int
         let task: Task<Void, Never>
+        let model: Model
     }
 
     /// Creates a loader delivering results of `load` with `key`.
@@ -95,9 +98,21 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
     /// The identities of the objects whose loads are running.
     public var loadingIDs: Set<ItemID> { Set(running.keys) }
 
-    /// Forgets every cached result: the rows load again when they show again (what
-    /// changed while the rows show, provide with ``ListController/provideResource(_:key:value:)``).
-    public func removeAllCachedValues() { cache.removeAll() }
+    /// Forgets every cached result, and the results of the loads under way: the rows
+    /// load again when they show again (what changed while the rows show, provide with
+    /// ``ListController/provideResource(_:key:value:)``).
+    ///
+    /// A load under way started with what the resource depended on before (the old
+    /// avatar URL): it is cancelled, so its stale result is neither cached nor handed to
+    /// a row, nor laid over a value provided after this call. An object whose rows show or
+    /// are prefetched loads again at once.
+    public func removeAllCachedValues() {
+        cache.removeAll()
+        for (id, run) in running {
+            cancel(id)
+            if visibleCount[id] != nil || isPrefetched(id) { start(id, run.model) }
+        }
+    }
 
     // MARK: Rows coming and going
 
@@ -191,7 +206,7 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
             do { result = .success(try await load(model)) } catch { result = .failure(error) }
             self?.finish(id, token: token, model: model, result: result)
         }
-        running[id] = Running(token: token, task: task)
+        running[id] = Running(token: token, task: task, model: model)
     }
 
     private func cancel(_ id: ItemID) {
@@ -253,8 +268,21 @@ extension ListController {
     /// Runs `loader` for the rows of this list: loads start as rows show or are
     /// prefetched, and finished resources reach the visible cells of their rows.
     /// The controller keeps the loader alive.
+    ///
+    /// A loader added while rows show starts their loads at once (or hands them its
+    /// cached results), as if it had been there when they showed.
     public func addResourceLoader<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         loader.controller = self
-        resources.add(AnyResourceLoader(loader))
+        let erased = AnyResourceLoader(loader)
+        resources.add(erased)
+        guard let listView else { return }
+        // Once any pass under way is over: its rows are then the ones on screen.
+        listView.performWhenIdle { [weak self, weak listView] in
+            guard let self, let listView, self.listView === listView else { return }
+            for path in listView.visibleItemPaths {
+                guard let item = self.displayed.item(at: path), let cell = listView.cell(at: path) else { continue }
+                erased.willDisplay(item, cell)
+            }
+        }
     }
 }
