@@ -30,6 +30,10 @@ final class PagedNavigation {
     private let controller: ListController
     /// Whether keys move through the loaded pages (not while a filter shows a part of them).
     var isEnabled: () -> Bool = { true }
+    /// Whether End / G loads every page also while ``isEnabled`` says no (a filter that
+    /// searches the rows loaded: End then has it search every page); the keys pressed while
+    /// it loads wait or stop it as they do without a filter.
+    var endLoadsAllWhenDisabled = false
     private var queue: [Key] = []
     private var waiting = false
     /// End's loading of every page, while it runs.
@@ -66,7 +70,7 @@ final class PagedNavigation {
 
     /// Handles `key` for `list`; returns whether it did (the list view must not).
     func handle(_ key: Key, in list: TerminalListView) -> Bool {
-        guard Self.isNavigation(key), isEnabled() else { return false }
+        guard Self.isNavigation(key), isEnabled() || waiting || (endLoadsAllWhenDisabled && Self.isEnd(key)) else { return false }
         if waiting {
             if let task = loadingAll, Self.movesUp(key) {
                 // Stop End: the key moves the selection now; the page under way lands where it is.
@@ -169,8 +173,31 @@ final class PagedNavigation {
             waiting = false
             if let position, let path = contentPath(at: position) { list.select(path) }
             // Nothing came: the keys kept meanwhile go. A failed page keeps the key that waited
-            // for it, which moves over the loaded rows (as far as the "Couldn't load more" row).
-            if !progressed() { queue = pages.failed() && key == nil ? Array(queue.prefix(1)) : [] }
+            // for it, which moves over the loaded rows (as far as the "Couldn't load more" row);
+            // when that row, on screen, asks for the page again, the other keys wait for it.
+            if !progressed() {
+                if pages.failed() && key == nil, !queue.isEmpty {
+                    let first = queue.removeFirst()
+                    if !handle(first, in: list) { list.handle(first) }
+                    if !waiting, !queue.isEmpty {
+                        // On the "Couldn't load more" row; keys pressed meanwhile still wait.
+                        let shown = contentCount
+                        let at = list.selectedPath.map(contentIndex)
+                        waiting = true
+                        await controller.settle()
+                        guard wait == abandonedWaits else { return }
+                        waiting = false
+                        if pages.failed() {
+                            queue.removeAll()
+                        } else if contentCount > shown, let at, let path = contentPath(at: at) {
+                            // The page came meanwhile: the selection goes on from the first of its rows.
+                            list.select(path)
+                        }
+                    }
+                } else {
+                    queue.removeAll()
+                }
+            }
             if let key { list.handle(key) }
             while !waiting, !queue.isEmpty {
                 let next = queue.removeFirst()
@@ -217,6 +244,8 @@ final class PagedNavigation {
     private static func isLoadMore(_ section: TableSection) -> Bool {
         section.items.count == 1 && section.items[0].model is LoadMorePlaceholder
     }
+
+    private static func isEnd(_ key: Key) -> Bool { key == .end || key == .character("G") }
 
     /// Whether `key` moves the selection up or to the top (it stops End's loading).
     private static func movesUp(_ key: Key) -> Bool {

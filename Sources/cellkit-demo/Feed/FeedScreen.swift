@@ -30,13 +30,27 @@ final class FeedScreen: DemoScreen {
     private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastActivity = ListActivity.idle
     private var newestShown = 1000
+    private let refreshScope: RefreshScope
+
+    /// Whether the next first page reads the feed to its end (a refresh with every page loaded).
+    @MainActor final class RefreshScope {
+        var toEnd = false
+        func takeToEnd() -> Bool {
+            defer { toEnd = false }
+            return toEnd
+        }
+    }
 
     init(seed: UInt64, failRate: Double, timing: FeedServer.Timing = FeedServer.Timing(), avatarDelay: Int = 150) {
         let server = FeedServer(seed: seed, failRate: failRate, timing: timing)
         self.server = server
         feed = server.feed
         self.avatarDelay = avatarDelay
-        let pages = PaginatedDataSource<Tweet>(prefetchDistance: 1) { page in try await server.page(page) }
+        let refreshScope = RefreshScope()
+        self.refreshScope = refreshScope
+        let pages = PaginatedDataSource<Tweet>(prefetchDistance: 1) { page in
+            try await server.page(page, toEnd: page == 0 ? await refreshScope.takeToEnd() : false)
+        }
         let feed = server.feed
         self.pages = pages
         source = ShapedDataSource(pages) { loaded, filter, _ in FeedScreen.shape(loaded, filter: filter, feed: feed) }
@@ -69,7 +83,11 @@ final class FeedScreen: DemoScreen {
             if let user = item.model(as: User.self) { loadAvatar(user) }
         }
         source.onPublish = { [weak self] snapshot in self?.published(snapshot) }
+        // Before the rows show: the no-results row counts the tweets searched so far (as the git screen's).
+        source.willPublish = { [weak self] loaded in self?.updateNoResults(loaded: loaded.model.itemCount, all: !loaded.hasMore) }
         navigation.isEnabled = { [weak self] in self?.source.filter.isEmpty ?? false }
+        // With a filter too, End reads every page: the filter then searches the whole feed.
+        navigation.endLoadsAllWhenDisabled = true
     }
 
     func start() {
@@ -83,11 +101,15 @@ final class FeedScreen: DemoScreen {
     }
 
     /// Loads new tweets on top; nothing while the first page loads (it is the newest already,
-    /// and none of it is new: nothing was shown before it).
+    /// and none of it is new: nothing was shown before it) or a refresh runs (as on the git
+    /// screen: a second one would start it over, and stop End reading the pages meanwhile).
     func refresh() {
-        guard firstLoadDone else { return }
+        guard firstLoadDone, !pages.isFetchingFirstPage else { return }
         // On the first page's error row, the refresh brings the first page: none of it is new.
         refreshBringsFirstPage = pages.items.isEmpty
+        // Every page loaded: the refresh reads the feed to its end at once (the tweets below the
+        // new ones are those shown), not page after page again behind a "Loading more…" row.
+        refreshScope.toEnd = !pages.hasMore && !pages.items.isEmpty && !pages.isFetching
         source.refresh()
     }
 
@@ -108,10 +130,7 @@ final class FeedScreen: DemoScreen {
     private var heldKeys: [(Key, TerminalListView)] = []
 
     func filter(_ text: String) {
-        // Say what was searched: the filter looks at the loaded pages of the feed only.
-        let loaded = source.innerSnapshot.model.itemCount
-        controller.placeholders.noResults = NoResultsPlaceholder(
-            message: "No tweets or people match “\(text)” in the \(loaded) loaded tweet\(loaded == 1 ? "" : "s")")
+        // The no-results row and the status line say what was searched (see `willPublish`).
         source.filter = text
         filtersShowing += 1
         Task { [controller] in
@@ -125,6 +144,19 @@ final class FeedScreen: DemoScreen {
     }
 
     // MARK: Status
+
+    /// The no-results row under a filter: what it searched, the `loaded` tweets (`all` of them).
+    private func updateNoResults(loaded: Int, all: Bool) {
+        guard !source.filter.isEmpty else { return }
+        controller.placeholders.noResults = NoResultsPlaceholder(
+            message: "No tweets or people match “\(source.filter)” in \(Self.searched(loaded, all: all))")
+    }
+
+    /// The tweets a filter searched: "the 20 loaded tweets", "all 1000 tweets".
+    static func searched(_ loaded: Int, all: Bool) -> String {
+        let tweets = "tweet\(loaded == 1 ? "" : "s")"
+        return all ? "all \(loaded) \(tweets)" : "the \(loaded) loaded \(tweets)"
+    }
 
     private func published(_ snapshot: ListSnapshot) {
         let count = snapshot.model.sections.reduce(0) { $0 + $1.items.count { $0.model is Tweet } }
@@ -149,6 +181,10 @@ final class FeedScreen: DemoScreen {
                 showStatus("\(fresh) new tweet\(fresh == 1 ? "" : "s") at the top")
             } else if source.filter.isEmpty {
                 showStatus("\(count) tweet\(count == 1 ? "" : "s")")
+            } else {
+                // Say what the filter searched (the rows are tweets and people).
+                let matches = snapshot.model.itemCount
+                showStatus("\(matches) row\(matches == 1 ? " matches" : "s match") in \(Self.searched(pages.items.count, all: !pages.hasMore))")
             }
         }
         if !snapshot.state.isLoading && !firstLoadDone {

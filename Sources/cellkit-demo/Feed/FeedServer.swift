@@ -28,8 +28,10 @@ actor FeedServer {
     }
 
     /// Page 0: every tweet newer than page 1; page n: twenty older tweets, from the start's top down,
-    /// down to tweet 1 (the feed's real end, page 49).
-    func page(_ n: Int) async throws -> Page<Tweet> {
+    /// down to tweet 1 (the feed's real end, page 49). With `toEnd`, page 0 holds every tweet, down
+    /// to tweet 1, and says no page follows: a refresh of a client that loaded every page (the
+    /// pages after the first never change, so nothing below the new tweets needs reading again).
+    func page(_ n: Int, toEnd: Bool = false) async throws -> Page<Tweet> {
         try await Task.sleep(for: .milliseconds(n == 0 && !firstPageServed ? timing.firstPage : timing.page))
         if failRate > 0 && failures.unit() < failRate {
             throw FeedError(what: n == 0 ? (firstPageServed ? "new tweets" : "the first page of the feed") : "page \(n + 1) of the feed", failRate: failRate)
@@ -38,6 +40,7 @@ actor FeedServer {
             if firstPageServed { newest += 1 + Int(arrivals.next() % 4) }
             firstPageServed = true
             let top = newest
+            if toEnd { return Page((1...top).reversed().map { feed.tweet($0) }, hasMore: false) }
             return Page((0...(top - 1000 + Self.pageSize - 1)).map { feed.tweet(top - $0) }, hasMore: true)
         }
         let top = 1000 - Self.pageSize * n
