@@ -10,7 +10,9 @@ struct FeedCommand: ParsableCommand {
         Tweets grouped by hour, with "who to follow" users in the byline style. The loading row shows \
         while the first page loads (keys pressed meanwhile wait for it); more tweets load when the last row \
         comes on screen, down to the feed's end (1,000 tweets in 50 pages); r brings new \
-        tweets at the top without moving the row you are on; avatars download (simulated) for the rows \
+        tweets at the top without moving the row you are on (with every page loaded, at once: the pages below \
+        are not read again); / filters the loaded tweets and people, the status line says how many rows match \
+        in how many tweets, and End then loads every page too; avatars download (simulated) for the rows \
         on screen only. --fail-rate makes loads fail (the error row, Enter retries), the same way for the same --seed.
         """
     )

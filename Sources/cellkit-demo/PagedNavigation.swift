@@ -158,7 +158,9 @@ final class PagedNavigation {
 
     /// Waits for `task` and the list to show its result, then handles `key` and the keys kept meanwhile.
     /// When `progressed` says nothing arrived (a failed page, a refresh running), the kept keys are
-    /// dropped, but for the one that waited for a page that failed: it moves over the loaded rows.
+    /// dropped, but for the one that waited for a page that failed: it moves over the loaded rows
+    /// (onto the "Couldn't load more" row); when that row asks for the page again as it shows, the
+    /// other keys wait for the page and go on from its first row.
     private func wait(
         for task: Task<Void, Never>, in list: TerminalListView, then key: Key?, restoring position: Int? = nil,
         progressed: @escaping @MainActor () -> Bool = { true }
@@ -182,16 +184,23 @@ final class PagedNavigation {
                     if !waiting, !queue.isEmpty {
                         // On the "Couldn't load more" row; keys pressed meanwhile still wait.
                         let shown = contentCount
+                        let loaded = pages.count()
                         let at = list.selectedPath.map(contentIndex)
                         waiting = true
                         await controller.settle()
+                        if !pages.failed(), pages.hasMore() || pages.count() > loaded {
+                            // The row, on screen, asked for the page again: the keys wait for it
+                            // and for the list to show it.
+                            await pages.loadUntil(loaded).value
+                            await controller.settle()
+                        }
                         guard wait == abandonedWaits else { return }
                         waiting = false
-                        if pages.failed() {
-                            queue.removeAll()
-                        } else if contentCount > shown, let at, let path = contentPath(at: at) {
+                        if contentCount > shown {
                             // The page came meanwhile: the selection goes on from the first of its rows.
-                            list.select(path)
+                            if let at, let path = contentPath(at: at) { list.select(path) }
+                        } else if pages.failed() {
+                            queue.removeAll()
                         }
                     }
                 } else {

@@ -11,7 +11,7 @@ import Testing
 struct FeedScreenTests {
     @MainActor final class StatusLog { var lines: [String?] = [] }
 
-    /// A feed screen on a 100x28 list view (the demo's 100x30 terminal less its two bars).
+    /// A feed screen on its list view (by default 100x28: the demo's 100x30 terminal less its two bars).
     @MainActor struct Feed {
         let screen: FeedScreen
         let log: StatusLog
@@ -50,12 +50,14 @@ struct FeedScreenTests {
         var idle: Bool { loaded.activity == .idle && !loaded.state.isLoading }
     }
 
-    func startedFeed(seed: UInt64 = 1, failRate: Double = 0, timing: FeedServer.Timing = .init(firstPage: 0, page: 0),
-                     waitForFirstPage: Bool = true) async -> Feed {
+    /// The feed with `seed` and `failRate` (instant pages unless `timing` says otherwise) on a
+    /// `columns` × `rows` list view, started (its first load finished unless `waitForFirstPage` is false).
+    static func startedFeed(seed: UInt64 = 1, failRate: Double = 0, timing: FeedServer.Timing = .init(firstPage: 0, page: 0),
+                            columns: Int = 100, rows: Int = 28, waitForFirstPage: Bool = true) async -> Feed {
         let screen = FeedScreen(seed: seed, failRate: failRate, timing: timing, avatarDelay: 0)
         let log = StatusLog()
         screen.showStatus = { log.lines.append($0) }
-        let list = TerminalListView(columns: 100, rows: 28)
+        let list = TerminalListView(columns: columns, rows: rows)
         screen.controller.diagnostics = .ignore
         screen.controller.attach(to: list)
         screen.start()
@@ -67,7 +69,7 @@ struct FeedScreenTests {
     // (15 s of "Loading more tweets… 1004 so far"); End then missed the last row and j waited.
     @Test("r with the whole feed loaded reads no page again: the bar counts the tweets, End and j answer at once")
     func refreshWithTheWholeFeedLoaded() async {
-        let feed = await startedFeed()
+        let feed = await Self.startedFeed()
         feed.press(.end)
         #expect(await feed.wait { !feed.loaded.hasMore && feed.idle })
         feed.log.lines.removeAll()
@@ -88,19 +90,19 @@ struct FeedScreenTests {
     @Test("keys waiting for a next page that fails once and is retried are kept")
     func keysKeptThroughARetriedPage() async {
         // Seed 2 with this rate fails page 2 on its first try.
-        let feed = await startedFeed(seed: 2, failRate: 0.5)
+        let feed = await Self.startedFeed(seed: 2, failRate: 0.5)
         feed.press(Array(repeating: Key.character("j"), count: 30))
-        #expect(await feed.wait { feed.idle && feed.loaded.model.itemCount == 40 })
-        // The keys go on once the page is in.
-        _ = await feed.wait(seconds: 5) { feed.position == "31/45" }
-        #expect(feed.position == "31/45", "\(feed.log.lines)")
+        #expect(await feed.wait { feed.idle && feed.loaded.model.itemCount >= 40 })
+        // The keys go on once the page is in (the rows seen meanwhile may load the page after it).
+        _ = await feed.wait(seconds: 5) { feed.position.hasPrefix("31/") }
+        #expect(feed.position.hasPrefix("31/"), "\(feed.position) \(feed.log.lines)")
     }
 
     // Demo report 12, defect 4: a filter typed while the first page loaded left "Loading the
     // feed…" in the status bar for good.
     @Test("a filter typed while the first page loads: the bar says what it found once the page is in")
     func filterDuringTheFirstLoad() async {
-        let feed = await startedFeed(waitForFirstPage: false)
+        let feed = await Self.startedFeed(waitForFirstPage: false)
         feed.screen.filter("knuth")
         await feed.screen.firstLoadFinished()
         #expect(await feed.wait { feed.idle })
@@ -110,7 +112,7 @@ struct FeedScreenTests {
     // Demo report 12, defect 5: a second `r` while End's refresh ran stopped End mid-list.
     @Test("a second r while End's refresh runs: End goes on to the feed's end")
     func secondRefreshDuringEnd() async {
-        let feed = await startedFeed(timing: .init(firstPage: 5, page: 5))
+        let feed = await Self.startedFeed(timing: .init(firstPage: 5, page: 5))
         feed.press(.end)
         #expect(await feed.wait { feed.loaded.model.itemCount >= 60 })
         feed.screen.refresh()
@@ -126,7 +128,7 @@ struct FeedScreenTests {
     // Demo report 12, defect 6: with a filter, End loaded nothing more.
     @Test("End with a filter loads every page")
     func endWithAFilter() async {
-        let feed = await startedFeed()
+        let feed = await Self.startedFeed()
         feed.screen.filter("knuth")
         _ = await feed.wait { feed.idle }
         feed.press(.end)
@@ -137,7 +139,7 @@ struct FeedScreenTests {
     // Demo report 12, defect 6: the no-results row kept the count of the filter's time after `r`.
     @Test("the no-results row counts the tweets loaded after r")
     func noResultsCountAfterRefresh() async {
-        let feed = await startedFeed()
+        let feed = await Self.startedFeed()
         feed.screen.filter("zzzq")
         _ = await feed.wait { feed.idle }
         #expect(feed.screen.controller.placeholders.noResults.message.hasSuffix("in the 20 loaded tweets"))
@@ -150,7 +152,7 @@ struct FeedScreenTests {
     // Demo report 12, defect 6: a next page retried under a filter left "Loading more…" in the bar.
     @Test("a page retried under a filter: the bar says what the filter found once it is in")
     func retryUnderAFilter() async {
-        let feed = await startedFeed(seed: 2, failRate: 0.5)
+        let feed = await Self.startedFeed(seed: 2, failRate: 0.5)
         // Page 2 fails on its first try.
         _ = feed.screen.loadNextPage()
         #expect(await feed.wait { feed.loaded.nextPageError != nil && feed.idle })

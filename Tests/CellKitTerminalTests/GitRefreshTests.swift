@@ -380,22 +380,13 @@ struct DemoReport8Tests {
     }
 
     /// Every status line a screen showed, in order.
-    @MainActor final class StatusLog { var lines: [String?] = [] }
-
     /// The feed with `seed` and `failRate`, instant pages, on an 80x20 terminal list view
     /// (returned: the controller holds it weakly), started and its first load finished; its
     /// status lines go to the log.
     @MainActor
-    private func startedFeed(seed: UInt64, failRate: Double) async -> (FeedScreen, StatusLog, TerminalListView) {
-        let screen = FeedScreen(seed: seed, failRate: failRate, timing: FeedServer.Timing(firstPage: 0, page: 0), avatarDelay: 0)
-        let log = StatusLog()
-        screen.showStatus = { log.lines.append($0) }
-        let list = TerminalListView(columns: 80, rows: 20)
-        screen.controller.diagnostics = .ignore
-        screen.controller.attach(to: list)
-        screen.start()
-        await screen.firstLoadFinished()
-        return (screen, log, list)
+    private func startedFeed(seed: UInt64, failRate: Double) async -> (FeedScreen, FeedScreenTests.StatusLog, TerminalListView) {
+        let feed = await FeedScreenTests.startedFeed(seed: seed, failRate: failRate, columns: 80, rows: 20)
+        return (feed.screen, feed.log, feed.list)
     }
 
     // Demo report 10, cosmetic: a failed refresh's status line started lower-case ("could not
