@@ -230,13 +230,15 @@ final class DiagnosticLog {
 func visible(_ text: String) -> String { StyledLine(text).rendered(ansi: false) }
 
 /// Whether one of `fields`, as the rows show it (a control character as its symbol, `␛`, so
-/// that typing what the row shows finds it), holds `query`, which is lowercased.
+/// that typing what the row shows finds it), holds `query`, which is lowercased. The query
+/// is taken as shown too: a tab or ESC pasted into the filter finds the row that shows `␉` or `␛`.
 ///
 /// Beyond ASCII, both are compared as runs of Unicode scalars, composed (NFC): a letter typed
 /// alone finds the clusters it starts (`क` in `क्ष`, `ශ` in `ශ්‍රී`), as a word typed letter by
 /// letter should, and `é` typed finds an `é` written as `e` and a combining accent.
 func shownText(of fields: String..., contains query: String) -> Bool {
     guard !query.isEmpty else { return true }
+    let query = visible(query)
     let asciiQuery = query.utf8.allSatisfy { $0 < 0x80 }
     var composedQuery: [Unicode.Scalar]?
     return fields.contains { field in

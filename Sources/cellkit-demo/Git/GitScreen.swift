@@ -557,9 +557,10 @@ final class GitScreen: DemoScreen {
                 refreshMessage = nil
                 refreshShown = message
                 showStatus(message)
-            } else if let message = refreshShown, source.filter.isEmpty {
-                // A page after the refresh's first one (a short list shows the rows it reaches):
-                // the status line still says what the refresh found, not the count.
+            } else if let message = refreshShown {
+                // A page after the refresh's first one (a short list shows the rows it reaches,
+                // a rewind reads on to the rows loaded before): the status line still says what
+                // the refresh found, not the count, with a filter kept too (the position counts the matches).
                 showStatus(message)
             } else if lastActivity == .refreshing {
                 let fresh = pages.lastRefreshNewItemCount ?? 0
