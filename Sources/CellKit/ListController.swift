@@ -251,6 +251,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// nothing is reloaded (unlike ``addPresenter(_:style:onEvent:)``, which reloads).
     /// To redo the rows on screen after registering, call the list view's
     /// ``ListView/reloadData()``.
+    ///
+    /// `configure` and a ``DispatchTable/configure(_:_:)`` handler for the same type both
+    /// run, `configure` first: the registration sets the cell up, the dispatch table's
+    /// handler (Instant Cocoa's `-configureCell:with…:`) adds to it.
     public func register<Model, Cell: ListCell>(
         _ cell: Cell.Type, for model: Model.Type, style: CellStyle = .default,
         configure: (@MainActor (Cell, Model) -> Void)? = nil
