@@ -29,7 +29,6 @@ final class PagedNavigation {
     private let pages: Pages
     private let controller: ListController
     /// Whether keys move through the loaded pages (not while a filter shows a part of them).
-    /// Keys that come while the first page loads wait for it either way.
     var isEnabled: () -> Bool = { true }
     private var queue: [Key] = []
     private var waiting = false
@@ -67,10 +66,7 @@ final class PagedNavigation {
 
     /// Handles `key` for `list`; returns whether it did (the list view must not).
     func handle(_ key: Key, in list: TerminalListView) -> Bool {
-        guard Self.isNavigation(key) else { return false }
-        // While the first page loads, keys wait for it whether a filter shows or not (a key typed
-        // ahead with a filter's Enter moves through the filtered rows once they are in).
-        guard isEnabled() || pages.firstLoading() else { return false }
+        guard Self.isNavigation(key), isEnabled() else { return false }
         if waiting {
             if let task = loadingAll, Self.movesUp(key) {
                 // Stop End: the key moves the selection now; the page under way lands where it is.

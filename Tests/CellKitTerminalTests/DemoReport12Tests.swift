@@ -195,3 +195,48 @@ struct DemoReport12ControlCharacterTests {
         #expect(rows.contains("nl␊dir␉x’ is not a git repository"), "\(rows)")
     }
 }
+
+/// Demo report 12, leftover of rounds 10–11: Enter's status line ("Selected …") stayed after the
+/// selection moved to another row (both screens). It goes with the selection now, and the line
+/// shown before it comes back.
+@Suite("cellkit-demo: report 12, a selected row's status line goes when the selection moves")
+@MainActor
+struct DemoReport12SelectionLineTests {
+    /// A few turns of the main actor (the tasks the keys started run), then the status line.
+    private func settled(_ session: AppSession) async throws -> String {
+        for _ in 0..<5 {
+            await session.screen.controller.settle()
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return session.statusLine
+    }
+
+    @Test("feed: Enter on a row, then j: the tweet count again; a key that does not move keeps the line")
+    func feed() async throws {
+        let feed = FeedScreen(seed: 1, failRate: 0, timing: FeedServer.Timing(firstPage: 0, page: 0), avatarDelay: 0)
+        let session = await AppSession(feed)
+        try await session.waitFor("the first page") { $0.hasPrefix(" 20 tweets") }
+        session.app.handle(.enter)
+        #expect(try await settled(session).hasPrefix(" Selected @"), "\(session.statusLine)")
+        // ↑ on the first row does not move it: the line stays.
+        session.app.handle(.up)
+        #expect(try await settled(session).hasPrefix(" Selected @"), "\(session.statusLine)")
+        session.type("j")
+        try await session.waitFor("the count back") { $0.hasPrefix(" 20 tweets") && $0.hasSuffix(" 2/23") }
+    }
+
+    @Test("git: Enter on the fifth commit, then Home: the commit count again", .enabled(if: GitFixture.isAvailable))
+    func git() async throws {
+        let repository = try ScratchRepository.emptyCommits("selection-line", 12)
+        defer { repository.remove() }
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 20))
+        try await session.waitFor("the history") { $0.hasPrefix(" 12 commits") }
+        session.type("jjjj")
+        session.app.handle(.enter)
+        try await session.waitFor("the selected commit's line") { $0.contains(" c 8 — T, ") }
+        // Its diffstat, computed meanwhile, completes the line: still the selection's.
+        try await session.waitFor("the diffstat") { $0.contains(" c 8 — T, ") && $0.contains("no changes") }
+        session.app.handle(.home)
+        try await session.waitFor("the count back") { $0.hasPrefix(" 12 commits") && $0.hasSuffix(" 1/12") }
+    }
+}
