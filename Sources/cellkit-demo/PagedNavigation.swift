@@ -11,6 +11,10 @@ import CellKitTerminal
 /// more" row, shown and selected (Enter or End retries). A key that moves up or to the
 /// top (Home, ↑, PgUp, g, k, b, Ctrl-P, Ctrl-B) stops it at once: the page under way
 /// still arrives, no further page is asked for, and the key moves the selection.
+///
+/// Enter on the "Couldn't load more" row asks for the page again; once it is in, the
+/// selection is on the page's first row (keys pressed meanwhile wait for it, as they
+/// wait for a page that a key past the loaded rows asked for).
 @MainActor
 final class PagedNavigation {
     /// The paged source's operations this needs.
@@ -91,6 +95,17 @@ final class PagedNavigation {
             return true
         }
         switch key {
+        case .enter:
+            // Enter on the "Couldn't load more" row asks for its page again (as the row's own retry
+            // does), on the "Loading more…" row (a retry under way) waits for it; once the page is in,
+            // the selection is on its first row (where the row was), not the one above, and keys
+            // pressed meanwhile wait for it.
+            guard pages.hasMore(), let selected = list.selectedPath, controller.displayed.sections.indices.contains(selected.section),
+                  Self.isLoadMore(controller.displayed.sections[selected.section]) else { return false }
+            let count = pages.count()
+            guard let page = pages.failed() ? pages.loadNext() : pages.loadUntil(count) else { return false }
+            waitForRetry(page, in: list, restoring: contentCount)
+            return true
         case .end, .character("G"):
             guard pages.hasMore() else { return false }
             let task = loadAll(followingEndOf: list)
@@ -215,6 +230,25 @@ final class PagedNavigation {
         }
     }
 
+    /// Waits for `page`, a failed page asked for again from its row, then selects the row at
+    /// `position` (its first row; the retry row again when it failed) and handles the keys kept meanwhile.
+    private func waitForRetry(_ page: Task<Void, Never>, in list: TerminalListView, restoring position: Int) {
+        waiting = true
+        let wait = abandonedWaits
+        Task {
+            await page.value
+            await controller.settle()
+            guard wait == abandonedWaits else { return }
+            waiting = false
+            if let path = contentPath(at: position, loadMoreAfter: true) { list.select(path) }
+            if pages.failed() { queue.removeAll() }
+            while !waiting, !queue.isEmpty {
+                let next = queue.removeFirst()
+                if !handle(next, in: list) { list.handle(next) }
+            }
+        }
+    }
+
     /// Whether the selection is on the last loaded row or after it (on the load-more row).
     private func isAtEnd(_ list: TerminalListView) -> Bool {
         guard let selected = list.selectedPath else { return false }
@@ -236,12 +270,16 @@ final class PagedNavigation {
         return sections[..<path.section].reduce(0) { $0 + $1.items.count } + path.item
     }
 
-    /// The path of the content row at `index`, or of the last row when there are fewer.
-    private func contentPath(at index: Int) -> ItemPath? {
+    /// The path of the content row at `index`, or of the last row when there are fewer (with
+    /// `loadMoreAfter`, of the load-more row when there is one).
+    private func contentPath(at index: Int, loadMoreAfter: Bool = false) -> ItemPath? {
         var remaining = index
         var last: ItemPath?
         for (s, section) in controller.displayed.sections.enumerated() where !section.items.isEmpty {
-            if Self.isLoadMore(section) { continue }
+            if Self.isLoadMore(section) {
+                if loadMoreAfter { last = ItemPath(item: 0, section: s) }
+                continue
+            }
             if remaining < section.items.count { return ItemPath(item: remaining, section: s) }
             remaining -= section.items.count
             last = ItemPath(item: section.items.count - 1, section: s)

@@ -162,4 +162,27 @@ struct FeedScreenTests {
         #expect(await feed.wait { feed.idle && feed.loaded.model.itemCount == 40 })
         #expect(feed.status?.hasSuffix("in the 40 loaded tweets") == true, "\(feed.log.lines)")
     }
+
+    // Demo report 12, defect 3 (related): Enter on a "Couldn't load more" row whose retry
+    // succeeded left the selection on the row above the new tweets.
+    @Test("Enter on the “Couldn't load more” row: once the page is in, the selection is on its first row")
+    func enterOnTheRetryRow() async {
+        // Pages that take a moment: the row selected asks for its page again before Enter comes.
+        let feed = await Self.startedFeed(seed: 2, failRate: 0.5, timing: .init(firstPage: 0, page: 30))
+        // Page 2 fails on its first try.
+        _ = feed.screen.loadNextPage()
+        #expect(await feed.wait { feed.loaded.nextPageError != nil && feed.idle })
+        let sections = feed.screen.controller.displayed.sections
+        guard let last = sections.indices.last, sections[last].items.first?.model is LoadMorePlaceholder else {
+            Issue.record("no retry row: \(feed.position)")
+            return
+        }
+        feed.list.select(ItemPath(item: 0, section: last))
+        #expect(feed.position == "24/24")
+        await feed.screen.controller.settle()
+        feed.press(.enter)
+        #expect(await feed.wait { feed.idle && feed.loaded.model.itemCount >= 40 })
+        _ = await feed.wait(seconds: 5) { feed.position.hasPrefix("24/") && !feed.position.hasSuffix("/24") }
+        #expect(feed.position.hasPrefix("24/"), "\(feed.position) \(feed.log.lines)")
+    }
 }
