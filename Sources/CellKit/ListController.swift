@@ -636,6 +636,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     public func numberOfSections(in listView: any ListView) -> Int { displayed.sections.count }
 
+    /// The ``ItemID`` of the row at `path` as shown (placeholder rows included).
+    public func listView(_ listView: any ListView, identityOfItemAt path: ItemPath) -> ItemID? { displayed.item(at: path)?.id }
+
     public func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int {
         displayed.itemCount(inSection: section)
     }
