@@ -66,6 +66,11 @@ public final class TerminalApp {
     /// Called when the user presses `r`.
     public var onRefresh: (() -> Void)?
     /// Called with the filter text as the user types it, and with "" when it is cleared.
+    ///
+    /// A paste goes in as pasted, control characters included (a tab, a newline, ESC); the
+    /// prompt and the status line show them as the rows do (`␉`, `␊`, `␛`). A filter that
+    /// matches rows as they are shown compares the text in that form too (`StyledLine`
+    /// draws a control character as its symbol), so that a pasted tab finds the row showing `␉`.
     public var onFilter: ((String) -> Void)?
     /// Called with each key the list view would get, before it gets it; return
     /// `true` when the key was handled (for example held until the next page has loaded).
@@ -373,9 +378,9 @@ public final class TerminalApp {
             case .character(let c):
                 setFilter(filterText + String(c))
             case .paste(let text):
-                // One line: control characters (newlines, tabs) become spaces.
-                let line = String(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? " " : Character($0) })
-                setFilter(filterText + line)
+                // As pasted: its control characters (a tab, a newline, ESC) stay in the filter
+                // text, and the prompt shows them as the rows do (␉ ␊ ␛).
+                setFilter(filterText + text)
             case .backspace:
                 if !filterText.isEmpty { setFilter(String(filterText.dropLast())) }
             case .enter:
