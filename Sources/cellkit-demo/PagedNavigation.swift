@@ -104,7 +104,7 @@ final class PagedNavigation {
                   Self.isLoadMore(controller.displayed.sections[selected.section]) else { return false }
             let count = pages.count()
             guard let page = pages.failed() ? pages.loadNext() : pages.loadUntil(count) else { return false }
-            waitForRetry(page, in: list, restoring: contentCount)
+            wait(for: page, in: list, then: nil, restoring: contentCount) { [pages] in pages.count() > count }
             return true
         case .end, .character("G"):
             guard pages.hasMore() else { return false }
@@ -188,7 +188,7 @@ final class PagedNavigation {
             guard wait == abandonedWaits else { return }
             loadingAll = nil
             waiting = false
-            if let position, let path = contentPath(at: position) { list.select(path) }
+            if let position, let path = contentPath(at: position, loadMoreAfter: true) { list.select(path) }
             // Nothing came: the keys kept meanwhile go. A failed page keeps the key that waited
             // for it, which moves over the loaded rows (as far as the "Couldn't load more" row);
             // when that row, on screen, asks for the page again, the other keys wait for it.
@@ -223,25 +223,6 @@ final class PagedNavigation {
                 }
             }
             if let key { list.handle(key) }
-            while !waiting, !queue.isEmpty {
-                let next = queue.removeFirst()
-                if !handle(next, in: list) { list.handle(next) }
-            }
-        }
-    }
-
-    /// Waits for `page`, a failed page asked for again from its row, then selects the row at
-    /// `position` (its first row; the retry row again when it failed) and handles the keys kept meanwhile.
-    private func waitForRetry(_ page: Task<Void, Never>, in list: TerminalListView, restoring position: Int) {
-        waiting = true
-        let wait = abandonedWaits
-        Task {
-            await page.value
-            await controller.settle()
-            guard wait == abandonedWaits else { return }
-            waiting = false
-            if let path = contentPath(at: position, loadMoreAfter: true) { list.select(path) }
-            if pages.failed() { queue.removeAll() }
             while !waiting, !queue.isEmpty {
                 let next = queue.removeFirst()
                 if !handle(next, in: list) { list.handle(next) }
