@@ -433,6 +433,7 @@ extension TerminalListView {
     /// without making cells (a row whose cell is not made yet is blank in that frame).
     public func renderFrame() -> [StyledLine] {
         if isUpdating { return renderLaidOutFrame(layingOut: false) }
+        loadDataIfNeeded()
         var frame: [StyledLine] = []
         core.layingOut { frame = renderLaidOutFrame(layingOut: true) }
         return frame
