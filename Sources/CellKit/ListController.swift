@@ -251,6 +251,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// nothing is reloaded (unlike ``addPresenter(_:style:onEvent:)``, which reloads).
     /// To redo the rows on screen after registering, call the list view's
     /// ``ListView/reloadData()``.
+    ///
+    /// `configure` and a ``DispatchTable/configure(_:_:)`` handler for the same type both
+    /// run, `configure` first: the registration sets the cell up, the dispatch table's
+    /// handler (Instant Cocoa's `-configureCell:with…:`) adds to it.
     public func register<Model, Cell: ListCell>(
         _ cell: Cell.Type, for model: Model.Type, style: CellStyle = .default,
         configure: (@MainActor (Cell, Model) -> Void)? = nil
@@ -657,6 +661,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     // MARK: ListViewDataSource
 
     public func numberOfSections(in listView: any ListView) -> Int { displayed.sections.count }
+
+    /// The ``ItemID`` of the row at `path` as shown (placeholder rows included).
+    public func listView(_ listView: any ListView, identityOfItemAt path: ItemPath) -> ItemID? { displayed.item(at: path)?.id }
 
     public func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int {
         displayed.itemCount(inSection: section)

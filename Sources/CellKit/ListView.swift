@@ -106,6 +106,12 @@ public protocol ListViewDataSource: AnyObject {
     func sectionIndexTitles(for listView: any ListView) -> [String]
     /// The section to scroll to when the index title at `index` is picked. Default: `index`.
     func listView(_ listView: any ListView, sectionForSectionIndexTitle title: String, at index: Int) -> Int
+    /// The identity of the row at `path` (UIKit's `itemIdentifier(for:)`), or `nil` when
+    /// the data source has none. A list view that keeps its own state per row (the terminal
+    /// list view's selection) finds a row again by it after a batch that deleted and
+    /// inserted it (a row moved into a new section, a section moved while its rows
+    /// changed). Default: `nil`.
+    func listView(_ listView: any ListView, identityOfItemAt path: ItemPath) -> ItemID?
 }
 
 extension ListViewDataSource {
@@ -113,6 +119,7 @@ extension ListViewDataSource {
     public func listView(_ listView: any ListView, titleForFooterInSection section: Int) -> String? { nil }
     public func sectionIndexTitles(for listView: any ListView) -> [String] { [] }
     public func listView(_ listView: any ListView, sectionForSectionIndexTitle title: String, at index: Int) -> Int { index }
+    public func listView(_ listView: any ListView, identityOfItemAt path: ItemPath) -> ItemID? { nil }
 }
 
 /// Hears about heights, selection and rows coming and going (UITableViewDelegate's role).

@@ -52,6 +52,9 @@ public final class TableModelDataSource: ListViewDataSource {
         return cell
     }
 
+    /// The ``ItemID`` of the row at `path`.
+    public func listView(_ listView: any ListView, identityOfItemAt path: ItemPath) -> ItemID? { model.item(at: path)?.id }
+
     public func listView(_ listView: any ListView, titleForHeaderInSection section: Int) -> String? {
         model.header(ofSection: section)
     }

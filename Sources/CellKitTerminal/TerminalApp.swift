@@ -15,8 +15,7 @@ import CellKit
 /// `dispatchMain()`, so `@MainActor` work (loads, resource updates) runs
 /// between key presses. Keys: arrows and j/k, PgUp/PgDn, Home/End, Enter
 /// (select), `/` (filter; Enter keeps it, Esc clears it; a paste goes into it
-/// whole, as one line: each control character in it, C0 (newline, tab, ESC), DEL and
-/// C1, becomes a space, so `"row 1\u{1B}[B\r"` adds `"row 1 [B "`), `r` (refresh), `q`,
+/// whole, control characters included: see ``onFilter``), `r` (refresh), `q`,
 /// Ctrl-Z (suspend; `fg` redraws).
 ///
 /// All input that has arrived is decoded and handled before the next frame, and
@@ -74,6 +73,11 @@ public final class TerminalApp {
     /// Called with the filter text as the user types it, and with "" when it is cleared
     /// (not when the batch of keys that clears it also quits, as Alt+q in the filter does:
     /// the app exits first).
+    ///
+    /// A paste goes in as pasted, control characters included (a tab, a newline, ESC); the
+    /// prompt and the status line show them as the rows do (`␉`, `␊`, `␛`). A filter that
+    /// matches rows as they are shown compares the text in that form too (`StyledLine`
+    /// draws a control character as its symbol), so that a pasted tab finds the row showing `␉`.
     public var onFilter: ((String) -> Void)?
     /// Called with each key the list view would get, before it gets it; return
     /// `true` when the key was handled (for example held until the next page has loaded).
@@ -381,9 +385,9 @@ public final class TerminalApp {
             case .character(let c):
                 setFilter(filterText + String(c))
             case .paste(let text):
-                // One line: control characters (newlines, tabs) become spaces.
-                let line = String(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? " " : Character($0) })
-                setFilter(filterText + line)
+                // As pasted: its control characters (a tab, a newline, ESC) stay in the filter
+                // text, and the prompt shows them as the rows do (␉ ␊ ␛).
+                setFilter(filterText + text)
             case .backspace:
                 if !filterText.isEmpty { setFilter(String(filterText.dropLast())) }
             case .enter:

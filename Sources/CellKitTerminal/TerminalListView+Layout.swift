@@ -432,6 +432,7 @@ extension TerminalListView {
     /// the rows as they were laid out last, without laying out again inside that pass and
     /// without making cells (a row whose cell is not made yet is blank in that frame).
     public func renderFrame() -> [StyledLine] {
+        lostSelection = nil   // the frame shows where the selection went
         if isUpdating { return renderLaidOutFrame(layingOut: false) }
         loadDataIfNeeded()
         var frame: [StyledLine] = []

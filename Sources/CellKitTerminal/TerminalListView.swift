@@ -42,8 +42,18 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// row now at that place is selected: the row after the nearest row above it that
     /// stays (a row inserted in its place, such as the first row of the page that replaces
     /// the load-more row, or else the one that was after it), or the last one; after a
-    /// reload, the row at the same place.
-    public internal(set) var selectedPath: ItemPath?
+    /// reload, the row at the same place. A row deleted and inserted again before the next
+    /// frame (moved into a new section, or in a section moved while its rows changed, in
+    /// the stages of one apply) is found again by its identity (the data source's
+    /// ``ListViewDataSource/listView(_:identityOfItemAt:)``) and stays selected.
+    public internal(set) var selectedPath: ItemPath? {
+        didSet { if !followingBatch { lostSelection = nil } }
+    }
+    /// The identity of the row a batch deleted with the selection on it, until the next
+    /// frame or selection: a later stage of the same apply that inserts it gives the
+    /// selection back to it.
+    var lostSelection: ItemID?
+    private var followingBatch = false
 
     /// Called when the list needs to be drawn again (content, selection or size changed).
     public var onNeedsDisplay: (() -> Void)?
@@ -140,6 +150,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
 
     public func performBatch(animated: Bool, _ body: () -> Changeset) {
         let oldCounts = sectionCounts
+        let selectedID = lostSelection ?? selectedPath.flatMap { dataSource?.listView(self, identityOfItemAt: $0) }
         let changeset = body()
         recyclePendingCells()
         readCounts(cached: true)
@@ -147,12 +158,19 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
         lineCache.removeAll()
         lastVisible = lastVisible.compactMap { mapping.newPath(of: $0) }
         // The selection and the top of the screen stay on the same rows.
+        followingBatch = true
         if let selected = selectedPath {
-            let kept = mapping.newPath(of: selected) ?? row(atPlaceOf: selected, mapping, oldCounts: oldCounts)
-            selectedPath = (kept ?? clamped(selected)).flatMap(selectableRow(near:))
+            // A row lost by an earlier stage comes first; then the selected row where the batch put it.
+            let moved = mapping.newPath(of: selected)
+            let found = lostSelection == nil && moved != nil ? nil : selectedID.flatMap { insertedRow(withIdentity: $0, in: changeset) }
+            let followed = found ?? moved
+            if found != nil { lostSelection = nil } else if followed == nil { lostSelection = selectedID }
+            let atPlace = followed == nil ? row(atPlaceOf: selected, mapping, oldCounts: oldCounts) : nil
+            selectedPath = (followed ?? atPlace ?? clamped(selected)).flatMap(selectableRow(near:))
         } else {
             selectedPath = firstSelectableRow()
         }
+        followingBatch = false
         anchor = anchor.flatMap { mapEntry($0, mapping) }
         if let anchor { self.anchor = clamped(anchor) } else { anchorOffset = 0; anchor = firstEntry(from: 0) }
     }
@@ -181,6 +199,20 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
             return ItemPath(item: 0, section: next)
         }
         return nil
+    }
+
+    /// The row the batch `changeset` inserted (on its own or with its section) whose
+    /// identity is `id`: a row the batch deleted and inserted again (moved into a new
+    /// section, or in a section moved while its rows changed). O(rows inserted).
+    private func insertedRow(withIdentity id: ItemID, in changeset: Changeset) -> ItemPath? {
+        guard let dataSource else { return nil }
+        for section in changeset.sectionInserts where section < sectionCounts.count {
+            for item in 0..<sectionCounts[section] {
+                let path = ItemPath(item: item, section: section)
+                if dataSource.listView(self, identityOfItemAt: path) == id { return path }
+            }
+        }
+        return changeset.itemInserts.first { dataSource.listView(self, identityOfItemAt: $0) == id }
     }
 
     /// Configures the cells of the rows at `paths` that are on screen again, in place,

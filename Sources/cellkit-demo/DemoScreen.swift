@@ -56,6 +56,45 @@ extension DemoScreen {
     var rowsRead: Int { loadedSnapshot.model.itemCount }
 }
 
+/// A screen's status line: what it shows last, and the line of the row Enter was pressed on
+/// ("Selected …"), which goes once the selection moves to another row (the line shown before
+/// it comes back), as the row's highlight does.
+@MainActor
+final class StatusLine {
+    /// Where the lines go (the app's status line).
+    var sink: (String?) -> Void = { _ in }
+    /// The line shown last.
+    private(set) var shown: String?
+    /// The row whose line shows, and the line before it.
+    private var selection: (row: ItemID?, before: String?)?
+
+    /// Shows `text`.
+    func show(_ text: String?) {
+        selection = nil
+        shown = text
+        sink(text)
+    }
+
+    /// Shows `text` as the line of the row selected in `controller`'s list (Enter on it).
+    func showSelection(_ text: String, in controller: ListController) {
+        let row = Self.selectedRow(in: controller)
+        // Enter on another row, or the same row's line completed (a diffstat): the line before stays.
+        let before = selection?.before ?? shown
+        show(text)
+        selection = (row, before)
+    }
+
+    /// After list keys: the line shown before the selection's comes back when the selection is on another row.
+    func selectionMayHaveMoved(in controller: ListController) {
+        guard let selection, Self.selectedRow(in: controller) != selection.row else { return }
+        show(selection.before)
+    }
+
+    private static func selectedRow(in controller: ListController) -> ItemID? {
+        (controller.listView as? TerminalListView)?.selectedPath.flatMap { controller.displayed.item(at: $0)?.id }
+    }
+}
+
 /// Runs a screen interactively in a terminal, or prints its rows plainly.
 @MainActor
 enum ScreenRunner {
@@ -230,13 +269,15 @@ final class DiagnosticLog {
 func visible(_ text: String) -> String { StyledLine(text).rendered(ansi: false) }
 
 /// Whether one of `fields`, as the rows show it (a control character as its symbol, `␛`, so
-/// that typing what the row shows finds it), holds `query`, which is lowercased.
+/// that typing what the row shows finds it), holds `query`, which is lowercased. The query
+/// is taken as shown too: a tab or ESC pasted into the filter finds the row that shows `␉` or `␛`.
 ///
 /// Beyond ASCII, both are compared as runs of Unicode scalars, composed (NFC): a letter typed
 /// alone finds the clusters it starts (`क` in `क्ष`, `ශ` in `ශ්‍රී`), as a word typed letter by
 /// letter should, and `é` typed finds an `é` written as `e` and a combining accent.
 func shownText(of fields: String..., contains query: String) -> Bool {
     guard !query.isEmpty else { return true }
+    let query = visible(query)
     let asciiQuery = query.utf8.allSatisfy { $0 < 0x80 }
     var composedQuery: [Unicode.Scalar]?
     return fields.contains { field in

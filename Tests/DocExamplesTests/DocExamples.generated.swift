@@ -671,7 +671,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:326
+// Sources/CellKit/ListController.swift:330
 @MainActor private func docExample58() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -686,7 +686,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:605
+// Sources/CellKit/ListController.swift:609
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -798,7 +798,7 @@ import Testing
     assert(followed == [ItemPath(item: 2, section: 0)])                   // Bob's row now
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:32
+// Sources/CellKit/Resources/ResourceLoader.swift:37
 @MainActor private func docExample67() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -2112,7 +2112,7 @@ import Testing
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:51
+// Sources/CellKitTerminal/TerminalApp.swift:50
 @MainActor private func docExample139() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {

@@ -24,6 +24,11 @@
 /// reported, and only the loader's cancellations count in ``cancelledLoads``).
 /// For a broken-image state, catch in `load` and return a value that says so.
 ///
+/// Attaching the controller to another list view ends the displays of the old one: its
+/// loads are cancelled, and the rows of the new one load again (or take the cached
+/// results). A loader the app keeps after its controller is gone lets the loads under
+/// way finish into its cache, and hands nothing to any cell.
+///
 /// The cache knows an object by its identity, not its content: when what the resource
 /// depends on changes (a user's new avatar URL, same id), the cached value stays until
 /// ``removeAllCachedValues()``, which also drops the loads under way (or hand the new one

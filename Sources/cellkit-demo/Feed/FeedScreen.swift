@@ -10,7 +10,13 @@ import CellKitTerminal
 final class FeedScreen: DemoScreen {
     let controller = ListController()
     let title = "CellKit · feed"
-    var showStatus: (String?) -> Void = { _ in }
+    /// Shows a status line (through the sink the app sets), remembering it in ``status``.
+    var showStatus: (String?) -> Void {
+        get { { [weak self] in self?.status.show($0) } }
+        set { status.sink = newValue }
+    }
+    /// The status line, and a selected row's line (Enter) that goes when the selection moves.
+    private let status = StatusLine()
     var filterPasses: Int { source.filterPasses }
     var loadedSnapshot: ListSnapshot { source.innerSnapshot }
     func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
@@ -53,12 +59,16 @@ final class FeedScreen: DemoScreen {
             if update.key == "avatar" { cell.avatar = update.value as? Avatar }
         }
         controller.onSelect(Tweet.self) { [weak self] tweet, _ in
-            self?.showStatus("Selected @\(tweet.author.handle): \(tweet.text)")
+            guard let self else { return }
+            status.showSelection("Selected @\(tweet.author.handle): \(tweet.text)", in: controller)
         }
         controller.addPresenter(
             UserPresenter(
                 avatars: { [weak self] id in self?.avatars[id] },
-                selectedUser: { [weak self] user in self?.showStatus("Selected @\(user.handle) (\(user.followers) followers)") }
+                selectedUser: { [weak self] user in
+                    guard let self else { return }
+                    status.showSelection("Selected @\(user.handle) (\(user.followers) followers)", in: controller)
+                }
             ),
             style: .byline
         )
@@ -95,6 +105,11 @@ final class FeedScreen: DemoScreen {
     private var refreshBringsFirstPage = false
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {
+        // Once the keys of this batch moved the selection, a selected row's line goes.
+        Task { [weak self] in
+            guard let self else { return }
+            status.selectionMayHaveMoved(in: controller)
+        }
         if filtersShowing > 0 {
             heldKeys.append((key, list))
             return true
@@ -116,6 +131,9 @@ final class FeedScreen: DemoScreen {
         filtersShowing += 1
         Task { [controller] in
             await controller.settle()
+            // Keys typed ahead with the filter's Enter, before the first page shows, wait for it
+            // (with a filter, the navigation would hand them to a list with no rows yet).
+            await firstLoadFinished()
             filtersShowing -= 1
             while filtersShowing == 0, !heldKeys.isEmpty {
                 let (key, list) = heldKeys.removeFirst()

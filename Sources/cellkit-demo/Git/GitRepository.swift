@@ -41,7 +41,9 @@ enum GitError: LocalizedError, CustomStringConvertible {
     case failed(command: String, status: Int32, detail: String)
 
     var description: String {
-        switch self {
+        // The path as the title shows it (a newline as ␊, a tab as ␉): the error row wraps
+        // its message at spaces, tabs and line breaks, which would read `nl⏎dir` as `nl dir`.
+        switch self.shown {
         case .notARepository(let path, let detail):
             return "‘\(path)’ is not a git repository" + (detail.isEmpty ? "" : " (git: \(detail))")
         case .missing(let path):
@@ -60,6 +62,19 @@ enum GitError: LocalizedError, CustomStringConvertible {
     }
 
     var errorDescription: String? { description }
+
+    /// This error with the path it names in its visible form (`visible(_:)`); git's own text unchanged.
+    private var shown: GitError {
+        switch self {
+        case .notARepository(let path, let detail): .notARepository(path: visible(path), detail: detail)
+        case .missing(let path): .missing(path: visible(path))
+        case .permissionDenied(let path, let detail): .permissionDenied(path: visible(path), detail: detail)
+        case .dubiousOwnership(let path, let hint): .dubiousOwnership(path: visible(path), hint: hint)
+        case .noCommits(let path): .noCommits(path: visible(path))
+        case .unreadable(let path, let detail): .unreadable(path: visible(path), detail: detail)
+        case .failed: self
+        }
+    }
 }
 
 /// Reads a repository's history with the `git` command, a page at a time.

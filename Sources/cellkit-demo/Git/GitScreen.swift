@@ -18,14 +18,13 @@ final class GitScreen: DemoScreen {
     nonisolated static func titlePath(_ path: String) -> String {
         path == "." || path == "./" ? FileManager.default.currentDirectoryPath : path
     }
-    /// Shows a status line (through the sink the app sets), remembering it as ``shownStatus``.
+    /// Shows a status line (through the sink the app sets), remembering it in ``status``.
     var showStatus: (String?) -> Void {
-        get { { [weak self] in self?.shownStatus = $0; self?.statusSink($0) } }
-        set { statusSink = newValue }
+        get { { [weak self] in self?.status.show($0) } }
+        set { status.sink = newValue }
     }
-    private var statusSink: (String?) -> Void = { _ in }
-    /// The status line shown last.
-    private var shownStatus: String?
+    /// The status line, and a selected row's line (Enter) that goes when the selection moves.
+    private let status = StatusLine()
     var filterPasses: Int { source.filterPasses }
     var loadedSnapshot: ListSnapshot { source.innerSnapshot }
     func loadNextPage() -> Task<Void, Never>? { source.loadNextPage() }
@@ -153,12 +152,12 @@ final class GitScreen: DemoScreen {
             guard let self else { return }
             let diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.hash)
             let line = "\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)"
-            showStatus(line + (diffstat.map { " · " + $0 } ?? ""))
+            status.showSelection(line + (diffstat.map { " · " + $0 } ?? ""), in: controller)
             guard diffstat == nil else { return }
             // Not computed yet: the status line takes it when it comes, unless it says something else by then.
             Task { [weak self, diffstatStore] in
-                guard let value = await diffstatStore.value(for: row.info.hash), let self, self.shownStatus == line else { return }
-                self.showStatus(line + " · " + value)
+                guard let value = await diffstatStore.value(for: row.info.hash), let self, self.status.shown == line else { return }
+                self.status.showSelection(line + " · " + value, in: self.controller)
             }
         }
     }
@@ -433,6 +432,11 @@ final class GitScreen: DemoScreen {
 
     func handleListKey(_ key: Key, in list: TerminalListView) -> Bool {
         refreshShown = nil
+        // Once the keys of this batch moved the selection, a selected row's line goes.
+        Task { [weak self] in
+            guard let self else { return }
+            status.selectionMayHaveMoved(in: controller)
+        }
         if refreshing || filtersShowing > 0 {
             heldKeys.append((key, list))
             return true
@@ -457,6 +461,9 @@ final class GitScreen: DemoScreen {
         filtersShowing += 1
         Task { [controller] in
             await controller.settle()
+            // Keys typed ahead with the filter's Enter, before the first page shows, wait for it
+            // (with a filter, the navigation would hand them to a list with no rows yet).
+            await firstLoadFinished()
             if let restore, let list, let path = controller.displayed.indexPath(of: restore) { list.select(path) }
             filtersShowing -= 1
             handleHeldKeys()
@@ -557,9 +564,10 @@ final class GitScreen: DemoScreen {
                 refreshMessage = nil
                 refreshShown = message
                 showStatus(message)
-            } else if let message = refreshShown, source.filter.isEmpty {
-                // A page after the refresh's first one (a short list shows the rows it reaches):
-                // the status line still says what the refresh found, not the count.
+            } else if let message = refreshShown {
+                // A page after the refresh's first one (a short list shows the rows it reaches,
+                // a rewind reads on to the rows loaded before): the status line still says what
+                // the refresh found, not the count, with a filter kept too (the position counts the matches).
                 showStatus(message)
             } else if lastActivity == .refreshing {
                 let fresh = pages.lastRefreshNewItemCount ?? 0
