@@ -202,7 +202,12 @@ extension ListController {
         guard let dataSource, dataSource.awaitsVisibleEnd, let listView else { return }
         let content = displayedContent
         for path in listView.visibleItemPaths.reversed() where contentItem(at: path) != nil {
-            dataSource.willDisplayItem(at: path, in: content)
+            // A multi source tells only the children that wait (see MultiDataSource.reportVisibleEnd).
+            if let multi = dataSource as? MultiDataSource {
+                multi.reportVisibleEnd(at: path, in: content)
+            } else {
+                dataSource.willDisplayItem(at: path, in: content)
+            }
             guard dataSource.awaitsVisibleEnd else { return }
         }
     }

@@ -45,7 +45,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// reload, the row at the same place. A row deleted and inserted again before the next
     /// frame (moved into a new section, or in a section moved while its rows changed, in
     /// the stages of one apply) is found again by its identity (the data source's
-    /// ``/CellKit/ListViewDataSource/listView(_:identityOfItemAt:)``) and stays selected.
+    /// `ListViewDataSource.listView(_:identityOfItemAt:)`) and stays selected.
     public internal(set) var selectedPath: ItemPath? {
         didSet { if !followingBatch { lostSelection = nil } }
     }

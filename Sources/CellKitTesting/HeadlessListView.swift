@@ -111,6 +111,11 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         set { core.reloadThreshold = newValue }
     }
     /// The distance scrolled from the top.
+    ///
+    /// After each layout pass it lies within `0...max(0, contentHeight - viewportHeight)`,
+    /// with the heights of the rows as measured: a scroll past the end over rows shorter than
+    /// their estimate ends with the last row at the bottom of the viewport, not below it.
+    /// ``checkConsistency()`` throws for an offset outside that range.
     public private(set) var contentOffset: Double = 0
     /// What happened, in order; clear it with ``clearLog()``.
     public private(set) var log: [Event] = []
@@ -275,7 +280,8 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         }
     }
 
-    /// Scrolls so the top of the viewport is `offset` from the top of the content (clamped).
+    /// Scrolls so the top of the viewport is `offset` from the top of the content (clamped to
+    /// the content, as its rows measure once they come into view: see ``contentOffset``).
     ///
     /// Called while the view lays out rows or runs a batch (from a configure handler, a display
     /// hook or a presenter: "keep the selection in view"), the scroll runs once that pass is
@@ -400,7 +406,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
 
     /// Checks that the list view agrees with its data source: section and row
     /// counts, a cell for every row in the viewport and none outside it, no cell at
-    /// two rows, and no refused call UIKit raises for (a different cell on reconfigure,
+    /// two rows, an offset within the content (see ``contentOffset``), and no refused call UIKit raises for (a different cell on reconfigure,
     /// data changed outside a batch, a dequeue that does not answer a request, a scroll to
     /// or a selection of a missing row, a batch inside another or in a layout pass, a NaN
     /// or negative height from the delegate; see the type's discussion for what is only
@@ -414,6 +420,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// - Complexity: O(*v* log *r*): visible rows, rows.
     private func viewportProblem() -> String? {
         guard !layoutPending, !core.isUpdating else { return nil }
+        let maximum = max(0, layout.contentHeight - viewportValue)
+        guard contentOffset >= 0, contentOffset <= maximum else {
+            return "the content offset \(contentOffset) is outside the content: it goes from 0 to \(maximum) (content height \(layout.contentHeight), viewport height \(viewportValue))"
+        }
         let range = layout.rows(from: contentOffset, to: contentOffset + viewportValue)
         let paths = core.visibleItemPaths
         for path in paths where !(layout.flatIndex(of: path).map(range.contains) ?? false) {
@@ -484,7 +494,15 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
 
     private func layOutRowsInViewport() {
         contentOffset = clampedOffset(contentOffset)
-        let range = visibleRange()
+        var range = visibleRange()
+        // Rows measured shorter than their estimate shorten the content: the offset stays
+        // within it (the end of the viewport at the last row), which brings rows above into view.
+        for _ in 0..<8 {
+            let clamped = clampedOffset(contentOffset)
+            guard clamped != contentOffset else { break }
+            contentOffset = clamped
+            range = visibleRange()
+        }
         // The rows in `range` are wanted; their paths ascend with their flat index.
         // A loop, not `filter`: a closure formed here is main-actor isolated, and Swift checks
         // the executor each time `filter` calls it (15k checks, +12% instructions a scroll frame).

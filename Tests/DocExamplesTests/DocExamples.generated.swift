@@ -373,7 +373,7 @@ import Testing
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
-// Sources/CellKit/DataSources/MultiDataSource.swift:39
+// Sources/CellKit/DataSources/MultiDataSource.swift:41
 @MainActor private func docExample35() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -404,7 +404,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:343
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:348
 @MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -1335,7 +1335,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:131
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:135
 @MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1357,7 +1357,7 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:164
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:168
 @MainActor private func docExample93() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1379,7 +1379,7 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:204
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:208
 @MainActor private func docExample94() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1396,7 +1396,7 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:222
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:226
 @MainActor private func docExample95() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1413,7 +1413,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:261
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:265
 @MainActor private func docExample96() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
@@ -1655,7 +1655,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:120
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:122
 @MainActor private func docExample109() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
@@ -1681,7 +1681,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:224
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:226
 @MainActor private func docExample110() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1705,7 +1705,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:251
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:253
 @MainActor private func docExample111() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 

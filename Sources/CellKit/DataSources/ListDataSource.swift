@@ -34,7 +34,9 @@ public protocol ListDataSource: AnyObject {
     @discardableResult func load() -> Task<Void, Never>
     /// Reloads while keeping the content visible (pull to refresh). Default: ``load()``.
     @discardableResult func refresh() -> Task<Void, Never>
-    /// Stops whatever runs, leaving a consistent snapshot. Default: nothing.
+    /// Stops whatever runs, leaving a consistent snapshot; nothing starts by itself after it
+    /// (a ``PaginatedDataSource`` loads no next page until one is asked for: see
+    /// ``PaginatedDataSource/cancel()``). Default: nothing.
     func cancel()
     /// The row at `path` of `model` is about to show (paginated sources load the next page). Default: nothing.
     func willDisplayItem(at path: ItemPath, in model: TableModel)
@@ -44,7 +46,8 @@ public protocol ListDataSource: AnyObject {
     @discardableResult func loadNextPage() -> Task<Void, Never>?
     /// Whether the source waits to hear the last row on screen once its next snapshot shows.
     ///
-    /// A ``PaginatedDataSource`` does while a next page may load and none is under way: after
+    /// A ``PaginatedDataSource`` does while a next page may load and none is under way (not
+    /// after a ``cancel()``, until a page or a load is asked for): after
     /// a refresh, a page of rows shown already or an edit, with the end of the list on screen
     /// already, no row comes on screen to ask for the next page. While this is `true`, the
     /// controller binding the source calls ``willDisplayItem(at:in:)`` after each snapshot it

@@ -169,6 +169,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// the search for the first one starts, so that a page fetched again does not go
     /// through the rows placed before it.
     private var unconfirmedHint = 0
+    /// Set by a ``cancel()`` that stopped something: the end of the list on screen loads no
+    /// page by itself (``awaitsVisibleEnd`` is `false`) until a page or a load is asked for
+    /// (a row coming on screen, ``loadNextPage()``, ``loadUntil(_:)``, a load or refresh).
+    private var heldByCancel = false
     private var edits = LocalEdits()
     /// Whether the closure of an ``edit(_:)`` runs, and the edits made inside it, applied after it.
     private let nested = NestedEdits<[Item]>()
@@ -219,6 +223,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     @discardableResult
     private func startNextPage() -> Task<Void, Never>? {
         guard hasMore, pageInFlight == nil, !isFetchingFirstPage else { return nil }
+        heldByCancel = false
         let page = nextPage
         let generation = loads.current
         pageInFlight = page
@@ -383,6 +388,13 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// their pages (from ``onSnapshot``, a controller's display hook or the predicate):
     /// the list then ends with the retry row, as for a next page cancelled while it loads.
     /// Called with nothing running, it changes nothing.
+    ///
+    /// Nothing is fetched after it until a page or a load is asked for: the end of the list
+    /// on screen loads no page by itself (``awaitsVisibleEnd`` is `false`, also after a
+    /// cancelled refresh that had stopped a next page), until the user scrolls a row at the end
+    /// on screen again, or ``loadNextPage()``, ``loadUntil(_:)``, ``loadAll()``, ``load()`` or
+    /// ``refresh()`` is called. (An ``edit(_:)`` that leaves no row while more pages exist is
+    /// such an ask: the list asks for its next page itself, as always.)
     public func cancel() {
         guard isFetching || pagingLoops > 0 else { return }
         // A loop between two pages is paging: it ends with the retry row as a page loading does.
@@ -394,6 +406,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         if pageInFlight != nil || betweenPages, !items.isEmpty { nextPageError = CancellationError() }
         pageInFlight = nil
         isFetchingFirstPage = false
+        // Nothing loads by itself from here on, not even for the end of the list on screen.
+        heldByCancel = true
         let state: ContentState = snapshot.state.isLoading ? .failed(CancellationError()) : snapshot.state
         publish(state: state)
     }
@@ -441,6 +455,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         moreTask = nil
         pageInFlight = nil
         stalledPage = nil
+        heldByCancel = false
         isFetchingFirstPage = true
         if refreshing {
             publish(state: snapshot.quietState, activity: .refreshing)
@@ -739,8 +754,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
 
 extension PaginatedDataSource {
     /// Whether a next page may load and nothing loads now: more pages follow, no page is
-    /// under way or failed, paging did not stall and no ``loadAll()``/``loadUntil(_:)`` runs
-    /// (see ``ListDataSource/awaitsVisibleEnd``). With the end of the list on screen, the
+    /// under way or failed, paging did not stall, no ``loadAll()``/``loadUntil(_:)`` runs and
+    /// no ``cancel()`` holds the paging (see ``ListDataSource/awaitsVisibleEnd``). With the end of the list on screen, the
     /// controller binding the source then reports it after each snapshot it shows, so the next
     /// page loads although no row comes on screen: after a refresh (that said more follow a
     /// list that had ended, that kept rows below its first page, or that started over after
@@ -748,6 +763,6 @@ extension PaginatedDataSource {
     /// after an edit that left the end on screen.
     public var awaitsVisibleEnd: Bool {
         hasMore && prefetchDistance > 0 && pageInFlight == nil && !isFetchingFirstPage && nextPageError == nil
-            && stalledPage == nil && pagingLoops == 0 && catchUp == nil
+            && stalledPage == nil && pagingLoops == 0 && catchUp == nil && !heldByCancel
     }
 }
