@@ -459,7 +459,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         show(target)
     }
 
-    /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage.
+    /// Applies `staged`, computed from ``displayed`` to `target`, stage by stage (deletes
+    /// then inserts with no move between them in one batch: see `batches(of:)`).
     ///
     /// The list view validates each stage once, against the counts it cached;
     /// ``displayed`` only ever holds what the list view was handed. Freeing a
@@ -518,7 +519,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             listView.reloadData()
             return
         }
-        for (index, stage) in staged.stages.enumerated() {
+        let stages = Self.batches(of: staged)
+        for (index, stage) in stages.enumerated() {
             let after = stage.data
             let outcome = listView.performBatchUpdates(stage.changeset) { self.displayed = after }
             switch outcome {
@@ -535,11 +537,35 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
             }
             // Not animated: show the target at once. A reload on the last stage already shows it.
             displayed = target
-            if case .reloaded = outcome, index == staged.stages.count - 1 { return }
+            if case .reloaded = outcome, index == stages.count - 1 { return }
             listView.reloadData()
             return
         }
         displayed = target
+    }
+
+    /// The batches that show `staged`: its stages, except that deletes and inserts with no
+    /// move among them go in one batch, as `UITableView` takes them (deletes and reloads at
+    /// the old paths, inserts at the new ones). A row deleted where rows are inserted (the
+    /// load-more row a page replaces) then never shows a list without either: a selection
+    /// on it moves to the row now at its place, and no row the page pushes down comes on
+    /// screen in between.
+    private static func batches(of staged: TableChangeset) -> [Stage<TableModel>] {
+        var stages = staged.stages
+        guard stages.count >= 2 else { return stages }
+        let first = stages[0].changeset, second = stages[1].changeset
+        // Stage 1 holds deletes and updates only, stage 2 inserts and moves (sources after
+        // stage 1): without moves, stage 2's inserts are at the new paths already.
+        guard first.sectionInserts.isEmpty, first.sectionMoves.isEmpty, first.itemInserts.isEmpty, first.itemMoves.isEmpty,
+              first.sectionUpdates.isEmpty, second.sectionMoves.isEmpty, second.itemMoves.isEmpty,
+              second.sectionDeletes.isEmpty, second.itemDeletes.isEmpty, second.itemUpdates.isEmpty,
+              second.sectionUpdates.isEmpty else { return stages }
+        var merged = first
+        merged.sectionInserts = second.sectionInserts
+        merged.itemInserts = second.itemInserts
+        stages[1] = Stage(changeset: merged, data: stages[1].data)
+        stages.removeFirst()
+        return stages
     }
 
     /// Snapshots replaced on screen, to be freed off the main actor: freeing a snapshot's

@@ -26,8 +26,8 @@ public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
 public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Standard input or output is not a terminal; names which.
     case notATerminal(stream: String)
-    /// `TERM` names a terminal that takes no escape sequences (`dumb`), or is unset
-    /// (see ``TerminalCapabilities``); `nil` when unset.
+    /// `TERM` names a terminal that takes no escape sequences (`dumb`), or is unset or
+    /// empty (see ``TerminalCapabilities``); `nil` when unset or empty (`TERM=""`).
     case unsupportedTerminal(term: String?)
     /// A system call failed; names it and the errno.
     case systemCall(String, errno: Int32)
@@ -37,7 +37,7 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notATerminal(let stream):
             return "interactive mode needs a terminal, but standard \(stream) is not a tty (run it in a terminal, or print the rows as plain text there)"
         case .unsupportedTerminal(let term):
-            let named = term.map { "TERM=\(StyledLine(String($0)).rendered(ansi: false)) says this one does not" } ?? "TERM is not set"
+            let named = term.map { "TERM=\(StyledLine(String($0)).rendered(ansi: false)) says this one does not" } ?? "TERM is not set (or is empty)"
             return "interactive mode needs a terminal that takes escape sequences, but \(named) (set TERM to your terminal's type, such as xterm-256color, or print the rows as plain text there)"
         case .systemCall(let call, let code):
             return "\(call) failed: \(String(cString: strerror(code)))"
@@ -96,7 +96,7 @@ public final class Terminal {
     /// wrap and turns on bracketed paste (a paste arrives as one ``Key/paste(_:)``).
     ///
     /// - Throws: ``TerminalError/notATerminal(stream:)`` when standard input or output is not a tty;
-    ///   ``TerminalError/unsupportedTerminal(term:)`` when `TERM` is unset or `dumb`.
+    ///   ``TerminalError/unsupportedTerminal(term:)`` when `TERM` is unset, empty or `dumb`.
     public func enterRawMode() throws(TerminalError) {
         guard !isRaw else { return }
         guard isatty(STDIN_FILENO) == 1 else { throw .notATerminal(stream: "input") }

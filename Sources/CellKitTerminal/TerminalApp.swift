@@ -15,7 +15,8 @@ import CellKit
 /// `dispatchMain()`, so `@MainActor` work (loads, resource updates) runs
 /// between key presses. Keys: arrows and j/k, PgUp/PgDn, Home/End, Enter
 /// (select), `/` (filter; Enter keeps it, Esc clears it; a paste goes into it
-/// whole), `r` (refresh), `q`, Ctrl-Z (suspend; `fg` redraws).
+/// whole, control characters included: see ``onFilter``), `r` (refresh), `q`,
+/// Ctrl-Z (suspend; `fg` redraws).
 ///
 /// All input that has arrived is decoded and handled before the next frame, and
 /// the filter is told once per batch (``onFilter`` with the text after the whole
@@ -43,8 +44,12 @@ import CellKit
 /// SIGCONT), it ends with 128 + the signal instead of stopping again. The loading row's spinner runs a timer
 /// only while it is on screen: an idle app does not wake up.
 ///
+/// The list view loads its data at its first frame (see ``TerminalListView``), so a list
+/// whose data source is set by hand, as here, shows its rows without a `reloadData()`.
+///
 /// ```swift
 /// import CellKit
+/// import CellKitTerminal
 ///
 /// @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
 ///     let list = TerminalListView()
@@ -65,7 +70,9 @@ public final class TerminalApp {
     public var statusMessage: String? { didSet { scheduleRender() } }
     /// Called when the user presses `r`.
     public var onRefresh: (() -> Void)?
-    /// Called with the filter text as the user types it, and with "" when it is cleared.
+    /// Called with the filter text as the user types it, and with "" when it is cleared
+    /// (not when the batch of keys that clears it also quits, as Alt+q in the filter does:
+    /// the app exits first).
     ///
     /// A paste goes in as pasted, control characters included (a tab, a newline, ESC); the
     /// prompt and the status line show them as the rows do (`␉`, `␊`, `␛`). A filter that

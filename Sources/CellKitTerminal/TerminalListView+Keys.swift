@@ -15,6 +15,7 @@ extension TerminalListView {
     public func handle(_ key: Key) -> Bool {
         guard let action = Navigation(key) else { return false }
         guard isUpdating else {
+            loadDataIfNeeded()
             perform(action)
             return true
         }

@@ -434,6 +434,7 @@ extension TerminalListView {
     public func renderFrame() -> [StyledLine] {
         lostSelection = nil   // the frame shows where the selection went
         if isUpdating { return renderLaidOutFrame(layingOut: false) }
+        loadDataIfNeeded()
         var frame: [StyledLine] = []
         core.layingOut { frame = renderLaidOutFrame(layingOut: true) }
         return frame

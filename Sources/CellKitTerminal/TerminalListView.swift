@@ -9,8 +9,13 @@ import CellKit
 /// styled lines of exactly its size. It does no input or output itself: a
 /// ``TerminalApp`` drives it on a real terminal, and tests drive it directly.
 ///
+/// As `UITableView` does, it reads its data source at its first layout (its first frame,
+/// resize or key) when nothing reloaded it before; after that, only ``/CellKit/ListView/reloadData()``
+/// and batches read it again (a ``/CellKit/ListController`` reloads it in `attach(to:)`).
+///
 /// ```swift
 /// import CellKit
+/// import CellKitTerminal
 ///
 /// @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
 ///     let list = TerminalListView(columns: 40, rows: 10)
@@ -34,7 +39,9 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// The selected row, if any; moved by the navigation keys.
     ///
     /// It follows its row through batch updates. When its row is deleted, the selectable
-    /// row now at that place is selected (the one after it, or the last one); after a
+    /// row now at that place is selected: the row after the nearest row above it that
+    /// stays (a row inserted in its place, such as the first row of the page that replaces
+    /// the load-more row, or else the one that was after it), or the last one; after a
     /// reload, the row at the same place. A row deleted and inserted again before the next
     /// frame (moved into a new section, or in a section moved while its rows changed, in
     /// the stages of one apply) is found again by its identity (the data source's
@@ -78,6 +85,9 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     var pendingCells: [ItemPath: AnyObject] = [:]
     var lineCache: [ItemPath: RowLines] = [:]
     var lastVisible: [ItemPath] = []
+    /// Whether the list read its data source once (a reload); until then, its first
+    /// layout reads it, as `UITableView` loads its data at its first layout.
+    var hasLoadedData = false
 
     /// Creates a list of `columns` × `rows`, each clamped to 0...``StyledLine/maximumWidth`` (0 rows: a frame of no lines; 0 columns: empty lines).
     public init(columns: Int = 80, rows: Int = 24) {
@@ -100,6 +110,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     }
 
     private func resizeNow(columns: Int, rows: Int) {
+        loadDataIfNeeded()
         let columns = Self.clampedSize(columns)
         let rows = Self.clampedSize(rows)
         guard columns != self.columns || rows != self.rows else { return }
@@ -154,13 +165,40 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
             let found = lostSelection == nil && moved != nil ? nil : selectedID.flatMap { insertedRow(withIdentity: $0, in: changeset) }
             let followed = found ?? moved
             if found != nil { lostSelection = nil } else if followed == nil { lostSelection = selectedID }
-            selectedPath = (followed ?? clamped(selected)).flatMap(selectableRow(near:))
+            let atPlace = followed == nil ? row(atPlaceOf: selected, mapping, oldCounts: oldCounts) : nil
+            selectedPath = (followed ?? atPlace ?? clamped(selected)).flatMap(selectableRow(near:))
         } else {
             selectedPath = firstSelectableRow()
         }
         followingBatch = false
         anchor = anchor.flatMap { mapEntry($0, mapping) }
         if let anchor { self.anchor = clamped(anchor) } else { anchorOffset = 0; anchor = firstEntry(from: 0) }
+    }
+
+    /// The row now at the place of `old`, a row the batch deleted: the one after the nearest
+    /// row above it that stays (rows inserted there, such as the page that replaces the
+    /// load-more row, come first), or the first row; `nil` when no row follows.
+    /// - Complexity: O(*d* + *s*): rows deleted above it in its section, sections.
+    private func row(atPlaceOf old: ItemPath, _ mapping: PathMapping, oldCounts: [Int]) -> ItemPath? {
+        var section = min(old.section, oldCounts.count - 1), item = old.item - 1
+        var above: ItemPath?
+        search: while section >= 0 {
+            if mapping.newSections.indices.contains(section), mapping.newSections[section] != nil {
+                item = min(item, oldCounts[section] - 1)
+                while item >= 0 {
+                    if let kept = mapping.newPath(of: ItemPath(item: item, section: section)) { above = kept; break search }
+                    item -= 1
+                }
+            }
+            section -= 1
+            item = Int.max
+        }
+        guard let above else { return firstRow() }
+        if above.item + 1 < sectionCounts[above.section] { return ItemPath(item: above.item + 1, section: above.section) }
+        for next in sectionCounts.indices.dropFirst(above.section + 1) where sectionCounts[next] > 0 {
+            return ItemPath(item: 0, section: next)
+        }
+        return nil
     }
 
     /// The row the batch `changeset` inserted (on its own or with its section) whose
@@ -199,6 +237,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     }
 
     public func reloadAll() {
+        hasLoadedData = true
         recyclePendingCells()
         lineCache.removeAll()
         readCounts()
@@ -253,6 +292,14 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
 
     /// `size` within 1...``StyledLine/maximumWidth``, the most a terminal reports.
     static func clampedSize(_ size: Int) -> Int { min(max(0, size), StyledLine.maximumWidth) }
+
+    /// Reads the data source, if the list never did (no ``/CellKit/ListView/reloadData()``, no
+    /// controller's `attach(to:)`): the first layout (a frame, a resize, a key) loads the
+    /// data, as `UITableView`'s first layout does.
+    func loadDataIfNeeded() {
+        guard !hasLoadedData, dataSource != nil, !isUpdating else { return }
+        reloadData()
+    }
 
     /// Asks for a redraw.
     func setNeedsDisplay() {

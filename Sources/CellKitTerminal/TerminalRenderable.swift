@@ -6,14 +6,21 @@ import CellKit
 /// pads each line to the width and the row to its height (from the delegate,
 /// or the number of lines returned when the delegate gives none).
 ///
+/// A note drawn as a bulleted paragraph, its text wrapped beside the bullet:
+///
 /// ```swift
 /// import CellKit
+/// import CellKitTerminal
 ///
 /// final class NoteCell: ListCell, TerminalRenderable {
 ///     var text = ""
 ///     init() {}
 ///     func terminalLines(width: Int) -> [StyledLine] {
-///         [StyledLine("• ", style: .dim)] + StyledLine.wrap(text, width: width - 2)
+///         StyledLine.wrap(text, width: width - 2).enumerated().map { index, line in
+///             var prefixed = StyledLine(index == 0 ? "• " : "  ", style: .dim)
+///             prefixed.append(line)
+///             return prefixed
+///         }
 ///     }
 /// }
 /// ```

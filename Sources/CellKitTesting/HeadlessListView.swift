@@ -18,8 +18,11 @@ import CellKit
 /// request for a cell, for another row, twice for one row, or does not return the cell it
 /// dequeued, a scroll to or a selection of a row it does not have, a batch started while it
 /// lays out rows (a scroll, a resize, a scroll to a row: a ``/CellKit/ListController``'s apply
-/// from a hook waits for the end of that pass instead). Refusals show in ``log`` as
-/// ``/CellKit/ListViewEvent/refused(_:)`` and make ``checkConsistency()`` throw.
+/// from a hook waits for the end of that pass instead), NaN and negative heights from its
+/// delegate. Refusals show in ``log`` as ``/CellKit/ListViewEvent/refused(_:)`` and make
+/// ``checkConsistency()`` throw. Tolerated, logged as refused without making it throw: a
+/// scroll asked from a hook to a row gone once the pass is over, a delegate's height above
+/// the maximum, and the height properties below set out of range.
 ///
 /// Heights are asked as `UITableView` asks them with estimated heights: only for
 /// rows that come into the viewport; other rows count as ``rowHeight``. A
@@ -30,7 +33,9 @@ import CellKit
 /// `0...`\``/CellKit/RowHeights/maximumHeight``: NaN and negative heights count as 0
 /// (`UITableView` rejects them), larger ones and +infinity as the maximum. A height
 /// outside that range is logged as a ``/CellKit/ListViewEvent/refused(_:)`` naming the
-/// property, or the section and row, so ``contentHeight`` is never negative or NaN.
+/// property, or the section and row, so ``contentHeight`` is never negative or NaN; a NaN
+/// or negative height from the delegate also makes ``checkConsistency()`` throw
+/// (`UITableView` raises "Invalid row height provided by table delegate").
 /// (A ``/CellKit/ListController`` already clamps its heights and reports the model type.)
 ///
 /// ```swift
@@ -135,12 +140,23 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         layout.estimate = rowHeightValue
     }
 
-    /// `height` clamped to 0...``/CellKit/RowHeights/maximumHeight`` (NaN: 0); one outside is logged as refused.
-    private func checked(_ height: Double, _ what: @autoclosure () -> String) -> Double {
+    /// `height` clamped to 0...``/CellKit/RowHeights/maximumHeight`` (NaN: 0); one outside is
+    /// logged as refused, and is a violation when `isViolation` (a delegate's height, which
+    /// `UITableView` raises for).
+    private func checked(_ height: Double, _ what: @autoclosure () -> String, isViolation: Bool = false) -> Double {
         if height >= 0 && height <= RowHeights.maximumHeight { return height }
         let clamped = RowHeights.clamped(height)
-        record(.refused("\(what()) \(height) is not a height in 0...\(RowHeights.maximumHeight) (UITableView rejects negative and NaN heights); using \(clamped)"))
+        refuse("\(what()) \(height) is not a height in 0...\(RowHeights.maximumHeight) (UITableView rejects negative and NaN heights); using \(clamped)", isViolation: isViolation && !(height > RowHeights.maximumHeight))
         return clamped
+    }
+
+    /// The refusals of calls UIKit raises for, in order: ``checkConsistency()`` throws the first.
+    private var violations: [String] = []
+
+    /// Logs a refused call; one UIKit raises for also makes ``checkConsistency()`` throw.
+    private func refuse(_ message: String, isViolation: Bool) {
+        if isViolation { violations.append(message) }
+        record(.refused(message))
     }
 
     private func makeCore() -> ListViewCore {
@@ -218,7 +234,9 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// configure handler or display hook while the view lays out rows, the measuring waits
     /// for the end of that pass (``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``).
     /// So a row that gets taller without a content change (its image arrived) is
-    /// `controller.rowHeights.invalidate(id)` then `reconfigureItems(at:)`: see
+    /// `controller.rowHeights.invalidate(ItemID(model))` (an ``/CellKit/ItemID``, the row's
+    /// identity: its model, or `ItemID(type: Model.self, id: model.id)`, not the bare `id`)
+    /// then `reconfigureItems(at:)`: see
     /// CellKit's article “Heights and self-sizing”.
     public func reconfigureItems(at paths: [ItemPath]) {
         core.reconfigure(paths, configure: {
@@ -310,11 +328,14 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// the scrolls still waiting. After a reload whose layout waits
     /// (``defersLayoutAfterReload``), it lays out first: `path` names a row of the new data.
     public func scrollToItem(at path: ItemPath) {
-        guard isUpdating else { return scrollToItemNow(at: path) }
-        core.performViewportChange(.scroll) { [unowned self] in scrollToItemNow(at: path) }
+        guard isUpdating else { return scrollToItemNow(at: path, isViolation: true) }
+        // A row there when asked, gone once the pass is over (a hook's apply ran first), is
+        // dropped as the UIKit adapters drop it; one missing already when asked is a violation.
+        let missingWhenAsked = if case .missing = core.scrollTarget(for: path) { true } else { false }
+        core.performViewportChange(.scroll) { [unowned self] in scrollToItemNow(at: path, isViolation: missingWhenAsked) }
     }
 
-    private func scrollToItemNow(at path: ItemPath) {
+    private func scrollToItemNow(at path: ItemPath, isViolation: Bool) {
         // After a reload whose layout waits (defersLayoutAfterReload), a scroll to a row reads
         // the new counts and lays them out first, as UIKit's scroll after `reloadData()` does.
         if core.isReloadPending { layoutIfNeeded() }
@@ -324,7 +345,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         case .row(let row):
             if let flat = layout.flatIndex(of: row) { scroll(to: layout.top(ofRow: flat)) }
         case .missing(let reason):
-            record(.refused("scrollToItem(at:): \(reason); nothing scrolled"))
+            refuse("scrollToItem(at:): \(reason); nothing scrolled", isViolation: isViolation)
         }
     }
 
@@ -338,7 +359,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     public func selectItem(at path: ItemPath) {
         let counts = core.counts
         guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
-            record(.refused("selectItem(at:): \(core.describeMissingRow(path)); nothing was selected"))
+            refuse("selectItem(at:): \(core.describeMissingRow(path)); nothing was selected", isViolation: true)
             return
         }
         guard delegate?.listView(self, canSelectItemAt: path) ?? true else { return }
@@ -385,10 +406,13 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
 
     /// Checks that the list view agrees with its data source: section and row
     /// counts, a cell for every row in the viewport and none outside it, no cell at
-    /// two rows, an offset within the content (see ``contentOffset``), and no refused call (a different cell on reconfigure, data changed
-    /// outside a batch). Throws a message naming what disagrees.
+    /// two rows, an offset within the content (see ``contentOffset``), and no refused call UIKit raises for (a different cell on reconfigure,
+    /// data changed outside a batch, a dequeue that does not answer a request, a scroll to
+    /// or a selection of a missing row, a batch inside another or in a layout pass, a NaN
+    /// or negative height from the delegate; see the type's discussion for what is only
+    /// logged). Throws a message naming the first of them, or what disagrees.
     public func checkConsistency() throws(HeadlessListViewInconsistency) {
-        if let problem = core.consistencyProblem() ?? viewportProblem() { throw HeadlessListViewInconsistency(message: problem) }
+        if let problem = violations.first ?? core.consistencyProblem() ?? viewportProblem() { throw HeadlessListViewInconsistency(message: problem) }
     }
 
     /// A visible cell outside the viewport, or a row inside it without a cell (after
@@ -448,7 +472,7 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
                 guard !layout.isKnown(path) else { continue }
                 heightRequestCount += 1
                 let height = delegate?.listView(self, heightForItemAt: path).map {
-                    checked($0, "the delegate's height for section \(path.section), row \(path.item):")
+                    checked($0, "the delegate's height for section \(path.section), row \(path.item):", isViolation: true)
                 }
                 layout.setHeight(height ?? rowHeightValue, at: path)
                 asked = true

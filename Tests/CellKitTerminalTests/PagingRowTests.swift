@@ -19,6 +19,27 @@ actor FlakyPages {
 
 struct Line: Identifiable, Equatable, Sendable { let id: Int }
 
+/// Pages of ten `Line`s; each page after the first waits for ``release()``. Counts the fetches.
+actor GatedPages {
+    private(set) var fetches: [Int] = []
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var released = 0
+
+    func page(_ n: Int) async -> Page<Line> {
+        fetches.append(n)
+        if n > released { await withCheckedContinuation { waiting.append($0) } }
+        return Page((n * 10..<n * 10 + 10).map { Line(id: $0) }, hasMore: n < 3)
+    }
+
+    /// Lets the pages asked so far arrive, and the next one too.
+    func release() {
+        released += 1
+        let resumed = waiting
+        waiting.removeAll()
+        for continuation in resumed { continuation.resume() }
+    }
+}
+
 struct PageFailed: LocalizedError {
     let page: Int
     var errorDescription: String? { "page \(page) is offline" }
@@ -27,6 +48,38 @@ struct PageFailed: LocalizedError {
 @Suite("Terminal list view: the load-more row")
 @MainActor
 struct PagingRowTests {
+    /// Outside check 11c (d2): the page's arrival was shown in two batches (the load-more
+    /// row deleted, then the rows inserted), so the selection on the row fell back to the
+    /// row above and stayed there, and the list without the row loaded a page no one
+    /// scrolled to. One batch now: the selection lands on the first new row.
+    @Test("with the selection on the load-more row, the page's first row is selected when the page arrives; no extra page loads")
+    func selectionOnLoadMoreRowMovesToTheFirstNewRow() async throws {
+        let server = GatedPages()
+        let source = PaginatedDataSource<Line>(prefetchDistance: 1) { await server.page($0) }
+        let controller = ListController(diagnostics: .ignore)
+        controller.register(TextCell.self, for: Line.self) { cell, line in cell.text = "line \(line.id)" }
+        let list = TerminalListView(columns: 24, rows: 5)
+        controller.attach(to: list)
+        controller.bind(to: source)
+        await source.load().value
+        await controller.settle()
+        list.handle(.end)                        // the last row: page 1 is asked for
+        await controller.settle()
+        #expect(source.pageInFlight == 1)
+        list.handle(.end)                        // onto "Loading more…"
+        #expect(list.selectedPath == ItemPath(item: 0, section: 1))
+        var seen: [String] = []
+        list.onNeedsDisplay = { seen.append("\(list.positionDescription) \(list.selectedPath.map { "[\($0.section), \($0.item)]" } ?? "nil")") }
+        await server.release()
+        for _ in 0..<10_000 where source.items.count < 20 { await Task.yield() }
+        await controller.settle()
+        _ = list.renderFrame()
+        #expect(source.items.count == 20)
+        #expect(list.selectedPath == ItemPath(item: 10, section: 0), "\(seen)")
+        #expect(!seen.contains { $0.hasSuffix("[0, 9]") }, "the selection never goes back above the page: \(seen)")
+        #expect(await server.fetches == [0, 1], "no page loads before the list is scrolled to its end")
+    }
+
     @Test("a failed page shows the retry row once (no retry loop on a view that reloads updated rows); Enter retries; paging goes on")
     func retryRow() async throws {
         let server = FlakyPages()

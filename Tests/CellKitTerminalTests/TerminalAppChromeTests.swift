@@ -15,6 +15,29 @@ struct TerminalAppChromeTests {
         return (app, fixture)
     }
 
+    // Failed before the fix (outside check 11c, d3): the TerminalApp doc example sets the
+    // data source and delegate by hand and runs; nothing read the data source, so the app
+    // drew an empty list, "0/0". The list view now loads its data at its first layout.
+    @Test("a list whose data source is set by hand shows its rows at the first frame, as UITableView's first layout")
+    func firstFrameLoadsTheData() {
+        let controller = ListController(diagnostics: .ignore)
+        controller.register(TextCell.self, for: Note.self) { cell, note in cell.text = note.title }
+        controller.apply(TableModel((0..<5).map { Note(id: $0, title: "note \($0)") }))
+        let list = TerminalListView()
+        list.dataSource = controller
+        list.delegate = controller
+        let app = TerminalApp(listView: list, title: "Notes")
+        list.resize(columns: 40, rows: 8)          // what run() does with the terminal's size
+        let frame = app.composeFrame().map(\.plainText)
+        #expect(frame[1].hasPrefix(" note 0") && frame[5].hasPrefix(" note 4"), "\(frame)")
+        #expect(list.positionDescription == "1/5")
+        // A key before any frame loads the data too.
+        let keyed = TerminalListView(columns: 40, rows: 8)
+        keyed.dataSource = controller
+        keyed.handle(.down)
+        #expect(keyed.selectedPath == ItemPath(item: 1, section: 0))
+    }
+
     // Failed before the fix (demo report 3, item 5): the bars counted 👍🏽 as 2 columns, the
     // terminal draws 4: "q quit" and the position's "/1" fell off the right edge.
     @Test("the bars measure a skin-tone emoji as the rows do: every line is exactly the width")
@@ -122,7 +145,7 @@ struct TerminalAppChromeTests {
     @Test("the error for a dumb terminal names TERM and says what to do")
     func unsupportedTerminalError() {
         #expect(TerminalError.unsupportedTerminal(term: "dumb").description.contains("TERM=dumb"))
-        #expect(TerminalError.unsupportedTerminal(term: nil).description.contains("TERM is not set"))
+        #expect(TerminalError.unsupportedTerminal(term: nil).description.contains("TERM is not set (or is empty)"))  // TERM="" too (outside check 11c)
     }
 }
 

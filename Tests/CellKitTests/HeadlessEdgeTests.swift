@@ -70,7 +70,8 @@ struct HeadlessEdgeTests {
         }
         #expect(list.contentOffset == 0)
         #expect(!list.log.contains { if case .selected = $0 { true } else { false } })
-        try list.checkConsistency()
+        // The refused scroll to and selection of a missing row are what UIKit raises for.
+        #expect(throws: HeadlessListViewInconsistency.self) { try list.checkConsistency() }
         #expect(list.offset(ofItemAt: ItemPath(item: 1, section: 0)) == 44)
     }
 
@@ -124,7 +125,48 @@ struct HeadlessEdgeTests {
             "scrollToItem(at:): section 3, row \(Int.max) does not exist (the list view has 3 sections); nothing scrolled",
         ])
         #expect(list.contentOffset == 0)
+        #expect(throws: HeadlessListViewInconsistency.self) { try list.checkConsistency() }
+    }
+
+    /// Outside check 11c (d1): the refusals UIKit raises for were logged, but
+    /// `checkConsistency()` returned normally; each now makes it throw, naming the call.
+    @Test("a refused scroll, selection, delegate height or batch in a layout pass makes checkConsistency() throw")
+    func refusalsUIKitRaisesForAreViolations() throws {
+        func problem(_ list: HeadlessListView) -> String? {
+            do { try list.checkConsistency(); return nil } catch { return error.message }
+        }
+        let (c1, scrolled) = songs(3)
+        try scrolled.checkConsistency()
+        scrolled.scrollToItem(at: ItemPath(item: 3, section: 0))
+        #expect(problem(scrolled)?.hasPrefix("scrollToItem(at:): section 0, row 3 does not exist") == true, "\(problem(scrolled) ?? "none")")
+        let (c2, selected) = songs(3)
+        selected.selectItem(at: ItemPath(item: 9, section: 0))
+        #expect(problem(selected)?.hasPrefix("selectItem(at:): section 0, row 9 does not exist") == true, "\(problem(selected) ?? "none")")
+        for height in [-5, .nan] as [Double] {
+            let controller = ListController(diagnostics: .ignore)
+            controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+            let list = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+            controller.attach(to: list)
+            let heights = ConstantHeights(height)
+            list.delegate = heights
+            controller.apply(TableModel((0..<3).map { Song(id: $0, title: "s\($0)") }))
+            #expect(problem(list)?.hasPrefix("the delegate's height for section 0, row 0: \(height)") == true, "\(problem(list) ?? "none")")
+        }
+        // A batch started by a configure handler while a scroll lays out rows.
+        let controller = ListController(diagnostics: .ignore)
+        let list = HeadlessListView(viewportHeight: 88, rowHeight: 44)
+        var outcome: BatchOutcome?
+        controller.register(TextCell.self, for: Song.self) { [unowned list] cell, song in
+            cell.text = song.title
+            if song.id == 20, outcome == nil { outcome = list.performBatchUpdates(Changeset()) {} }
+        }
+        controller.attach(to: list)
+        controller.apply(TableModel((0..<30).map { Song(id: $0, title: "s\($0)") }))
         try list.checkConsistency()
+        list.scroll(to: 44 * 20)
+        guard case .refused = outcome else { Issue.record("not refused: \(String(describing: outcome))"); return }
+        #expect(problem(list)?.hasPrefix("performBatchUpdates(_:updateData:) called inside a layout pass") == true, "\(problem(list) ?? "none")")
+        withExtendedLifetime((c1, c2, controller)) {}
     }
 
     @Test("a prefetch distance of Int.max announces the rest of the list")
@@ -177,7 +219,13 @@ struct HeadlessEdgeTests {
         #expect(refused.contains { $0.contains("section 0, row 0") }, "\(refused)")
         list.scroll(to: .infinity)
         #expect(list.contentOffset.isFinite)
-        try list.checkConsistency()
+        // UITableView raises for a negative or NaN height ("Invalid row height provided by table
+        // delegate"); a height above the maximum is clamped without one.
+        if height < 0 || height.isNaN {
+            #expect(throws: HeadlessListViewInconsistency.self) { try list.checkConsistency() }
+        } else {
+            try list.checkConsistency()
+        }
     }
 
     /// `rows` songs of `height` on a 440-point headless list, diagnostics collected.

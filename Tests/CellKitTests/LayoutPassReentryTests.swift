@@ -237,7 +237,9 @@ extension HeadlessListViewTests {
         #expect(ranAfter)
         #expect(listView.sectionCounts == [9])
         #expect(!listView.isUpdating)
-        try listView.checkConsistency()
+        // The refused batch is what UIKit asserts on: checkConsistency() names it.
+        #expect(throws: HeadlessListViewInconsistency.self) { try listView.checkConsistency() }
+        #expect(listView.core.consistencyProblem() == message)
     }
 
     /// Hooks that apply random models during random scrolls, resizes, scrolls to a row

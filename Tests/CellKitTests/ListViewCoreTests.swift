@@ -520,7 +520,7 @@ struct ListViewCoreTests {
         }
         #expect(message.contains("performBatchUpdates"))
         #expect(source.model.itemCount == 2)
-        #expect(listView.core.consistencyProblem() == nil)
+        #expect(listView.core.consistencyProblem() == message, "the refused batch is a violation")
     }
 }
 

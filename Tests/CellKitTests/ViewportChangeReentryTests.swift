@@ -249,7 +249,9 @@ extension HeadlessListViewTests {
         let refusals = listView.log.compactMap { if case .refused(let message) = $0 { message } else { nil } }
         #expect(refusals.count == 1 && refusals.first?.contains("row 150") == true, "\(refusals)")
         #expect(listView.visibleTexts == texts([0, 1]))
-        expectConsistent(listView, "after the scroll and the apply")
+        // Row 150 was missing when asked: a violation (UITableView raises for it).
+        #expect(throws: HeadlessListViewInconsistency.self) { try listView.checkConsistency() }
+        #expect(!listView.isUpdating)
     }
 
     /// A scroll asked when nothing is under way runs at once, as before.

@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:898
+// Sources/CellKit/Adapters/ListViewCore.swift:900
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:976
+// Sources/CellKit/Adapters/ListViewCore.swift:978
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -404,7 +404,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:343
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:348
 @MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -686,7 +686,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:583
+// Sources/CellKit/ListController.swift:609
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1868,7 +1868,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:130
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:134
 @MainActor private func docExample120() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1889,7 +1889,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:175
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:179
 @MainActor private func docExample121() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1904,7 +1904,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:201
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:206
 @MainActor private func docExample122() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1921,7 +1921,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:240
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:245
 @MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1936,7 +1936,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:259
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:264
 @MainActor private func docExample124() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
@@ -2003,7 +2003,7 @@ import Testing
     }
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:36
+// Sources/CellKitTesting/HeadlessListView.swift:41
 @MainActor private func docExample128() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2025,7 +2025,7 @@ import Testing
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
-// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:26
+// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:32
 @MainActor private func docExample130() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2112,7 +2112,7 @@ import Testing
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:46
+// Sources/CellKitTerminal/TerminalApp.swift:50
 @MainActor private func docExample139() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
@@ -2133,7 +2133,7 @@ import Testing
     assert(TerminalCapabilities(environment: ["TERM": "vt100"]).usesColor == false)
 }
 
-// Sources/CellKitTerminal/TerminalListView.swift:12
+// Sources/CellKitTerminal/TerminalListView.swift:16
 @MainActor private func docExample141() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
@@ -2144,19 +2144,23 @@ import Testing
     }
 }
 
-// Sources/CellKitTerminal/TerminalRenderable.swift:9
+// Sources/CellKitTerminal/TerminalRenderable.swift:11
 @MainActor private func docExample142() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
         init() {}
         func terminalLines(width: Int) -> [StyledLine] {
-            [StyledLine("• ", style: .dim)] + StyledLine.wrap(text, width: width - 2)
+            StyledLine.wrap(text, width: width - 2).enumerated().map { index, line in
+                var prefixed = StyledLine(index == 0 ? "• " : "  ", style: .dim)
+                prefixed.append(line)
+                return prefixed
+            }
         }
     }
 }
 
-// Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:14
+// Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:15
 @MainActor private func docExample143() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }

@@ -394,7 +394,9 @@ public final class ListViewCore {
             let message = backend == nil
                 ? "performBatchUpdates(_:updateData:) on a list view whose backend is gone; the batch was not applied and the data not switched"
                 : "performBatchUpdates(_:updateData:) called inside \(phase == .layout ? "a layout pass (a scroll, a resize, or the layout after a batch or a reload), while the list view makes the cells of the rows coming into view" : "another batch update or reconfigure") (from a configure handler or display hook?); the batch was not applied and the data not switched (UITableView asserts when asked about its cells while it updates them: defer the batch with performWhenIdle(_:))"
-            refuse(message, isViolation: false)
+            // UIKit asserts on a batch started while it lays out or updates its cells: a
+            // violation (a gone backend is not the caller's contract broken).
+            refuse(message, isViolation: backend != nil)
             return .refused(message)
         }
         phase = .batch

@@ -194,6 +194,11 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     public var isFetching: Bool { isFetchingFirstPage || pageInFlight != nil }
 
     /// Loads the first page; shows the loading row when nothing is shown yet.
+    ///
+    /// The task ends once the source holds the page (``items``) and has published it. A
+    /// bound ``ListController`` diffs that snapshot off the main actor and shows it on a
+    /// later main-actor turn: after `await source.load().value`, the list view may still
+    /// show "Loading…"; `await controller.settle()` returns once the page is on it.
     @discardableResult
     public func load() -> Task<Void, Never> { startFirstPage(refreshing: !items.isEmpty) }
 

@@ -169,7 +169,8 @@ public final class RowHeights {
         diagnostics(Diagnostic(.invalidHeight, "estimate \(estimate) of \(type) at section \(path.section), row \(path.item) is not a positive height: a self-sizing row needs one (UITableView turns estimation off for an estimate of 0); the list view's own estimate is used (reported once per model type)"))
     }
 
-    /// Forgets the measured height of the row with identity `id`.
+    /// Forgets the measured height of the row with identity `id`: the row's ``ItemID``,
+    /// `ItemID(model)` or `ItemID(type: Model.self, id: model.id)` (not the model's bare `id`).
     public func invalidate(_ id: ItemID) { cache.invalidate(id) }
 
     /// Forgets every measured height.
