@@ -7,8 +7,9 @@ private final class AvatarCell: TextCell { var avatar: String? }
 @MainActor
 @Suite("Resources: one loader per row, for visible and prefetched rows")
 struct ResourceLoaderTests {
-    /// 10 rows on screen out of 40; avatars loaded through `gate`, keyed by user id.
-    private func makeScreen(prefetchDistance: Int = 0) -> (PostScreen, ResourceLoader<Post, String>, FetchGate<String>) {
+    /// 10 rows on screen out of 40; avatars loaded through `gate`, keyed by user id; the
+    /// loader is added before the rows show unless `addLoaderLate`.
+    private func makeScreen(prefetchDistance: Int = 0, addLoaderLate: Bool = false) -> (PostScreen, ResourceLoader<Post, String>, FetchGate<String>) {
         let gate = FetchGate<String>()
         let screen = PostScreen(prefetchDistance: prefetchDistance)
         screen.controller.register(AvatarCell.self, for: Post.self) { cell, post in
@@ -19,8 +20,9 @@ struct ResourceLoaderTests {
             if update.key == "avatar" { cell.avatar = update.value as? String }
         }
         let loader = ResourceLoader<Post, String>(key: "avatar") { post in try await gate.fetch(post.id) }
-        screen.controller.addResourceLoader(loader)
+        if !addLoaderLate { screen.controller.addResourceLoader(loader) }
         screen.controller.apply(TableModel(posts(0..<40)))
+        if addLoaderLate { screen.controller.addResourceLoader(loader) }
         return (screen, loader, gate)
     }
 
@@ -167,6 +169,75 @@ struct ResourceLoaderTests {
 
         screen.controller.apply(TableModel([Post]()))                   // everything goes
         #expect(loader.loadingIDs.isEmpty, "still loading: \(loader.loadingIDs)")
+        try screen.expectConsistent()
+    }
+}
+
+/// Outside check 11a: what the cache forgets, a loader added while rows show, a reload.
+extension ResourceLoaderTests {
+    /// Yields until `done` holds (bounded: a load that never lands fails the test, not hangs it).
+    private func settleBounded<M, V>(_ loader: ResourceLoader<M, V>, until done: (ResourceLoader<M, V>) -> Bool,
+                              sourceLocation: SourceLocation = #_sourceLocation) async {
+        for _ in 0..<100_000 where !done(loader) { await Task.yield() }
+        #expect(done(loader), "the load did not land", sourceLocation: sourceLocation)
+    }
+
+    @Test("removeAllCachedValues drops the loads under way: their stale result is neither cached nor shown, and the rows on screen load again")
+    func forgettingDropsLoadsUnderWay() async throws {
+        let (screen, loader, gate) = makeScreen()
+        await gate.waitForCalls(10)
+        loader.removeAllCachedValues()   // the avatars changed while the first loads ran
+        try #require(loader.startedLoads == 20, "the rows on screen load again at once")
+        await gate.waitForCalls(20)
+        await gate.resume(argument: 3, returning: "old")   // the first load of row 3 lands late
+        for _ in 0..<10 { await Task.yield() }
+        #expect(loader.cachedValue(for: ItemID(Post(3))) == nil)
+        #expect(avatars(screen)[3] == nil)
+        await gate.resume(argument: 3, returning: "new")
+        await settleBounded(loader) { !$0.isLoading(ItemID(Post(3))) }
+        #expect(loader.cachedValue(for: ItemID(Post(3))) == "new")
+        #expect(avatars(screen)[3] == "new")
+        try screen.expectConsistent()
+    }
+
+    @Test("a value provided after removeAllCachedValues is not overwritten by a load that started before it")
+    func providedValueStays() async throws {
+        let (screen, loader, gate) = makeScreen()
+        await gate.waitForCalls(10)
+        loader.removeAllCachedValues()
+        screen.controller.provideResource(Post(3), key: "avatar", value: "provided")
+        #expect(avatars(screen)[3] == "provided")
+        await gate.resume(argument: 3, returning: "old")
+        for _ in 0..<10 { await Task.yield() }
+        #expect(avatars(screen)[3] == "provided")
+        try screen.expectConsistent()
+    }
+
+    @Test("a loader added while rows show loads them at once")
+    func loaderAddedLate() async throws {
+        let (screen, loader, gate) = makeScreen(addLoaderLate: true)
+        #expect(loader.startedLoads == 10)
+        await gate.waitForCalls(10)
+        #expect(Set(await gate.arguments) == Set(0..<10))
+        await gate.resume(argument: 2, returning: "avatar-2")
+        await settleBounded(loader) { !$0.isLoading(ItemID(Post(2))) }
+        #expect(avatars(screen)[2] == "avatar-2")
+        // A row that leaves cancels its load as with a loader added first.
+        screen.listView.scroll(to: 20 * 44)
+        #expect(loader.cancelledLoads == 9)
+        try screen.expectConsistent()
+    }
+
+    @Test("a reload keeps the loads of the rows it shows again")
+    func reloadKeepsLoads() async throws {
+        let (screen, loader, gate) = makeScreen()
+        await gate.waitForCalls(10)
+        screen.listView.reloadData()
+        #expect(loader.cancelledLoads == 0)
+        #expect(loader.startedLoads == 10)
+        await gate.resume(argument: 4, returning: "avatar-4")
+        await settleBounded(loader) { !$0.isLoading(ItemID(Post(4))) }
+        #expect(avatars(screen)[4] == "avatar-4")
         try screen.expectConsistent()
     }
 }

@@ -6,12 +6,9 @@ enum BlankText {
     /// grapheme joiner, Mongolian and Khmer invisible signs), or the blank Braille pattern.
     nonisolated static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         let properties = scalar.properties
-        switch properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator:
-            return true
-        default:
-            return properties.isWhitespace || properties.isDefaultIgnorableCodePoint || scalar.value == 0x2800
-        }
+        // White space covers the space, line and paragraph separators.
+        return properties.isWhitespace || properties.isDefaultIgnorableCodePoint || scalar.value == 0x2800
+            || properties.generalCategory == .control || properties.generalCategory == .format
     }
 
     /// Whether `text` shows nothing (empty, or only invisible scalars).
