@@ -224,8 +224,9 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// invalidation of the delegate's sizes on a collection view's flow layout. When and
     /// how each runs is decided by ``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``.
     public func reconfigureItems(at paths: [ItemPath]) {
-        let indexPaths = paths.map(\.indexPath)
-        core.reconfigure(paths, configure: { platformReconfigure(indexPaths) }, measureAgain: { [weak self] rows in
+        core.reconfigure(paths, configure: { [weak self] rows in
+            self?.platformReconfigure(rows.map(\.indexPath))
+        }, measureAgain: { [weak self] rows in
             guard let self, self.hasWindow else { return }
             self.platformMeasureAgain(rows.map(\.indexPath))
         })
