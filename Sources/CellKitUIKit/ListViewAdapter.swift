@@ -47,6 +47,14 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
         set { core.keepsFirstVisibleRowInPlace = newValue }
     }
     /// Whether a selected row is deselected right away (a tap, not a persistent selection).
+    ///
+    /// With `false`, the selection is UIKit's: it follows its row through animated batches
+    /// and goes with a deleted row, and a reload clears it, as `reloadData()` does on UIKit:
+    /// the adapter's ``reloadData()`` and every batch the core replaces by a reload (outside a
+    /// window, over ``reloadThreshold``, an invalid batch, data changed outside a batch, a
+    /// Dynamic Type change). CellKit keeps no selection of its own on UIKit; an app that
+    /// keeps one selects its row again after such a reload (`selectRow(at:animated:scrollPosition:)`,
+    /// which tells the delegate nothing).
     public var deselectsAfterSelection = true
     /// Delete, reorder and swipe actions per model type.
     public let editing = EditingTable()
