@@ -485,3 +485,112 @@ struct GitScreenLifetimeTests {
         #expect(weakController == nil)
     }
 }
+
+/// Demo report 13's refreshes.
+@Suite("cellkit-demo git: report 13's refreshes", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct DemoReport13RefreshTests {
+    private func git(_ repository: ScratchRepository, _ script: String) throws {
+        let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; " + script, "sh", repository.path])
+        guard result.status == 0 else { throw TestFailure("git failed: \(result.errorOutput)") }
+    }
+
+    // Demo report 13, defect 2: after End on a long history, one new commit and r read every
+    // loaded page again (~25 s on 200,000 commits), with a "Loading more…" row counted meanwhile.
+    @Test("r after End with new commits on top reads only them: no page read again, no extra row", arguments: [false, true])
+    func newCommitsAfterEnd(endOfList: Bool) async throws {
+        let repository = try ScratchRepository.emptyCommits("refresh-after-end", 60)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        if endOfList {
+            #expect(history.screen.handleListKey(.end, in: history.list))
+        } else {
+            // Not every page: End is not pressed; three pages are.
+            for _ in 0..<2 { await history.screen.loadNextPage()?.value }
+        }
+        let loaded = endOfList ? 60 : 15
+        try await history.waitFor("the pages loaded") { _, _ in history.screen.loadedCount == loaded }
+        let started = history.screen.history.processesStarted
+        try git(repository, "git commit -q --allow-empty -m 'c 61'; git commit -q --allow-empty -m 'c 62'")
+        let before = history.statuses.count
+        let selected = history.selectedSubject
+        history.screen.refresh()
+        try await history.waitFor("the new commits") { _, status in
+            status == "2 new commits" && history.screen.loadedCount == loaded + 2
+        }
+        // Let anything the refresh started run out.
+        for _ in 0..<20 {
+            await history.screen.controller.settle()
+            _ = history.frame()
+        }
+        let shown = history.statuses[before...]
+        #expect(!shown.contains { $0.hasPrefix("Reading more history") }, "\(Array(shown))")
+        #expect(history.screen.loadedCount == loaded + 2)
+        // No "Loading more…" row after the last commit: the history has no more.
+        #expect(history.screen.loadedSnapshot.hasMore == !endOfList)
+        #expect(history.screen.controller.displayed.itemCount == loaded + 2)
+        #expect(history.selectedSubject == selected)
+        #expect(history.screen.history.processesStarted == started + 1, "the refresh read more than the new commits")
+        let subjects = history.screen.loadedSnapshot.model.sections.flatMap(\.items).compactMap { ($0.model as? CommitInfo)?.subject }
+        #expect(subjects == (1...(loaded + 2)).map { "c \(63 - $0)" })
+        if endOfList {
+            #expect(history.status == "2 new commits")
+        } else {
+            // The next page goes on below the rows kept, from git.
+            await history.screen.loadNextPage()?.value
+            let more = history.screen.loadedSnapshot.model.sections.flatMap(\.items).compactMap { ($0.model as? CommitInfo)?.subject }
+            #expect(more == (1...22).map { "c \(63 - $0)" })
+        }
+    }
+
+    // Demo report 13, defect 6: the history shrank under an unchanged head (a graft, a shallower
+    // fetch) and r said "Up to date" while commits went.
+    @Test("a graft under an unchanged head says how many commits went")
+    func graftCountsTheCommitsGone() async throws {
+        let repository = try ScratchRepository.emptyCommits("refresh-graft", 30)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        #expect(history.screen.handleListKey(.end, in: history.list))
+        try await history.waitFor("every page") { _, status in status == "30 commits" }
+        try git(repository, "git replace --graft HEAD~5")
+        history.screen.refresh()
+        try await history.waitFor("24 commits gone") { _, status in
+            status == "The history was rewritten: 24 commits gone" && history.screen.loadedCount == 6
+        }
+        try git(repository, "git replace -d $(git rev-parse HEAD~5) >/dev/null")
+        history.screen.refresh()
+        try await history.waitFor("the older commits back") { lines, status in
+            status == "24 older commits" && lines.contains { $0.hasSuffix(" c 24") }
+        }
+    }
+
+    @Test("a shallower fetch says how many commits went")
+    func shallowerFetchCountsTheCommitsGone() async throws {
+        let origin = try ScratchRepository.emptyCommits("refresh-shallower", 12)
+        defer { origin.remove() }
+        let shallow = origin.root.appendingPathComponent("shallow").path
+        let cloned = try Spawn.run(["git", "clone", "-q", "--depth", "7", "file://" + origin.path, shallow])
+        try #require(cloned.status == 0, "\(cloned.errorOutput)")
+        let history = await HistoryScreen(shallow, pageSize: 5)
+        try await history.waitFor("the shallow history") { _, status in status == "7 commits" }
+        let fetched = try Spawn.run(["git", "-C", shallow, "fetch", "-q", "--depth=2", "origin"])
+        try #require(fetched.status == 0, "\(fetched.errorOutput)")
+        history.screen.refresh()
+        try await history.waitFor("5 commits gone") { _, status in
+            status == "The history was rewritten: 5 commits gone" && history.screen.loadedCount == 2
+        }
+    }
+
+    @Test("a repository replaced by an empty one says every commit went")
+    func emptiedRepositoryCountsEveryCommit() async throws {
+        let repository = try ScratchRepository.emptyCommits("refresh-emptied", 9)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        try await history.waitFor("every page") { _, status in status == "9 commits" }
+        try git(repository, "rm -rf .git; git init -q .")
+        history.screen.refresh()
+        try await history.waitFor("9 commits gone") { lines, status in
+            status == "The history was rewritten: 9 commits gone" && lines.contains { $0.contains("No commits yet") }
+        }
+    }
+}

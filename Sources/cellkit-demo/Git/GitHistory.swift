@@ -33,6 +33,9 @@ final class GitHistory: @unchecked Sendable {
     private var position = 0
     /// Where each page read so far starts (read on `queue` only): pages may differ in size.
     private var starts = [0]
+    /// Whether the last page 0 held the loaded commits a refresh kept (on `queue` only): the next
+    /// page 0 has the usual size, not that page's.
+    private var joinedFirstPage = false
     /// The size of the last page read (on `queue` only).
     private var lastSize: Int
     /// Whether pages grow (under `lock`).
@@ -58,6 +61,20 @@ final class GitHistory: @unchecked Sendable {
     var nextFirstPageSize: Int {
         get { lock.withLock { firstPageLeast } }
         set { lock.withLock { firstPageLeast = newValue } }
+    }
+
+    /// The commits loaded below the head a refresh found new commits on top of, for the next
+    /// page 0 (once, under `lock`): see ``keepBelowNextFirstPage(_:newCommits:hasMore:)``.
+    private var kept: (commits: [CommitInfo], newCount: Int, hasMore: Bool)?
+
+    /// The next page 0 (a refresh that found `newCommits` commits on top of the head shown, the
+    /// history below it unchanged) reads from git only its usual size (at least the new commits
+    /// and the head shown, whose refs moved) and ends with the rest of `loaded` (the commits
+    /// loaded, newest first) as they are: the pages below are not read again. The next page
+    /// after it reads on from git below them (when `hasMore`). When git's commits do not meet
+    /// the loaded ones (the history changed again meanwhile), the page is read as usual.
+    func keepBelowNextFirstPage(_ loaded: [CommitInfo], newCommits: Int, hasMore: Bool) {
+        lock.withLock { kept = (loaded, newCommits, hasMore) }
     }
 
     /// How many `git log` processes were started (for the tests: one per pass, not one per page).
@@ -107,6 +124,7 @@ final class GitHistory: @unchecked Sendable {
 
     private func read(_ page: Int, generation: Int) throws -> Page<CommitInfo> {
         let least = page == 0 ? lock.withLock { defer { firstPageLeast = 0 }; return firstPageLeast } : 0
+        let keep = page == 0 ? lock.withLock { defer { kept = nil }; return kept } : nil
         if page == 0 {
             // Before the decorations are read: a ref that moves after this makes the next `r` read again.
             let refs = repository.refsStateNow()
@@ -116,13 +134,17 @@ final class GitHistory: @unchecked Sendable {
         // the usual size after the last known one would.
         let start = page < starts.count ? starts[page] : starts[starts.count - 1] + (page - starts.count + 1) * pageSize
         // A page read before keeps its size (a retry, a page after a refresh): pages stay numbered alike.
-        let size = max(least, page + 1 < starts.count ? max(1, starts[page + 1] - start)
+        let size = max(least, page == 0 && joinedFirstPage ? pageSize : page + 1 < starts.count ? max(1, starts[page + 1] - start)
             : growing && page > 0 ? min(Self.largestPage, max(pageSize, lastSize * 2)) : pageSize)
         if position > start || lock.withLock({ stream == nil }) {
             // Behind the stream, or none runs: a new git log from the first commit of the page.
             try restart(at: start, generation: generation)
         }
         if position < start { _ = try take(start - position, generation: generation) }
+        if page == 0 { joinedFirstPage = false }
+        if let keep, page == 0, let joined = try readJoining(keep, size: size, generation: generation) {
+            return joined
+        }
         let (commits, ended) = try take(size, generation: generation)
         lastSize = size
         if page + 1 < starts.count {
@@ -131,6 +153,33 @@ final class GitHistory: @unchecked Sendable {
             starts.append(position)
         }
         return Page(commits, hasMore: !ended)
+    }
+
+    /// Page 0 of `size` commits from git, ending with the loaded commits of `keep` below them (see
+    /// ``keepBelowNextFirstPage(_:newCommits:hasMore:)``); nil when git's commits do not meet
+    /// them (the stream is then at the start again, for a usual page 0).
+    private func readJoining(_ keep: (commits: [CommitInfo], newCount: Int, hasMore: Bool), size: Int, generation: Int) throws -> Page<CommitInfo>? {
+        // The new commits and the loaded ones that the usual first page holds, from git.
+        let fromGit = min(size, keep.newCount + keep.commits.count)
+        let (commits, ended) = try take(fromGit, generation: generation)
+        let below = fromGit - keep.newCount
+        guard commits.count == fromGit, below > 0, commits.last?.hash == keep.commits[below - 1].hash,
+              !ended || (below == keep.commits.count && !keep.hasMore) else {
+            try restart(at: 0, generation: generation)
+            return nil
+        }
+        let all = commits + keep.commits[below...]
+        lastSize = size
+        // The pages after this one start below every commit it holds; the stream stops (the
+        // next page starts a git log from there, with no commit read twice).
+        starts = [0, all.count]
+        joinedFirstPage = true
+        lock.withLock {
+            stream?.terminate()
+            stream = nil
+        }
+        position = all.count
+        return Page(all, hasMore: keep.hasMore)
     }
 
     /// Starts a `git log` from commit `skip` (the stream is then at `skip`).

@@ -277,7 +277,10 @@ struct GitRepository: Sendable {
         let current = Self.firstLine(now.output)
         guard now.status == 0, !current.isEmpty else {
             // HEAD names no commit, and git says nothing more: an unborn branch, every commit gone.
-            guard now.errorOutput.isEmpty, let gone = await commitCount(head) else { return .unknown }
+            guard now.errorOutput.isEmpty else { return .unknown }
+            // The head shown is not in the repository any more either (replaced by a new empty
+            // one): the commits shown are counted instead.
+            guard let gone = await commitCount(head) else { return .replaced }
             return .rewritten(removed: gone, added: 0)
         }
         if current == head { return .unchanged }
@@ -301,6 +304,14 @@ struct GitRepository: Sendable {
         var head: String
         /// A shallow clone's boundary (`git fetch --deepen` moves it; "" when not shallow).
         var boundary: String
+
+        /// Whether the history under an unchanged head may differ between `self` and `other`:
+        /// a graft or a replaced commit (`git replace`) came or went, or a shallow clone's
+        /// boundary moved (`git fetch --depth`, `--deepen`).
+        func reshapesHistory(from other: RefsState) -> Bool {
+            func replacements(_ state: RefsState) -> Set<String> { state.refs.filter { $0.contains(" refs/replace/") } }
+            return boundary != other.boundary || replacements(self) != replacements(other)
+        }
 
         /// The commits whose decorations differ between `self` and `other` (a ref that came,
         /// went or moved names its old and its new commit).
@@ -349,10 +360,11 @@ struct GitRepository: Sendable {
         return Int(Self.firstLine(result.output))
     }
 
-    /// The hashes of HEAD's history, newest first; nil when git fails.
+    /// The hashes of HEAD's history, newest first: none when HEAD names no commit yet (an
+    /// unborn branch); nil when git fails otherwise.
     func historyHashes() async -> [String]? {
         let result = await git(["rev-list", "HEAD", "--"])
-        guard result.status == 0 else { return nil }
+        guard result.status == 0 else { return await commitCount() == 0 ? [] : nil }
         return result.output.split(whereSeparator: \.isNewline).map(String.init)
     }
 

@@ -273,6 +273,16 @@ final class GitScreen: DemoScreen {
                     self.showStatus("Up to date")
                     return
                 }
+                // A graft, or a shallow clone's boundary moved: commits shown may have gone
+                // from the history (`git replace --graft`, `git fetch --depth=2`).
+                if let refs, let refsShown, refs.reshapesHistory(from: refsShown), let now = await repository.historyHashes() {
+                    let kept = Set(now)
+                    if shown.contains(where: { !kept.contains($0) }) {
+                        self.refreshMessage = Self.replacedMessage(shown: shown, shownAll: shownAll, now: now, notOlder: shownAll ? now : nil)
+                        await self.reload(keepingSelection: selected, readingUpTo: shown.count).value
+                        return
+                    }
+                }
                 // Every commit loaded, and more now below them: a shallow clone deepened
                 // (`git fetch --deepen`), its boundary commits given parents.
                 let total = shownAll ? await repository.commitCount() : nil
@@ -283,6 +293,8 @@ final class GitScreen: DemoScreen {
                     return
                 }
                 self.printed.knownTotal = older > 0 ? total : shownAll ? shown.count : nil
+                // Only refs moved, on the commits the first page reads again: the rows below stay.
+                if older == 0 { self.history.keepBelowNextFirstPage(self.pages.items, newCommits: 0, hasMore: self.pages.hasMore) }
                 // With the end on screen, the source asks for the older commits (it awaits the end).
                 await self.source.refresh().value
                 await self.keepSelection(selected)
@@ -292,8 +304,10 @@ final class GitScreen: DemoScreen {
                     await self.reload(keepingSelection: selected, readingUpTo: shown.count + count, readingAll: true).value
                     return
                 }
-                // The first page reaches the head shown: no new commit is left for a later page.
+                // The first page reaches the head shown: no new commit is left for a later page;
+                // the commits loaded below it are kept as they are (not read again).
                 self.history.nextFirstPageSize = count + 1
+                self.history.keepBelowNextFirstPage(self.pages.items, newCommits: count, hasMore: self.pages.hasMore)
                 // Every commit was loaded: the rows the refresh keeps below its first page are
                 // the rest (the source says more may follow until a page confirms them).
                 self.printed.knownTotal = shownAll ? shown.count + count : nil
