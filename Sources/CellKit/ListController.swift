@@ -604,7 +604,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// made with an explicit id (``ListItem/init(_:id:)``) are all updated, as Coffee
     /// updated every visible cell whose object equals the updated one. A row also
     /// gets it when it holds that very object (classes), or when its model adopts
-    /// ``ResourceReferencing`` and refers to `object`.
+    /// ``ResourceReferencing`` and refers to `object`. Each cell is checked again just
+    /// before it is handed the resource: when a handler changed the list during the
+    /// fan-out (applied a model, scrolled), a cell that no longer shows the object gets nothing.
     ///
     /// ```swift
     /// final class UserCell: TextCell { var image: String? }
@@ -638,7 +640,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     @discardableResult
     func deliverResource(of object: any Sendable, objectID: ItemID?, key: ResourceKey, value: (any Sendable)?, only cell: AnyObject? = nil) -> [ItemPath] {
         guard let listView else { return [] }
-        return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: objectID, displayed: displayed, listView: listView, only: cell)
+        return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: objectID, displayed: { [unowned self] in self.displayed }, listView: listView, only: cell)
     }
 
     /// Where the row with identity `id`, presented in `cell` at `path` when the list
