@@ -629,9 +629,17 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// asked from inside the handler of that very delivery (a row made taller) gets it again
     /// once; one asked from that second delivery gets nothing, so a handler that always
     /// reconfigures its row does not call itself forever.
+    ///
+    /// The last value given wins: a ``ResourceLoader`` with `key` whose model type `object`
+    /// is takes `value` as its cached result (another type, or `nil`, drops the cached one)
+    /// and cancels the object's load under way, so the loader never hands a row an older
+    /// value after this one. ``ResourceLoader/removeAllCachedValues()`` forgets the kept
+    /// resources of its key and model type.
     @discardableResult
     public func provideResource(_ object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) -> [ItemPath] {
-        deliverResource(of: object, objectID: ItemID(anyModel: object), key: key, value: value)
+        let id = ItemID(anyModel: object)
+        if let id { resources.appProvided(object, id: id, key: key, value: value) }
+        return deliverResource(of: object, objectID: id, key: key, value: value)
     }
 
     /// Hands a resource of `object` to the visible rows showing the object with identity

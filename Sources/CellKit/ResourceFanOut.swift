@@ -37,6 +37,26 @@ final class ResourceFanOut {
         if providedOrder.count > Self.providedLimit { provided[providedOrder.removeFirst()] = nil }
     }
 
+    /// Forgets the kept resources with `key` whose object `matches` (a loader's
+    /// ``ResourceLoader/removeAllCachedValues()``: they are as stale as its cache).
+    func forgetKept(key: ResourceKey, where matches: (Any) -> Bool) {
+        guard !provided.isEmpty else { return }
+        for (id, updates) in provided {
+            guard let update = updates[key], matches(update.object) else { continue }
+            provided[id]?[key] = nil
+            if provided[id]?.isEmpty == true {
+                provided[id] = nil
+                if let index = providedOrder.firstIndex(of: id) { providedOrder.remove(at: index) }
+            }
+        }
+    }
+
+    /// The app gave `value` for the object with identity `id`: the loaders with `key` take
+    /// it as their cached result, so the value given last wins whoever hands it next.
+    func appProvided(_ object: any Sendable, id: ItemID, key: ResourceKey, value: (any Sendable)?) {
+        for loader in loaders { loader.provided(object, id, key, value) }
+    }
+
     /// Hands `cell`, which shows `item` (it just showed or was reconfigured), the
     /// resources provided for the object it shows.
     func presentProvided(_ item: ListItem, cell: AnyObject) {

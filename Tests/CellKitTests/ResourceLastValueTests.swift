@@ -60,4 +60,66 @@ struct ResourceLastValueTests {
         #expect(image(screen, 2) == .some(nil), "post 3's cell got post 1's image")
         #expect(delivered == ["post 1"])
     }
+
+    @Test func aProvidedValueOutlivesTheLoadersOlderCacheOnReconfigure() async throws {
+        let (screen, loader, gate) = makeScreen()
+        screen.controller.dispatch.onResource(Post.self) { (cell: PhotoCell, _, update) in cell.image = update.value as? String }
+        await gate.waitForCalls(10)
+        await gate.resume(argument: 1, returning: "old.jpg")
+        await settle { loader.cachedValue(for: ItemID(Post(1))) != nil }
+        #expect(image(screen, 0) == "old.jpg")
+        screen.controller.provideResource(Post(1), key: "image", value: "new.jpg")
+        #expect(image(screen, 0) == "new.jpg")
+        #expect(loader.cachedValue(for: ItemID(Post(1))) == "new.jpg", "the loader caches the value given last")
+        var rows = posts(1...40)
+        rows[0].text = "liked"                                       // same identity: a reconfigure
+        screen.controller.apply(TableModel(rows))
+        #expect(screen.listView.visibleTexts.first == "liked")
+        #expect(image(screen, 0) == "new.jpg")
+    }
+
+    @Test func aProvidedValueOutlivesTheLoadersOlderCacheWhenTheRowShowsAgain() async throws {
+        let (screen, loader, gate) = makeScreen()
+        screen.controller.dispatch.onResource(Post.self) { (cell: PhotoCell, _, update) in cell.image = update.value as? String }
+        await gate.waitForCalls(10)
+        await gate.resume(argument: 1, returning: "old.jpg")
+        await settle { loader.cachedValue(for: ItemID(Post(1))) != nil }
+        screen.controller.provideResource(Post(1), key: "image", value: "new.jpg")
+        screen.listView.scroll(to: 1000)
+        screen.listView.scroll(to: 0)
+        #expect(image(screen, 0) == "new.jpg")
+    }
+
+    @Test func aValueProvidedWhileTheLoadRunsIsNotReplacedByItsResult() async throws {
+        let (screen, loader, gate) = makeScreen()
+        screen.controller.dispatch.onResource(Post.self) { (cell: PhotoCell, _, update) in cell.image = update.value as? String }
+        await gate.waitForCalls(10)
+        #expect(loader.isLoading(ItemID(Post(1))))
+        screen.controller.provideResource(Post(1), key: "image", value: "new.jpg")
+        #expect(!loader.isLoading(ItemID(Post(1))), "the load under way would give an older value: cancelled")
+        await gate.resume(argument: 1, returning: "old.jpg")
+        await settle { loader.cancelledLoads == 1 }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(image(screen, 0) == "new.jpg")
+        #expect(loader.cachedValue(for: ItemID(Post(1))) == "new.jpg")
+    }
+
+    @Test func removingTheCachedValuesForgetsTheKeptCopyForARowThatShowsAgain() async throws {
+        let (screen, loader, gate) = makeScreen()
+        screen.controller.dispatch.onResource(Post.self) { (cell: PhotoCell, _, update) in cell.image = update.value as? String }
+        await gate.waitForCalls(10)
+        await gate.resume(argument: 1, returning: "old.jpg")
+        await settle { loader.cachedValue(for: ItemID(Post(1))) != nil }
+        #expect(image(screen, 0) == "old.jpg")
+        screen.listView.scroll(to: 1000)
+        loader.removeAllCachedValues()
+        let started = loader.startedLoads
+        screen.listView.scroll(to: 0)
+        #expect(loader.startedLoads > started, "post 1 loads again")
+        #expect(image(screen, 0) == .some(nil), "the old image shows before the new load finished")
+        let calls = await gate.arguments
+        await gate.resume(calls.lastIndex(of: 1)!, throwing: FetchFailed())
+        await settle { !loader.isLoading(ItemID(Post(1))) }
+        #expect(image(screen, 0) == .some(nil), "the old image shows after the new load failed")
+    }
 }
