@@ -56,11 +56,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// The list view whose layout pass a deferred target waits for (``ListView/performWhenIdle(_:)``).
     weak var awaitedListView: (any ListView)?
 
-    /// The content last applied (without placeholder rows).
+    /// The content last applied (without placeholder rows); ahead of ``displayed`` while
+    /// an apply waits (one asked during a layout pass or a batch), so find a path for the
+    /// list view (`reconfigureItems(at:)`) in ``displayed``.
     public private(set) var model = TableModel()
     /// The state last applied.
     public private(set) var state: ContentState = .loading
-    /// What the list view shows now: the content, or placeholder rows.
+    /// What the list view shows now: the content, or placeholder rows. The paths a list
+    /// view takes and gives (`reconfigureItems(at:)`, `visibleItemPaths`) are in it.
     public private(set) var displayed = TableModel() {
         didSet {
             snapshots.displayDidChange()
