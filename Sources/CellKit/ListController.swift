@@ -634,9 +634,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// reconfigures its row does not call itself forever.
     ///
     /// The last value given wins: a ``ResourceLoader`` with `key` whose model type `object`
-    /// is takes `value` as its cached result (another type, or `nil`, drops the cached one)
-    /// and cancels the object's load under way, so the loader never hands a row an older
-    /// value after this one. ``ResourceLoader/removeAllCachedValues()`` forgets the kept
+    /// is takes `value` as its cached result (another type, or `nil`, drops the cached one),
+    /// so the loader never hands a row a value given before this one (a load under way
+    /// goes on: its result comes later and wins in turn). ``ResourceLoader/removeAllCachedValues()`` forgets the kept
     /// resources of its key and model type.
     @discardableResult
     public func provideResource(_ object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) -> [ItemPath] {

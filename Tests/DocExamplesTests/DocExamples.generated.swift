@@ -1786,7 +1786,7 @@ import Testing
     assert(listView.visibleCells.map { ($0 as? UserCell)?.image } == ["ada.png", nil, nil, "ada.png"])
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:143
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:144
 @MainActor private func docExample116() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1808,7 +1808,7 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:172
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:173
 @MainActor private func docExample117() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 

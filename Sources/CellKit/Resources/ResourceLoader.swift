@@ -37,8 +37,8 @@
 /// The last value given for an object wins, whoever gave it: a value the app gives with
 /// ``ListController/provideResource(_:key:value:)`` for this loader's key and a `Model`
 /// becomes its cached result (a value that is not a `Value`, or `nil`, drops the cached
-/// one), and the object's load under way is cancelled; a row that shows again or is
-/// reconfigured then gets the provided value, not an older result.
+/// one): a row that shows again or is reconfigured gets the provided value, not an older
+/// result. A load of the object under way goes on, and its result, given later, wins in turn.
 ///
 /// ```swift
 /// final class AvatarCell: TextCell { var avatar: String? }
@@ -134,12 +134,10 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
 
     /// The app gave `value` for `object` (identity `id`) with `key` through
     /// ``ListController/provideResource(_:key:value:)``: the value given last wins, so it
-    /// becomes the cached result (a value of another type, or none, drops the cached one),
-    /// and a load of the object under way, which would lay an older value over it, is cancelled.
+    /// becomes the cached result (a value of another type, or none, drops the cached one).
+    /// A load of the object under way goes on: its result, given later, wins in turn.
     func provided(_ object: any Sendable, id: ItemID, key: ResourceKey, value: (any Sendable)?) {
         guard key == self.key, object is Model else { return }
-        cancel(id)
-        leaving.remove(id)
         if let value = value as? Value {
             tick += 1
             cache[id] = (value, tick)
