@@ -19,12 +19,14 @@ struct GitCommand: ParsableCommand {
         scroll, from one git log for the whole history; each commit's diffstat is computed only once \
         its row is on screen and arrives as a resource update (r computes again, for the rows on screen, those git could not \
         compute and those of root commits, which a shallow clone's deepening changes). Refs past 40 columns (fewer on a narrow terminal) are counted \
-        ("HEAD -> main, … +30"), so the diffstat stays on the line. Piped, every page is printed with its \
+        ("HEAD -> main, … +30"), so the diffstat stays on the line; a merge's parents that do not fit are counted too \
+        ("merges a + b + … +5"), after the refs. Piped, every page is printed with its \
         diffstat as it is read ("diffstat unavailable" where git cannot compute one, such as a blob a \
         partial clone lacks: git is never let fetch, prompt or read the terminal). r counts the \
         commits newer than the head shown (r during End or while the filter searches the rest refreshes once that is done); after a rewind or \
         rebase the history is read again (the selected commit stays selected when it is still there), and the status \
-        line says how many commits went (all of them when HEAD is left on an unborn branch). A PATH \
+        line says how many commits went (all of them when HEAD is left on an unborn branch; also when a graft or a \
+        shallower fetch drops them under the same head). A PATH \
         that is not a repository, does not exist, cannot be read, or that git refuses (dubious \
         ownership, with git's safe.directory advice; a bad config value, with git's message) shows \
         the error row, and exits 1 when piped. A commit git cannot read (a corrupt repository) \

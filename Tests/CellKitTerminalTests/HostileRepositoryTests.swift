@@ -320,6 +320,28 @@ struct HostileRepositoryTests {
         #expect(tagLine.displayWidth <= width && tagLine.plainText.contains("… +"), "\(tagLine.plainText)")
     }
 
+    // Demo report 13, defect 7: at 100 columns an octopus merge lost its "HEAD -> master" to
+    // its parents' list, which the row cut anyway.
+    @Test("an octopus merge keeps its refs before its parents, whose list is shortened with a count", arguments: [140, 120, 100, 80, 60, 45])
+    @MainActor func octopusKeepsItsRefs(width: Int) throws {
+        let parents = ["da9a53a", "5a21a1c", "76f22db", "7a09fe2", "eb9e30c", "ecd3f5c", "e0e0e0e"].map { $0 + "0000" }
+        let info = CommitInfo(hash: "aebb0ef0000", shortHash: "aebb0ef", parents: parents, author: "T",
+                              day: "2026-11-24 Tue", time: "20:56", refs: ["HEAD -> master"], subject: "octopus of seven")
+        let cell = MergeCell()
+        cell.info = info
+        cell.diffstat = "6 files +6 −0"
+        let line = cell.terminalLines(width: width)[1]
+        let byline = String(line.fitted(to: width).plainText.reversed().drop { $0 == " " }.reversed())
+        if width >= 80 {
+            #expect(byline.hasPrefix("   T · 20:56 · HEAD -> master · 6 files +6 −0 · merges da9a53a + 5a21a1c"), "\(byline)")
+            // The parents that fit, then the count of the others: nothing cut.
+            #expect(line.displayWidth <= width, "\(line.plainText)")
+            #expect(width >= 140 ? byline.hasSuffix(" + e0e0e0e") : byline.contains(" + … +"), "\(byline)")
+        } else {
+            #expect(byline.hasPrefix("   T · 20:56 · +1 · 6 files +6 −0 · merges d"), "\(byline)")
+        }
+    }
+
     // Demo report 7, item 4: run inside a repository with no PATH, the title said "CellKit · git · .".
     @Test("the title names the current directory for “.”, and any other path as given")
     func titleOfTheCurrentDirectory() {

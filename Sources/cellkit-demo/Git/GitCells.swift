@@ -27,10 +27,13 @@ class CommitCellBase: ListCell {
     var diffstat: String?
     required init() {}
 
-    /// The byline of a row `width` columns wide: author, time, refs, diffstat, then
-    /// `trailing` (a merge's parents). The refs take what the rest leaves, up to
-    /// ``refsColumns``: on a narrow terminal they are cut first, so the diffstat stays.
-    func detailLine(width: Int, trailing: StyledLine = StyledLine()) -> StyledLine {
+    /// The byline of a row `width` columns wide: author, time, refs, diffstat, then a merge's
+    /// `parents`. The refs take what the rest leaves, up to ``refsColumns``: on a narrow
+    /// terminal they are cut first, so the diffstat stays. A list of more than two parents
+    /// that does not fit is shortened to the ones that do ("merges a + b + … +5", at least
+    /// two): the refs are worth more than the parents past the second, and their count ("+2")
+    /// more than any parent, which the list then cuts.
+    func detailLine(width: Int, parents: [String] = []) -> StyledLine {
         guard let info else { return StyledLine() }
         var line = StyledLine("   " + Self.byline(info.author) + " · " + info.time, style: .dim)
         var end = StyledLine(" · ", style: .dim)
@@ -39,14 +42,36 @@ class CommitCellBase: ListCell {
         } else {
             end.append("diffstat…", style: .dim)
         }
-        end.append(trailing)
+        let essential = line.displayWidth + end.displayWidth
         if !info.branches.isEmpty {
-            let room = min(Self.refsColumns, width - line.displayWidth - end.displayWidth - 3)
+            // The parents keep their shortest form (two of them, then their count).
+            let reserve = Self.parentsText(parents, columns: 0).displayWidth
+            var room = min(Self.refsColumns, width - essential - reserve - 3)
+            // Their count ("+2") is worth more than the parents too (cut anyway on such a row):
+            // the row keeps it where the line without them fits it.
+            let count = "+\(info.branches.count)".count
+            if room < count { room = min(count, width - essential - 3) }
             let refs = Self.refsText(info.branches, columns: room)
             if !refs.isEmpty { line.append(" · " + refs, style: TextStyle(foreground: .green)) }
         }
+        if !parents.isEmpty {
+            end.append(Self.parentsText(parents, columns: width - line.displayWidth - end.displayWidth))
+        }
         line.append(end)
         return line
+    }
+
+    /// " · merges a + b + c", a merge's parents by their short hashes: all when they fit in
+    /// `columns`, else the first ones that do (at least two), then "… +N" for the N left out.
+    static func parentsText(_ parents: [String], columns: Int) -> StyledLine {
+        guard !parents.isEmpty else { return StyledLine() }
+        let short = parents.map { String($0.prefix(7)) }
+        func text(_ shown: Int) -> String {
+            " · merges " + short.prefix(shown).joined(separator: " + ") + (shown < short.count ? " + … +\(short.count - shown)" : "")
+        }
+        var shown = short.count
+        while shown > 2, text(shown).count > columns { shown -= 1 }
+        return StyledLine(text(shown), style: TextStyle(foreground: .magenta))
     }
 
     /// The longest author name a byline shows whole, in columns: a longer one is cut with
@@ -128,11 +153,10 @@ final class MergeCell: CommitCellBase, TerminalRenderable {
 }
 
 extension CommitCellBase {
-    /// The detail line of a merge: ``detailLine(width:trailing:)``, then the parents' short hashes.
+    /// The detail line of a merge: ``detailLine(width:parents:)`` with its parents.
     func mergeDetailLine(width: Int) -> StyledLine {
         guard let info else { return StyledLine() }
-        let parents = StyledLine(" · merges " + info.parents.map { String($0.prefix(7)) }.joined(separator: " + "), style: TextStyle(foreground: .magenta))
-        return detailLine(width: width, trailing: parents)
+        return detailLine(width: width, parents: info.parents)
     }
 }
 
