@@ -7,7 +7,8 @@ struct FeedCommand: ParsableCommand {
         commandName: "feed",
         abstract: "A Twitter-style feed on bundled sample data (the default mode; no network).",
         discussion: """
-        Tweets grouped by hour, with "who to follow" users in the byline style. The loading row shows \
+        Tweets grouped by hour, with "who to follow" users in the byline style; their ages ("9m") and the hours' \
+        days ("Today", "Yesterday") count from the newest tweet's time, for every row, after each r too. The loading row shows \
         while the first page loads (keys pressed meanwhile wait for it); more tweets load when the last row \
         comes on screen, down to the feed's end (1,000 tweets in 50 pages); r brings new \
         tweets at the top without moving the row you are on (with every page loaded, at once: the pages below \

@@ -185,4 +185,45 @@ struct FeedScreenTests {
         _ = await feed.wait(seconds: 5) { feed.position.hasPrefix("24/") && !feed.position.hasSuffix("/24") }
         #expect(feed.position.hasPrefix("24/"), "\(feed.position) \(feed.log.lines)")
     }
+
+    // Demo report 13, defect 5: after a few `r`, the new tweets counted their age from a later
+    // "now" than the rows drawn before (a tweet an hour older than one marked "2m" said "2m"),
+    // and once the newest tweets were posted on the next day, the old ones stayed under "Today".
+    @Test("after r, the ages grow down the list and the hour sections follow the same clock")
+    func agesAndSectionsFollowOneClock() async {
+        let feed = await Self.startedFeed()
+        // The rows on screen before any r.
+        _ = feed.list.renderFrame()
+        /// The ages the frame shows, top to bottom, in minutes.
+        func ages() -> [Int] {
+            feed.list.renderFrame().compactMap { line -> Int? in
+                let text = line.plainText
+                guard text.contains(" @"), let dot = text.range(of: " · ", options: .backwards) else { return nil }
+                let age = text[dot.upperBound...].trimmingCharacters(in: .whitespaces)
+                guard let number = Int(age.dropLast()) else { return age == "now" ? 0 : nil }
+                switch age.last {
+                case "m": return number
+                case "h": return number * 60
+                case "d": return number * 1440
+                default: return nil
+                }
+            }
+        }
+        for round in 1...100 {
+            feed.screen.refresh()
+            #expect(await feed.wait { feed.idle && feed.status?.hasSuffix("at the top") == true })
+            feed.press(.home)
+            await feed.screen.controller.settle()
+            let shown = ages()
+            #expect(shown.count > 3 && shown == shown.sorted(), "r #\(round): ages \(shown)")
+            // The hours of the sections, as their headers name them, go down with the clock: the
+            // newest section is today's, and a day before it is "Yesterday", never "Day +1".
+            let headers = feed.screen.controller.displayed.sections.compactMap(\.header)
+            #expect(headers.first?.hasPrefix("Today ") == true && !headers.contains { $0.hasPrefix("Day +") }, "r #\(round): \(headers.prefix(3))")
+            if shown != shown.sorted() || headers.first?.hasPrefix("Today ") != true || headers.contains("Yesterday 15:00") { break }
+        }
+        // The clock went past midnight: the first tweets are yesterday's now.
+        let headers = feed.screen.controller.displayed.sections.compactMap(\.header)
+        #expect(headers.contains("Yesterday 15:00"), "\(headers.prefix(12))")
+    }
 }

@@ -35,7 +35,6 @@ final class FeedScreen: DemoScreen {
     private var firstLoadDone = false
     private var firstLoadWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastActivity = ListActivity.idle
-    private var newestShown = 1000
     private let refreshScope: RefreshScope
 
     /// Whether the next first page reads the feed to its end (a refresh with every page loaded).
@@ -66,7 +65,7 @@ final class FeedScreen: DemoScreen {
             cell.tweet = tweet
             guard let self else { return }
             cell.avatar = avatars[tweet.author.id]
-            cell.now = feed.postedAt(newestShown) + 2
+            cell.now = tweet.clock
         }
         controller.height(for: Tweet.self) { _ in 3 }
         controller.dispatch.onResource(Tweet.self) { (cell: TweetCell, _, update) in
@@ -178,9 +177,6 @@ final class FeedScreen: DemoScreen {
 
     private func published(_ snapshot: ListSnapshot) {
         let count = snapshot.model.sections.reduce(0) { $0 + $1.items.count { $0.model is Tweet } }
-        if let newest = snapshot.model.sections.first?.items.first?.model(as: Tweet.self)?.id {
-            newestShown = max(newestShown, newest)
-        }
         switch (snapshot.state, snapshot.activity) {
         case (.loading, _):
             showStatus("Loading the feed…")
@@ -216,15 +212,24 @@ final class FeedScreen: DemoScreen {
     // MARK: Shaping
 
     /// Tweets grouped by hour; after every eighth tweet, a user to follow (each user once).
+    ///
+    /// One clock for every row, from the newest tweet loaded: the ages and the hour sections
+    /// count from it, so a refresh that brings newer tweets moves them all on (the rows on
+    /// screen are drawn again), and the old rows go under "Yesterday" once the new ones are
+    /// posted after midnight.
     static func shape(_ loaded: TableModel, filter: String, feed: SampleFeed) -> TableModel {
         var model = TableModel()
         let query = filter.lowercased()
         var suggested: Set<Int> = []
         var currentTitle: String?
-        for item in loaded.sections.flatMap(\.items) {
-            guard let tweet = item.model(as: Tweet.self) else { continue }
+        let items = loaded.sections.flatMap(\.items)
+        let newest = items.lazy.compactMap { $0.model(as: Tweet.self)?.id }.max() ?? 1000
+        let clock = feed.clock(newest: newest)
+        for item in items {
+            guard var tweet = item.model(as: Tweet.self) else { continue }
+            tweet.clock = clock
             var rows: [ListItem] = []
-            if shownText(of: tweet.text, tweet.author.name, tweet.author.handle, contains: query) { rows.append(item) }
+            if shownText(of: tweet.text, tweet.author.name, tweet.author.handle, contains: query) { rows.append(ListItem(tweet)) }
             if tweet.id % 8 == 0 {
                 let user = feed.users[(tweet.id / 8) % feed.users.count]
                 if suggested.insert(user.id).inserted, shownText(of: user.name, user.handle, user.bio, contains: query) {
@@ -232,7 +237,7 @@ final class FeedScreen: DemoScreen {
                 }
             }
             guard !rows.isEmpty else { continue }
-            let title = SampleFeed.hourTitle(tweet.postedAt)
+            let title = SampleFeed.hourTitle(tweet.postedAt, clock: clock)
             if title != currentTitle {
                 model.appendSection(id: SectionID(title), header: title)
                 currentTitle = title

@@ -19,6 +19,10 @@ struct Tweet: Identifiable, Equatable, Sendable, ResourceReferencing {
     var postedAt: Int
     var likes: Int
     var retweets: Int
+    /// The screen's clock when the row shows (minutes, as ``postedAt``): its age ("9m") and
+    /// its hour section ("Today 15:00") count from it. Set by the screen's shaping, so a new
+    /// clock changes every row (they are drawn again); 0 as the server sends it.
+    var clock = 0
 
     func refers(to object: Any) -> Bool { (object as? User)?.id == author.id }
 }
@@ -86,10 +90,16 @@ struct SampleFeed: Sendable {
     /// Tweet n is posted 7 minutes after tweet n-1 (tweet 1000 at 15:00 on the sample day).
     func postedAt(_ n: Int) -> Int { 15 * 60 + (n - 1000) * 7 }
 
-    /// "Today 15:00"-style header of the hour a tweet was posted in.
-    static func hourTitle(_ minutes: Int) -> String {
-        let day = minutes >= 0 ? minutes / 1440 : (minutes - 1439) / 1440
-        let hour = (minutes - day * 1440) / 60
+    /// The screen's clock while `newest` is the newest tweet shown: two minutes after it was posted.
+    func clock(newest: Int) -> Int { postedAt(newest) + 2 }
+
+    /// "Today 15:00"-style header of the hour a tweet was posted in (`minutes`), as seen at
+    /// `clock` (its day is "Today"; the day before "Yesterday").
+    static func hourTitle(_ minutes: Int, clock: Int = 0) -> String {
+        func dayOf(_ minutes: Int) -> Int { minutes >= 0 ? minutes / 1440 : (minutes - 1439) / 1440 }
+        let posted = dayOf(minutes)
+        let hour = (minutes - posted * 1440) / 60
+        let day = posted - dayOf(clock)
         let dayName: String
         switch day {
         case 0: dayName = "Today"
