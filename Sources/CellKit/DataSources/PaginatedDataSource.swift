@@ -169,7 +169,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// the search for the first one starts, so that a page fetched again does not go
     /// through the rows placed before it.
     private var unconfirmedHint = 0
-    /// Set by a ``cancel()`` that stopped something: the end of the list on screen loads no
+    /// Set by a ``cancel()`` (also one with nothing running): the end of the list on screen loads no
     /// page by itself (``awaitsVisibleEnd`` is `false`) until a page or a load is asked for
     /// (a row coming on screen, ``loadNextPage()``, ``loadUntil(_:)``, a load or refresh).
     private var heldByCancel = false
@@ -387,15 +387,20 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// It stops ``loadAll()`` and ``loadUntil(_:)`` too, also when called between two of
     /// their pages (from ``onSnapshot``, a controller's display hook or the predicate):
     /// the list then ends with the retry row, as for a next page cancelled while it loads.
-    /// Called with nothing running, it changes nothing.
+    /// Called with nothing running, it changes no row and no state, but it holds the paging
+    /// all the same (a user's "stop loading" holds whenever it is pressed).
     ///
     /// Nothing is fetched after it until a page or a load is asked for: the end of the list
     /// on screen loads no page by itself (``awaitsVisibleEnd`` is `false`, also after a
-    /// cancelled refresh that had stopped a next page), until the user scrolls a row at the end
+    /// cancelled refresh that had stopped a next page, and after an edit that leaves the end
+    /// on screen), until the user scrolls a row at the end
     /// on screen again, or ``loadNextPage()``, ``loadUntil(_:)``, ``loadAll()``, ``load()`` or
     /// ``refresh()`` is called. (An ``edit(_:)`` that leaves no row while more pages exist is
     /// such an ask: the list asks for its next page itself, as always.)
     public func cancel() {
+        // Nothing loads by itself from here on, not even for the end of the list on screen,
+        // also when nothing runs now.
+        heldByCancel = true
         guard isFetching || pagingLoops > 0 else { return }
         // A loop between two pages is paging: it ends with the retry row as a page loading does.
         let betweenPages = pagingLoops > 0 && !isFetchingFirstPage && hasMore && nextPageError == nil && stalledPage == nil
@@ -406,8 +411,6 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         if pageInFlight != nil || betweenPages, !items.isEmpty { nextPageError = CancellationError() }
         pageInFlight = nil
         isFetchingFirstPage = false
-        // Nothing loads by itself from here on, not even for the end of the list on screen.
-        heldByCancel = true
         let state: ContentState = snapshot.state.isLoading ? .failed(CancellationError()) : snapshot.state
         publish(state: state)
     }
