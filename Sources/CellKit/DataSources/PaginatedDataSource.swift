@@ -76,8 +76,10 @@ public struct Page<Item: Sendable>: Sendable {
 /// (or a page failed before the list was left with no row), the snapshot is `.failed`
 /// with its ``nextPageError``: the controller shows the failed ``LoadMorePlaceholder``
 /// row alone, whose retry asks for the page again, and reports the failure as a
-/// ``Diagnostic/Kind/loadFailed`` diagnostic (nothing else shows: a page that fails
-/// then is no ``ListController/onError`` call; one that failed while rows showed was).
+/// ``Diagnostic/Kind/loadFailed`` diagnostic naming the source and the page (nothing else
+/// shows: a page that fails then is no ``ListController/onError`` call). A failure is
+/// reported once: one that failed while rows showed went to `onError`, and is not reported
+/// again when an edit then empties the list, nor by the edits after it.
 ///
 /// A cancelled next page (``cancel()``, its task cancelled, or the fetch throwing
 /// `CancellationError`) keeps the content and ``hasMore`` and ends the list with the
@@ -122,7 +124,13 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Whether the first page is being (re)loaded.
     public private(set) var isFetchingFirstPage = false
     /// Why the last next-page load failed; `nil` once the page is asked for again.
-    public private(set) var nextPageError: (any Error)?
+    public private(set) var nextPageError: (any Error)? {
+        didSet { nextPageFailure = nextPageError.map { _ in FailureIDs.next() } }
+    }
+    /// Names the failure of ``nextPageError`` in the snapshots that publish it, so that the
+    /// controller reports it once: when the page fails, or when an edit leaves the list with no
+    /// row after it had failed, not both (``ListSnapshot/failureID``).
+    private var nextPageFailure: Int?
     /// How many rows the last finished ``refresh()`` added: the items its first page brought
     /// that were not showing before it and show now (an item a local edit removed does not
     /// count; the pages fetched after it do not count, also when they bring new items);
@@ -546,7 +554,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             publish(state: snapshot.state.isLoading ? .failed(error) : snapshot.state)
         case .failure(let error):
             nextPageError = error
-            publish(state: .failed(error))
+            var failed = ListSnapshot(snapshot.model, state: .failed(error), activity: activity, hasMore: hasMore, nextPageError: error)
+            failed.failureID = nextPageFailure
+            failed.failedPage = page
+            publish(failed)
         }
     }
 
@@ -741,7 +752,12 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         } else {
             .settled(model)
         }
-        publish(ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError))
+        var content = ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError)
+        if case .failed = state {
+            content.failureID = nextPageFailure
+            content.failedPage = nextPage
+        }
+        publish(content)
     }
 
     /// Publishes the shown content again with `state` and `activity` (default: what runs now).
