@@ -505,6 +505,29 @@ struct DemoReport12LeftoverGitTests {
         try await history.waitFor("a page more") { _, _ in history.screen.loadedCount > loaded }
     }
 
+    @Test("Enter on the “search the rest” row while the end on screen loads a page searches the whole history")
+    func searchTheRestWhileAPageLoads() async throws {
+        let repository = try ScratchRepository.thirtyCommits("filter-search-inflight")
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        try await history.waitFor("the first pages") { lines, _ in lines.contains { $0.hasSuffix("Commit number 30") } }
+        history.screen.filter("xyzzy")
+        // The filter's rows show: the "search the rest" row, on screen, asks for the next page.
+        func searchRowShownWhileAPageLoads() -> Bool {
+            history.screen.loadedSnapshot.activity == .loadingMore
+                && history.screen.controller.displayed.sections.contains { $0.id == SectionID("search-rest") }
+        }
+        for _ in 0..<100_000 where !searchRowShownWhileAPageLoads() { await Task.yield() }
+        let sections = history.screen.controller.displayed.sections
+        let searchRow = try #require(sections.firstIndex { $0.id == SectionID("search-rest") })
+        #expect(history.screen.loadedSnapshot.activity == .loadingMore)
+        history.list.select(ItemPath(item: 0, section: searchRow))
+        history.list.handle(.enter)
+        try await history.waitFor("the whole history searched") { _, status in
+            status == "0 commits match “xyzzy” in all 30 commits"
+        }
+    }
+
     // Demo report 11, defect 6 (left in report 12): after a deepen, `r` with a filter kept said
     // "50 older commits" while the filter's row still counted only the commits loaded before.
     @Test("r after a deepen with a filter kept searches the older commits")
