@@ -92,6 +92,17 @@ public final class TerminalApp {
             scheduleRender()
         }
     }
+    /// How many colors the terminal shows: frames use only those (``StyledLine/limitingColors(to:)``:
+    /// a 256-color index becomes one of the 16 ANSI colors, or of the 8 basic ones). Defaults to
+    /// ``TerminalCapabilities/colors`` of the environment (8 for `TERM=xterm`, `screen`, `linux`),
+    /// or 256 when the environment turns colors off (``usesColor`` set to `true` then shows them all).
+    /// Only consulted while ``usesColor`` is `true`.
+    public var colors = TerminalCapabilities.current.usesColor ? TerminalCapabilities.current.colors : 256 {
+        didSet {
+            screen.invalidate()
+            scheduleRender()
+        }
+    }
     /// Called just before the process exits, after the terminal was restored.
     public var onExit: ((Int32) -> Void)?
 
@@ -475,7 +486,8 @@ public final class TerminalApp {
         frame += listView.renderFrame()
         frame.append(statusLine(columns: columns))
         frame = Array(frame.prefix(max(1, size.rows)))
-        return usesColor ? frame : frame.map(\.withoutColors)
+        guard usesColor else { return frame.map(\.withoutColors) }
+        return colors >= 256 ? frame : frame.map { $0.limitingColors(to: colors) }
     }
 
     private func statusLine(columns: Int) -> StyledLine {
