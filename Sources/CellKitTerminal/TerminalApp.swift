@@ -21,7 +21,9 @@ import CellKit
 /// All input that has arrived is decoded and handled before the next frame, and
 /// the filter is told once per batch (``onFilter`` with the text after the whole
 /// batch), so a 10,000-character paste costs one filter pass; Ctrl-C anywhere in
-/// a batch quits before the rest is handled. Escape sequences that are not keys
+/// a batch quits before the rest is handled. The app reads no further than a key
+/// that quits (`q`, Ctrl-D, Ctrl-C): keys typed after it in the same burst stay
+/// unread, and the shell gets them (`q` and a command typed together: the command runs). Escape sequences that are not keys
 /// (mouse reports, unknown sequences) are ignored. Esc typed quickly before
 /// another key arrives as one Alt combination (``Key/alt(_:)``), which the app
 /// binds to nothing: it handles it as Esc, then that key (Esc then `q` clears
@@ -316,26 +318,47 @@ public final class TerminalApp {
 
     private func readInput() {
         // Everything that has arrived, up to a bound: one batch, one filter pass, one frame.
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         // Only what is there: another reader of the terminal (a program the app started) may
         // have taken the keys that woke this source, and a read that waits would hold the
         // main queue, and with it the signals' handling (SIGTERM would do nothing).
         var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, 0) > 0, ready.revents != 0 else { return }
-        while bytes.count < 1 << 20 {
-            let count = read(STDIN_FILENO, &buffer, buffer.count)
-            if count == 0 && bytes.isEmpty {
+        // A byte at a time, and the keys read so far handled at each byte that may quit (q,
+        // Ctrl-D, Ctrl-C): the app then exits with the keys typed after it still unread, and
+        // the terminal, restored without a flush, gives them to the shell (`q` and a command
+        // typed in one burst: the command runs).
+        var unhandled: [UInt8] = []
+        var total = 0
+        var handledAny = false
+        var byte: UInt8 = 0
+        var available = 0
+        while total < 1 << 20 {
+            if available == 0 {
+                var more = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                guard total == 0 || poll(&more, 1, 0) > 0 && more.revents & Int16(POLLIN) != 0 else { break }
+                var count: Int32 = 0
+                available = ioctl(STDIN_FILENO, UInt(FIONREAD), &count) == 0 ? max(1, Int(count)) : 1
+            }
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 0 && total == 0 {
                 quit(status: 0)  // the terminal went away
             }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            bytes.append(contentsOf: buffer.prefix(count))
-            var more = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            guard poll(&more, 1, 0) > 0, more.revents & Int16(POLLIN) != 0 else { break }
+            total += 1
+            available -= 1
+            unhandled.append(byte)
+            if byte == UInt8(ascii: "q") || byte == 0x04 || byte == 0x03 {
+                handledAny = handleInBatch(decoder.decode(unhandled)) || handledAny
+                unhandled.removeAll(keepingCapacity: true)
+            }
         }
-        guard !bytes.isEmpty else { return }
-        handle(decoder.decode(bytes))
+        guard total > 0 else { return }
+        if !unhandled.isEmpty { handledAny = handleInBatch(decoder.decode(unhandled)) || handledAny }
+        if handledAny {
+            applyFilterIfChanged()
+            scheduleRender()
+        }
         escapeGeneration += 1
         guard decoder.hasPending else { return }
         // A lone ESC is Escape after a short pause; half a sequence or a cut UTF-8 character
@@ -365,11 +388,16 @@ public final class TerminalApp {
     /// about the filter text they left (or earlier, before a key that acts on the
     /// list, so that key sees the filtered rows). Ctrl-C anywhere quits at once.
     public func handle(_ keys: [Key]) {
-        if keys.contains(.control("c")) { quit(status: 130) }
-        guard !keys.isEmpty else { return }
-        for key in keys { handleInBatch(key) }
+        guard handleInBatch(keys) else { return }
         applyFilterIfChanged()
         scheduleRender()
+    }
+
+    /// Handles `keys`, a part of a batch (Ctrl-C among them quits first); returns whether there were any.
+    private func handleInBatch(_ keys: [Key]) -> Bool {
+        if keys.contains(.control("c")) { quit(status: 130) }
+        for key in keys { handleInBatch(key) }
+        return !keys.isEmpty
     }
 
     private func applyFilterIfChanged() {
