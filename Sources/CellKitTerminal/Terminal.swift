@@ -221,6 +221,8 @@ public final class Terminal {
         var raw = _savedTerminalAttributes
         cfmakeraw(&raw)
         _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &raw)
+        // Raw again (a stop by SIGTTOU restored the terminal first): restored again at the end.
+        _terminalIsRaw = 1
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h")
         return true
     }

@@ -38,7 +38,8 @@ import CellKit
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT exit 128 + the signal; every other
 /// signal whose default action ends the process restores the terminal and then
 /// ends it. Ctrl-Z and SIGTSTP restore the terminal and stop the process group (see
-/// ``Terminal/suspend()``); SIGCONT in the foreground (`fg`) takes the terminal again
+/// ``Terminal/suspend()``); SIGTTOU sent to it in the foreground (`kill -TTOU`) restores the
+/// terminal and stops it too. SIGCONT in the foreground (`fg`) takes the terminal again
 /// and redraws. Continued in the background (`bg`), it leaves the terminal to the
 /// shell and stops again (SIGTTOU: the shell lists it as stopped, as it does `less`
 /// or `vim`), drawing nothing; `fg` continues it, and it takes the terminal and redraws.

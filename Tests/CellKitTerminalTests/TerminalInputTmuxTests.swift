@@ -188,7 +188,9 @@ struct TerminalInputTmuxTests {
         #expect(shell.contents("after") == shell.contents("before"), "the terminal's settings differ after the demo")
     }
 
-    @Test("Ctrl-Z and SIGTSTP give the terminal back and stop; fg takes it again and redraws")
+    // SIGTTOU (demo report 10–12, left): `kill -TTOU` stopped the demo on the alternate screen,
+    // in raw mode (`Tl+`, modes 1 0 0 0 0), until `kill -CONT` and `q`.
+    @Test("Ctrl-Z, SIGTSTP and SIGTTOU give the terminal back and stop; fg takes it again and redraws")
     func suspendAndResume() throws {
         let shell = try ShellPane("suspend")
         defer { shell.close() }
@@ -198,11 +200,11 @@ struct TerminalInputTmuxTests {
         try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
         #expect(try tmux.display("#{alternate_on}") == "1")
 
-        for how in ["Ctrl-Z", "SIGTSTP"] {
+        for how in ["Ctrl-Z", "SIGTSTP", "SIGTTOU"] {
             if how == "Ctrl-Z" {
                 try tmux.send("C-z")
             } else {
-                kill(try shell.demoPID(), SIGTSTP)
+                kill(try shell.demoPID(), how == "SIGTSTP" ? SIGTSTP : SIGTTOU)
             }
             // Stopped: the shell's prompt on the normal screen, the cursor shown, line mode back.
             try tmux.waitFor("the shell after \(how)") { $0.contains { $0.contains("Stopped") } }

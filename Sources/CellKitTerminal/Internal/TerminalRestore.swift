@@ -30,6 +30,24 @@ private func _fatalSignalHandler(_ signal: Int32) {
     _ = raise(signal)
 }
 
+/// SIGTTOU (`kill -TTOU`, or the kernel's for a background job that touches the terminal):
+/// restores the terminal when the program has it (its group is the terminal's foreground),
+/// then stops the process as the signal's default action does. Once continued, the handler is
+/// installed again; the SIGCONT forwarded meanwhile takes the terminal again (see ``Terminal/resume()``).
+/// Async-signal-safe: `tcgetpgrp`, `getpgrp`, `write`, `tcsetattr`, `sigaction`, `raise`.
+private func _stopSignalHandler(_ signal: Int32) {
+    let saved = errno
+    let group = tcgetpgrp(STDIN_FILENO)
+    if group >= 0 && group == getpgrp() { _restoreTerminal() }
+    var defaultAction = sigaction()
+    sigemptyset(&defaultAction.sa_mask)
+    _ = sigaction(signal, &defaultAction, nil)
+    // Not blocked in its own handler (SA_NODEFER): the process stops here, until continued.
+    _ = raise(signal)
+    TerminalSignals.installStopHandler(signal)
+    errno = saved
+}
+
 /// Forwards a signal to the event loop through the self-pipe.
 private func _forwardSignalHandler(_ signal: Int32) {
     var byte = UInt8(truncatingIfNeeded: signal)
@@ -88,7 +106,33 @@ enum TerminalSignals {
             sigemptyset(&action.sa_mask)
             _ = sigaction(signal, &action, nil)
         }
+        // A stop by SIGTTOU gives the terminal back first (not when ignored: then it stops nothing).
+        var current = sigaction()
+        if sigaction(SIGTTOU, nil, &current) == 0 {
+            #if canImport(Darwin)
+            let ignored = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #else
+            let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #endif
+            if !ignored {
+                installStopHandler(SIGTTOU)
+                sigaddset(&set, SIGTTOU)
+            }
+        }
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Installs the handler that restores the terminal before `signal` (SIGTTOU) stops the process.
+    static func installStopHandler(_ signal: Int32) {
+        var action = sigaction()
+        #if canImport(Darwin)
+        action.__sigaction_u.__sa_handler = _stopSignalHandler
+        #else
+        action.__sigaction_handler.sa_handler = _stopSignalHandler
+        #endif
+        action.sa_flags = Int32(truncatingIfNeeded: SA_RESTART | SA_NODEFER)
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(signal, &action, nil)
     }
 
     /// Routes the forwarded signals to `pipeWrite`, and unblocks them: a parent
