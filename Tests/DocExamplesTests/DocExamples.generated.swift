@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:900
+// Sources/CellKit/Adapters/ListViewCore.swift:914
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:978
+// Sources/CellKit/Adapters/ListViewCore.swift:992
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -1605,7 +1605,7 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:189
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:190
 @MainActor private func docExample106() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
@@ -2120,7 +2120,7 @@ import Testing
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:50
+// Sources/CellKitTerminal/TerminalApp.swift:53
 @MainActor private func docExample140() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
