@@ -23,8 +23,8 @@ import CellKit
 /// batch), so a 10,000-character paste costs one filter pass; Ctrl-C anywhere in
 /// a batch quits before the rest is handled. The app reads no further than a key
 /// that quits (`q`, Ctrl-D, Ctrl-C): keys typed after it in the same burst stay
-/// unread, and the shell gets them (`q` and a command typed together: the command runs). Escape sequences that are not keys
-/// (mouse reports, unknown sequences) are ignored. Esc typed quickly before
+/// unread, and the shell gets them (`q` and a command typed together: the command
+/// runs). Escape sequences that are not keys (mouse reports, unknown sequences) are ignored. Esc typed quickly before
 /// another key arrives as one Alt combination (``Key/alt(_:)``), which the app
 /// binds to nothing: it handles it as Esc, then that key (Esc then `q` clears
 /// the filter and quits). So Alt+letter reads as Esc, then the letter (Alt+q in the
