@@ -133,9 +133,15 @@ public final class Terminal {
     /// Where the kernel does not stop the process (a process group no shell
     /// manages, which nobody could continue), it returns at once.
     public func suspend() {
+        suspend(stoppingWith: SIGTSTP)
+    }
+
+    /// ``suspend()``, stopping the process group with `stopSignal` (SIGTSTP; SIGTTOU when one came:
+    /// the shell lists the job as stopped for tty output).
+    func suspend(stoppingWith stopSignal: Int32) {
         guard isRaw else { return }
         restore()
-        Terminal.stopProcessGroup(with: SIGTSTP)
+        Terminal.stopProcessGroup(with: stopSignal)
         isSuspended = true
         resume()
     }
@@ -221,8 +227,6 @@ public final class Terminal {
         var raw = _savedTerminalAttributes
         cfmakeraw(&raw)
         _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &raw)
-        // Raw again (a stop by SIGTTOU restored the terminal first): restored again at the end.
-        _terminalIsRaw = 1
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?2004h")
         return true
     }

@@ -271,7 +271,12 @@ public final class TerminalApp {
             resized()
         case SIGTSTP:
             suspend()
+        case SIGTTOU:
+            // Sent to the app in the foreground (`kill -TTOU`): give the terminal back and stop, as for SIGTSTP.
+            if Terminal.isForeground { suspend(stoppingWith: SIGTTOU) }
         case SIGCONT:
+            // A stop by SIGTTOU in the background left its default action: the handler is back.
+            TerminalSignals.reinstallStopHandler()
             // Continued (after a stop by anyone): in the foreground, take the terminal again,
             // the shell may have changed it; in the background, leave it alone.
             handlingContinue = true
@@ -294,8 +299,8 @@ public final class TerminalApp {
 
     /// Gives the terminal back and stops (Ctrl-Z, SIGTSTP); after `fg`, takes it again and
     /// redraws; after `bg`, stays off the terminal until the SIGCONT of a later `fg`.
-    private func suspend() {
-        terminal.suspend()
+    private func suspend(stoppingWith stopSignal: Int32 = SIGTSTP) {
+        terminal.suspend(stoppingWith: stopSignal)
         takeTerminalIfForeground(terminal.isRaw)
         handleHeldSignals()
     }

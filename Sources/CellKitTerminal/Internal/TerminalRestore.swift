@@ -30,22 +30,27 @@ private func _fatalSignalHandler(_ signal: Int32) {
     _ = raise(signal)
 }
 
-/// SIGTTOU (`kill -TTOU`, or the kernel's for a background job that touches the terminal):
-/// restores the terminal when the program has it (its group is the terminal's foreground),
-/// then stops the process as the signal's default action does. Once continued, the handler is
-/// installed again; the SIGCONT forwarded meanwhile takes the terminal again (see ``Terminal/resume()``).
-/// Async-signal-safe: `tcgetpgrp`, `getpgrp`, `write`, `tcsetattr`, `sigaction`, `raise`.
+/// SIGTTOU. In the terminal's foreground (`kill -TTOU`): forwarded to the event loop, which
+/// restores the terminal and stops the process group, as for SIGTSTP (see ``Terminal/suspend()``).
+/// Otherwise (the kernel's, for a background job that touches the terminal; or before the event
+/// loop runs): stops the process as the default action does, which also stays the action until
+/// the event loop handles the next SIGCONT (a call the kernel restarts stops the process again,
+/// rather than calling this handler in a loop). Async-signal-safe: `tcgetpgrp`, `getpgrp`,
+/// `write`, `sigaction`, `raise`.
 private func _stopSignalHandler(_ signal: Int32) {
     let saved = errno
+    defer { errno = saved }
     let group = tcgetpgrp(STDIN_FILENO)
-    if group >= 0 && group == getpgrp() { _restoreTerminal() }
+    if group >= 0 && group == getpgrp() && _signalPipeWrite >= 0 {
+        var byte = UInt8(truncatingIfNeeded: signal)
+        _ = write(_signalPipeWrite, &byte, 1)
+        return
+    }
     var defaultAction = sigaction()
     sigemptyset(&defaultAction.sa_mask)
     _ = sigaction(signal, &defaultAction, nil)
     // Not blocked in its own handler (SA_NODEFER): the process stops here, until continued.
     _ = raise(signal)
-    TerminalSignals.installStopHandler(signal)
-    errno = saved
 }
 
 /// Forwards a signal to the event loop through the self-pipe.
@@ -115,6 +120,7 @@ enum TerminalSignals {
             let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
             #endif
             if !ignored {
+                stopHandlerWanted = true
                 installStopHandler(SIGTTOU)
                 sigaddset(&set, SIGTTOU)
             }
@@ -122,7 +128,15 @@ enum TerminalSignals {
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// Installs the handler that restores the terminal before `signal` (SIGTTOU) stops the process.
+    /// Whether the SIGTTOU handler is wanted (SIGTTOU was not ignored at the start).
+    nonisolated(unsafe) static var stopHandlerWanted = false
+
+    /// Installs the SIGTTOU handler again after a stop in the background (the event loop, on SIGCONT).
+    static func reinstallStopHandler() {
+        if stopHandlerWanted { installStopHandler(SIGTTOU) }
+    }
+
+    /// Installs the handler that gives the terminal back before `signal` (SIGTTOU) stops the process.
     static func installStopHandler(_ signal: Int32) {
         var action = sigaction()
         #if canImport(Darwin)
