@@ -281,12 +281,13 @@ internal func _asciiHashes<E: Differentiable>(
 }
 
 /// The identifier hash of a diff and, for `String` identifiers that are all ASCII
-/// (both sides), every identifier's hash (see `_asciiHashes`).
+/// (both sides), every identifier's hash (see `_asciiHashes`); `ascii: false` takes
+/// the `hashValue` path for every identifier type.
 @inlinable
 internal func _identifierHashes<E: Differentiable>(
-    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>
+    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>, ascii: Bool = true
 ) -> (_IdentifierHash<E.DifferenceIdentifier>, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int>?) {
-    if E.DifferenceIdentifier.self == String.self {
+    if E.DifferenceIdentifier.self == String.self && ascii {
         let ascii = _IdentifierHash<E.DifferenceIdentifier>(asciiStrings: true)
         if let o = _asciiHashes(old, ascii) {
             if let n = _asciiHashes(new, ascii) { return (ascii, o, n) }
@@ -351,7 +352,7 @@ internal func _matchIdentifiers<E: Differentiable>(
     // `String` identifiers that are all ASCII (both sides): hashed once each, up front,
     // in the same pass over their bytes as the check; their hashes then also decide
     // most comparisons (equal bytes are compared only when the hashes are equal).
-    let (hashOf, oldHashes, newHashes) = asciiHashes ? _identifierHashes(old, new) : (_IdentifierHash(), nil, nil)
+    let (hashOf, oldHashes, newHashes) = _identifierHashes(old, new, ascii: asciiHashes)
     defer {
         oldHashes?.deallocate()
         newHashes?.deallocate()
