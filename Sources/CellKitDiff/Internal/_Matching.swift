@@ -754,26 +754,27 @@ internal struct _LongestIncreasingSubsequence {
         // stops there without a test of its own; see `deallocate()`.)
         let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n &+ 1) + 1
         previous[-1] = -1
-        let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        // Both from index -1, which holds -1: the tail before the first (no row, and a
+        // value below every value kept), so that the longest run's last tail is always
+        // `[length - 1]`, read where it is needed instead of kept in a variable.
+        let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n &+ 1) + 1
+        let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n &+ 1) + 1
+        tails[-1] = -1
+        tailValues[-1] = -1
         defer {
-            tails.deallocate()
-            tailValues.deallocate()
+            (tails - 1).deallocate()
+            (tailValues - 1).deallocate()
         }
         var length = 0
-        var lastTail: Int32 = -1  // tails[length - 1], or -1
-        var lastValue: Int32 = -1  // tailValues[length - 1], or -1 (below every value kept)
         for x in 0..<n {
             let v = values[x]
             let xi = Int32(truncatingIfNeeded: x)
-            if lastValue < v {  // (so v is not negative)
+            if tailValues[length &- 1] < v {  // (so v is not negative)
                 // Extends the longest run: no search.
+                previous[x] = tails[length &- 1]
                 tails[length] = xi
                 tailValues[length] = v
-                previous[x] = lastTail
                 length &+= 1
-                lastTail = xi
-                lastValue = v
                 continue
             }
             if v < 0 { continue }  // skipped
@@ -822,14 +823,10 @@ internal struct _LongestIncreasingSubsequence {
             }
             tails[lo] = xi
             tailValues[lo] = v
-            previous[x] = lo == 0 ? -1 : tails[lo &- 1]
-            if lo == length &- 1 {
-                lastTail = xi
-                lastValue = v
-            }
+            previous[x] = tails[lo &- 1]
         }
         self.length = length
-        self.last = Int(lastTail)
+        self.last = Int(tails[length &- 1])
         self.previous = previous
     }
 
