@@ -193,21 +193,16 @@ extension ListController {
         return content
     }
 
-    /// Reports the content rows on screen, from the last up, to a bound source that waits
-    /// for the end of its rows to show (a ``PaginatedDataSource`` that may load its next
-    /// page), until it no longer waits: with that end already on screen, no row comes on
+    /// Reports the content rows on screen (``ListDataSource/visibleEndIsOnScreen(at:in:)``),
+    /// from the last up, to a bound source that waits for the end of its rows to show (a
+    /// ``PaginatedDataSource`` that may load its next page), until it no longer waits: with that end already on screen, no row comes on
     /// screen to say so. From the last up, not only the last: a paged child of a
     /// ``MultiDataSource`` may end above another child's rows.
     func reportVisibleEndIfAwaited() {
         guard let dataSource, dataSource.awaitsVisibleEnd, let listView else { return }
         let content = displayedContent
         for path in listView.visibleItemPaths.reversed() where contentItem(at: path) != nil {
-            // A multi source tells only the children that wait (see MultiDataSource.reportVisibleEnd).
-            if let multi = dataSource as? MultiDataSource {
-                multi.reportVisibleEnd(at: path, in: content)
-            } else {
-                dataSource.willDisplayItem(at: path, in: content)
-            }
+            dataSource.visibleEndIsOnScreen(at: path, in: content)
             guard dataSource.awaitsVisibleEnd else { return }
         }
     }

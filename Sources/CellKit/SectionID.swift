@@ -9,7 +9,19 @@ public struct SectionID: Hashable, Sendable, ExpressibleByStringLiteral, Express
     let raw: any Hashable & Sendable
 
     /// Creates a section identity from any hashable value.
-    public init<Raw: Hashable & Sendable>(_ raw: Raw) { self.raw = raw }
+    ///
+    /// An `Optional` id counts as its value, as ``ItemID``'s does: `SectionID(Int?.some(1))`
+    /// is `SectionID(1)`, equal and with the same hash (a `Set` or `Dictionary` of
+    /// sections finds either).
+    public init<Raw: Hashable & Sendable>(_ raw: Raw) {
+        if Raw.self == Int.self || Raw.self == String.self {
+            self.raw = raw
+        } else if let optional = raw as? any OptionalIdentifier {
+            self.raw = optional.rawID.value
+        } else {
+            self.raw = raw
+        }
+    }
     /// Creates a section identity from a string literal.
     public init(stringLiteral value: String) { self.raw = value }
     /// Creates a section identity from an integer literal.
@@ -28,7 +40,7 @@ public struct SectionID: Hashable, Sendable, ExpressibleByStringLiteral, Express
     /// ```
     public static let placeholder = SectionID(PlaceholderSection())
 
-    /// The raw value.
+    /// The raw value (an `Optional` id that holds a value gives the value).
     public var rawValue: any Hashable & Sendable { raw }
 
     public static func == (lhs: SectionID, rhs: SectionID) -> Bool { _isEqual(lhs.raw, rhs.raw) }

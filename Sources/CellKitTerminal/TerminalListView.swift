@@ -225,8 +225,8 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
     /// as UIKit sizes a reconfigured row again
     /// (``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``).
     public func reconfigureItems(at paths: [ItemPath]) {
-        core.reconfigure(paths, configure: {
-            for path in paths {
+        core.reconfigure(paths, configure: { [unowned self] rows in
+            for path in rows {
                 lineCache[path] = nil
                 core.reconfigureVisibleItem(at: path)
             }

@@ -239,8 +239,8 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// then `reconfigureItems(at:)`: see
     /// CellKit's article “Heights and self-sizing”.
     public func reconfigureItems(at paths: [ItemPath]) {
-        core.reconfigure(paths, configure: {
-            for path in paths {
+        core.reconfigure(paths, configure: { [unowned self] rows in
+            for path in rows {
                 layout.forget(path)
                 core.reconfigureVisibleItem(at: path)
             }

@@ -47,6 +47,14 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
         set { core.keepsFirstVisibleRowInPlace = newValue }
     }
     /// Whether a selected row is deselected right away (a tap, not a persistent selection).
+    ///
+    /// With `false`, the selection is UIKit's: it follows its row through animated batches
+    /// and goes with a deleted row, and a reload clears it, as `reloadData()` does on UIKit:
+    /// the adapter's ``reloadData()`` and every batch the core replaces by a reload (outside a
+    /// window, over ``reloadThreshold``, an invalid batch, data changed outside a batch, a
+    /// Dynamic Type change). CellKit keeps no selection of its own on UIKit; an app that
+    /// keeps one selects its row again after such a reload (`selectRow(at:animated:scrollPosition:)`,
+    /// which tells the delegate nothing).
     public var deselectsAfterSelection = true
     /// Delete, reorder and swipe actions per model type.
     public let editing = EditingTable()
@@ -224,8 +232,9 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     /// invalidation of the delegate's sizes on a collection view's flow layout. When and
     /// how each runs is decided by ``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``.
     public func reconfigureItems(at paths: [ItemPath]) {
-        let indexPaths = paths.map(\.indexPath)
-        core.reconfigure(paths, configure: { platformReconfigure(indexPaths) }, measureAgain: { [weak self] rows in
+        core.reconfigure(paths, configure: { [weak self] rows in
+            self?.platformReconfigure(rows.map(\.indexPath))
+        }, measureAgain: { [weak self] rows in
             guard let self, self.hasWindow else { return }
             self.platformMeasureAgain(rows.map(\.indexPath))
         })

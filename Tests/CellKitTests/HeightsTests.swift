@@ -197,6 +197,33 @@ struct HeightsControllerTests {
         try screen.expectConsistent()
     }
 
+    /// Rows that size themselves (`.estimated`), some measured taller than the estimate,
+    /// and new ones arriving above the viewport with only the estimate: the first visible row
+    /// stays put, because the offset that keeps it is read from the layout after the batch
+    /// (the rows above at their estimates), not computed from heights before it, as the UIKit
+    /// adapters read `rectForRow(at:)` after the batch (UIKit review 10).
+    @Test func rowsInsertedAboveWithEstimatedHeightsDoNotMoveTheFirstVisibleRow() async throws {
+        let screen = PostScreen(viewportHeight: 440)
+        screen.listView.keepsFirstVisibleRowInPlace = true
+        screen.controller.rowHeights.set(Post.self, .estimated(44))
+        let source = SimpleDataSource(posts(0..<200))
+        screen.controller.bind(to: source)
+        await screen.controller.settle()
+        for id in 0..<60 where id % 3 == 0 { screen.controller.rowHeights.didMeasure(ListItem(Post(id)), height: 90) }
+        screen.listView.reloadData()
+        let top = try #require(screen.listView.offset(ofItemAt: ItemPath(row: 50, section: 0)))
+        screen.listView.scroll(to: top + 12)
+        let visibleBefore = screen.listView.visibleTexts
+        #expect(visibleBefore.first == "post 50")
+
+        source.set(posts(1000..<1007) + posts(0..<200))
+        await screen.controller.settle()
+        let newTop = try #require(screen.listView.offset(ofItemAt: ItemPath(row: 57, section: 0)))
+        #expect(screen.listView.contentOffset == newTop + 12)
+        #expect(screen.listView.visibleTexts == visibleBefore)
+        try screen.expectConsistent()
+    }
+
     @Test func withoutAnchoringTheOffsetStaysAsInUITableView() async throws {
         let screen = PostScreen(viewportHeight: 440)
         let source = SimpleDataSource(posts(0..<100))

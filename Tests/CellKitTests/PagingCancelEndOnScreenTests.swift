@@ -134,3 +134,86 @@ struct PagingCancelEndOnScreenTests {
         await drain(gateB)
     }
 }
+
+/// An app's own source around a ``MultiDataSource`` (here one that counts what it forwards), written
+/// as "Writing your own" says: it forwards every requirement, the end report included.
+@MainActor
+final class ForwardingSource: ListDataSource {
+    let inner: any ListDataSource
+    var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+    var snapshot: ListSnapshot { inner.snapshot }
+
+    init(_ inner: any ListDataSource) {
+        self.inner = inner
+        self.inner.onSnapshot = { [weak self] in self?.onSnapshot?($0) }
+    }
+
+    func load() -> Task<Void, Never> { inner.load() }
+    func refresh() -> Task<Void, Never> { inner.refresh() }
+    func cancel() { inner.cancel() }
+    func loadNextPage() -> Task<Void, Never>? { inner.loadNextPage() }
+    func willDisplayItem(at path: ItemPath, in model: TableModel) { inner.willDisplayItem(at: path, in: model) }
+    var awaitsVisibleEnd: Bool { inner.awaitsVisibleEnd }
+    func visibleEndIsOnScreen(at path: ItemPath, in model: TableModel) { inner.visibleEndIsOnScreen(at: path, in: model) }
+}
+
+extension PagingCancelEndOnScreenTests {
+    /// The report of the end on screen passes through an app's own wrapper as it does through the
+    /// controller: a child of the wrapped multi source held by `cancel()` hears nothing, and the
+    /// sibling that waits loads its page. (Before `visibleEndIsOnScreen(at:in:)`, the controller
+    /// told only a bare `MultiDataSource` apart; through a wrapper the report reached every child
+    /// as a row coming on screen, and the held child loaded its next page.)
+    @Test func aWrappedMultiSourceTellsOnlyTheChildThatWaits() async throws {
+        let gateB = FetchGate<Page<Post>>(), gateA = FetchGate<Page<Post>>()
+        let childB = PaginatedDataSource<Post>(prefetchDistance: 2) { try await gateB.fetch($0) }
+        let childA = PaginatedDataSource<Post>(prefetchDistance: 2) { try await gateA.fetch($0) }
+        let screen = PostScreen(viewportHeight: 600)                   // every row fits
+        let wrapper = ForwardingSource(MultiDataSource([childB, childA]))
+        screen.controller.bind(to: wrapper)                            // A's rows are the last ones
+        childB.load()
+        childA.load()
+        await gateB.waitForCalls(1)
+        await gateA.waitForCalls(1)
+        await gateB.resume(0, returning: Page(posts(0..<2), hasMore: true))
+        await gateA.resume(0, returning: Page(posts(10..<12), hasMore: true))
+        await gateB.waitForCalls(2)
+        await gateA.waitForCalls(2)
+        await gateB.resume(1, returning: Page(posts(2..<4), hasMore: false))
+        await settle(screen)
+        childA.refresh()
+        await gateA.waitForCalls(3)
+        childA.cancel()                                                // A is held
+        await settle(screen)
+        #expect(await gateA.arguments == [0, 1, 0])
+
+        childB.refresh()                                               // B waits for its end again
+        await gateB.waitForCalls(3)
+        await gateB.resume(2, returning: Page(posts(0..<2), hasMore: true))
+        await gateB.waitForCalls(4)
+        #expect(await gateB.arguments == [0, 1, 0, 1])
+        await settle(screen)
+        #expect(await gateA.arguments == [0, 1, 0])
+        #expect(!childA.isFetching)
+        try screen.expectConsistent()
+        await drain(gateA)
+        await drain(gateB)
+    }
+
+    /// A source that does not implement the end report gets the default: `willDisplayItem(at:in:)`,
+    /// and only while it waits.
+    @Test func theDefaultEndReportIsAWillDisplayWhileTheSourceWaits() {
+        final class Recorder: ListDataSource {
+            var snapshot = ListSnapshot(TableModel(), state: .loaded)
+            var onSnapshot: (@MainActor (ListSnapshot) -> Void)?
+            var awaitsVisibleEnd = false
+            var shown: [ItemPath] = []
+            func willDisplayItem(at path: ItemPath, in model: TableModel) { shown.append(path) }
+        }
+        let recorder = Recorder()
+        recorder.visibleEndIsOnScreen(at: ItemPath(item: 3, section: 0), in: TableModel())
+        #expect(recorder.shown.isEmpty)
+        recorder.awaitsVisibleEnd = true
+        recorder.visibleEndIsOnScreen(at: ItemPath(item: 4, section: 0), in: TableModel())
+        #expect(recorder.shown == [ItemPath(item: 4, section: 0)])
+    }
+}

@@ -102,6 +102,32 @@ struct ReconfigureMeasureTests {
         #expect(table.crashes == [])
     }
 
+    /// A configure handler that reconfigures another row while UIKit asks for a cell
+    /// (`cellForRowAt`, a pass of the core): `reconfigureRows(at:)` there would have UIKit ask
+    /// for cells inside its own request ("Expected dequeued view to be returned to the
+    /// collection view … Avoid dequeuing views without a request from the collection view").
+    /// The configure waits for the end of the pass with the measure, at the row's path then
+    /// (UIKit review 10).
+    @Test func aReconfigureFromAConfigureHandlerWaitsForTheEndOfUIKitsPass() throws {
+        let controller = ListController(diagnostics: .ignore)
+        let table = UIKitLikeBackend()
+        var asked = false
+        controller.register(TextCell.self, for: Tile.self) { [unowned table] cell, tile in
+            cell.text = tile.caption
+            guard tile.id == 3, !asked else { return }
+            asked = true
+            table.appReconfigures([ItemPath(item: 0, section: 0)])
+        }
+        controller.attach(to: table)
+        controller.apply(TableModel((1...5).map { Tile(id: $0, caption: "\($0)") }))
+        #expect(asked)
+        #expect(table.crashes == [])
+        let configured = table.calls.compactMap { if case .reconfigure(let rows) = $0 { rows } else { nil } }
+        let measures = table.calls.compactMap { if case .measure(let rows) = $0 { rows } else { nil } }
+        #expect(configured == [[ItemPath(item: 0, section: 0)]])
+        #expect(measures == [[ItemPath(item: 0, section: 0)]])
+    }
+
     /// While a reload's layout is pending, a reconfigure does nothing: that layout
     /// configures and measures every row it shows.
     @Test func aReconfigureWhileAReloadIsPendingWaitsForTheReload() throws {

@@ -126,6 +126,22 @@ struct RowIdentityTests {
         #expect(ItemID(Draft(id: nil, title: "x")) != ItemID(Draft(id: 0, title: "x")))
     }
 
+    /// A section's `Optional` id counts as its value too, with the same hash (an outside user's
+    /// report 12a, d4: `SectionID(Optional(1)) == SectionID(1)` held, but the hashes differed, so a
+    /// `Set` of sections missed most of them).
+    @Test func anOptionalSectionIdIsItsValueWithTheSameHash() {
+        let plain = Set((0..<1_000).map { SectionID($0) })
+        let optional = (0..<1_000).map { SectionID(Int?.some($0)) }
+        #expect(optional.allSatisfy { plain.contains($0) })
+        #expect(SectionID(Int??.some(.some(1))) == SectionID(1))
+        #expect(SectionID(Int??.some(.some(1))).hashValue == SectionID(1).hashValue)
+        #expect(SectionID(String?.some("today")).hashValue == SectionID("today").hashValue)
+        #expect(SectionID(Int?.some(1)).rawValue as? Int == 1)
+        #expect(SectionID(Int?.none) != SectionID(0))
+        #expect(SectionID(Int?.none) == SectionID(Int?.none))
+        #expect(SectionID(Int?.none).hashValue == SectionID(Int?.none).hashValue)
+    }
+
     @Test func aResourceLoaderDeliversToRowsWithOptionalIds() async {
         let drafts = [Draft(id: 1, title: "a"), Draft(id: 2, title: "b")]
         let (controller, listView, _) = screen(drafts.map { ListItem($0) })

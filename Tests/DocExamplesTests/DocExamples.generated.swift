@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:900
+// Sources/CellKit/Adapters/ListViewCore.swift:914
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:978
+// Sources/CellKit/Adapters/ListViewCore.swift:992
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -820,7 +820,7 @@ import Testing
     assert(a != b)
 }
 
-// Sources/CellKit/SectionID.swift:24
+// Sources/CellKit/SectionID.swift:36
 @MainActor private func docExample69() async throws {
     @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
         controller.displayed.sections.first?.id == .placeholder
@@ -1064,13 +1064,14 @@ import Testing
     assert((listView.cell(at: ItemPath(item: 0, section: 0)) as? ToggleCell)?.accessory == "on")
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:86
+// Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:88
 @MainActor private func docExample81() async throws {
     struct Row: Sendable {}
     assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: Int64(1)))
     assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: 1.0))
     assert(ItemID(type: Row.self, id: "a") != ItemID(type: Row.self, id: Substring("a")))
     assert(ItemID(type: Row.self, id: 1) == ItemID(type: Row.self, id: Optional(1)))
+    assert(SectionID(Optional(1)).hashValue == SectionID(1).hashValue)
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
@@ -1413,7 +1414,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:265
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:267
 @MainActor private func docExample96() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
@@ -1604,7 +1605,7 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:189
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:190
 @MainActor private func docExample106() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)

@@ -713,7 +713,7 @@ public final class ListViewCore {
 
     /// Runs a backend's ``ListViewBackend/reconfigureItems(at:)`` so that the rows are
     /// measured again, as UIKit sizes a reconfigured row again: `configure` configures
-    /// the cells of `paths` again in place (and forgets the heights the backend keeps for
+    /// the cells of the rows it is given (`paths`, or where batches moved them when it waited) again in place (and forgets the heights the backend keeps for
     /// them); `measureAgain` has the list view ask the heights of the rows it is given
     /// again and lay out (the rows below move). Every backend decides here when each runs:
     ///
@@ -725,7 +725,12 @@ public final class ListViewCore {
     ///   lays out rows, runs a batch or reconfigures rows: `configure` now, `measureAgain`
     ///   once that pass is over (the list view's ``ListView/performWhenIdle(_:)``), given the
     ///   rows where batches run meanwhile moved them (rows gone are left out; nothing runs
-    ///   when none is left), so the pass under way never lays out under itself;
+    ///   when none is left), so the pass under way never lays out under itself. With
+    ///   platform-owned cells (``CellOwnership/platform``: UIKit) `configure` waits too, and
+    ///   gets the same rows: the platform is then inside its own update of its cells
+    ///   (`cellForRowAt`, `willDisplay`, a batch's layout), where `reconfigureRows(at:)`
+    ///   would have it ask for cells without a request of its own (`UICollectionView` raises
+    ///   "Expected dequeued view to be returned to the collection view");
     /// - while a reload's layout is pending (``isReloadPending``): neither (that layout
     ///   configures and measures every row it shows);
     /// - when the data source reports other counts than the list view has (its data changed
@@ -741,21 +746,27 @@ public final class ListViewCore {
     /// UIKit adapters' `measureAgain` asks for.
     ///
     /// - Complexity: O(*p* + *s*) plus the layout, *p* the paths, *s* the sections.
-    public func reconfigure(_ paths: [ItemPath], configure: () -> Void, measureAgain: @escaping @MainActor ([ItemPath]) -> Void) {
+    public func reconfigure(
+        _ paths: [ItemPath], configure: @escaping @MainActor ([ItemPath]) -> Void, measureAgain: @escaping @MainActor ([ItemPath]) -> Void
+    ) {
         if phase == .reconfiguring, isOwnReconfigure {
             isOwnReconfigure = false
-            configure()
+            configure(paths)
             return
         }
         switch phase {
         case .idle:
             guard countsAllowReconfigure() else { return }
             layingOut {
-                configure()
+                configure(paths)
                 measureAgain(paths)
             }
         case .batch, .layout, .reconfiguring:
-            configure()
+            // Platform-owned cells (UIKit): the platform is inside its own update of its cells
+            // (`cellForRowAt`, `willDisplay`, a batch's layout), where a reconfigure would make
+            // it ask for cells with no request of its own: the configure waits too.
+            let configuresLater = ownership == .platform
+            if !configuresLater { configure(paths) }
             // The rows are followed through the batches that may run before the measure.
             let rows = paths.map(FollowedRow.init)
             followedRows.removeAll { $0.row == nil }
@@ -764,7 +775,10 @@ public final class ListViewCore {
                 guard let self else { return }
                 let current = rows.compactMap(\.path)
                 guard !current.isEmpty, self.countsAllowReconfigure() else { return }
-                self.layingOut { measureAgain(current) }
+                self.layingOut {
+                    if configuresLater { configure(current) }
+                    measureAgain(current)
+                }
             }
             // The list view's own wait: a UIKit adapter's pass goes on after the core's.
             if let listView { listView.performWhenIdle(later) } else { performWhenIdle(later) }

@@ -51,11 +51,23 @@ public protocol ListDataSource: AnyObject {
     /// a refresh, a page of rows shown already or an edit, with the end of the list on screen
     /// already, no row comes on screen to ask for the next page. While this is `true`, the
     /// controller binding the source calls ``willDisplayItem(at:in:)`` after each snapshot it
-    /// shows with the content rows on screen, from the last up, until it turns `false` (a
-    /// paged child of a ``MultiDataSource`` may end above another child's rows). A source that wraps another (a filter, a
-    /// shape of its own) forwards it, as ``MultiDataSource`` does for its children.
+    /// shows with ``visibleEndIsOnScreen(at:in:)`` for the content rows on screen, from the last up, until it turns
+    /// `false` (a paged child of a ``MultiDataSource`` may end above another child's rows). A source that wraps
+    /// another (a filter, a shape of its own) forwards it and ``visibleEndIsOnScreen(at:in:)``, as
+    /// ``MultiDataSource`` does for its children.
     /// Default: `false`.
     var awaitsVisibleEnd: Bool { get }
+    /// The row at `path` of `model` is on screen with the end of the list, reported because the source
+    /// waits for that end (``awaitsVisibleEnd``).
+    ///
+    /// The controller calls this, not ``willDisplayItem(at:in:)``, for its report of the rows on screen
+    /// after a snapshot shows. The two differ for a source made of others: only the ones that wait may
+    /// hear this report, since another would take it for a row coming on screen (a
+    /// ``PaginatedDataSource`` held by ``cancel()`` would load its next page). ``MultiDataSource`` passes
+    /// it to the child whose row it is when that child waits; a source that wraps another forwards it to
+    /// the wrapped source's own method, in that source's coordinates. Default: ``willDisplayItem(at:in:)``
+    /// while ``awaitsVisibleEnd`` is `true`.
+    func visibleEndIsOnScreen(at path: ItemPath, in model: TableModel)
 }
 
 extension ListDataSource {
@@ -65,6 +77,9 @@ extension ListDataSource {
     public func willDisplayItem(at path: ItemPath, in model: TableModel) {}
     @discardableResult public func loadNextPage() -> Task<Void, Never>? { nil }
     public var awaitsVisibleEnd: Bool { false }
+    public func visibleEndIsOnScreen(at path: ItemPath, in model: TableModel) {
+        if awaitsVisibleEnd { willDisplayItem(at: path, in: model) }
+    }
 }
 
 /// Generation numbers for loads: each new load makes every older one stale.

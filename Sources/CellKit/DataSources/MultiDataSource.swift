@@ -5,7 +5,7 @@
 /// `.failed` when none has content and one failed, and `.loaded` or `.empty`
 /// otherwise. Loading, refreshing and cancelling go to every child; a row about
 /// to show is reported to the child it belongs to. The end of the list on screen that the
-/// controller reports (``ListDataSource/awaitsVisibleEnd``) goes only to a child that waits
+/// controller reports (``visibleEndIsOnScreen(at:in:)``) goes only to a child that waits
 /// for it: a paged child held by ``cancel()`` loads nothing for it.
 ///
 /// Two children that list the same object (a user who is both a friend and a
@@ -96,21 +96,16 @@ public final class MultiDataSource: ListDataSource {
         child.willDisplayItem(at: ItemPath(item: path.item, section: origin.section), in: child.snapshot.model)
     }
 
-    /// Reports a row on screen as ``willDisplayItem(at:in:)`` does, for the end of the list
-    /// the controller reports (``ListDataSource/awaitsVisibleEnd``): only to a child that waits
-    /// for it. Another child would take it for a row coming on screen (a paged child held by
-    /// ``cancel()`` would load its next page).
-    func reportVisibleEnd(at path: ItemPath, in model: TableModel) {
+    /// Reports the end of the list on screen to the child whose row it is, in the child's
+    /// coordinates, when that child waits for it (``ListDataSource/awaitsVisibleEnd``); another
+    /// child hears nothing (a paged child held by ``cancel()`` would take it for a row coming on
+    /// screen and load its next page).
+    public func visibleEndIsOnScreen(at path: ItemPath, in model: TableModel) {
         guard origins.indices.contains(path.section) else { return }
         let origin = origins[path.section]
         let child = children[origin.child]
         guard child.awaitsVisibleEnd else { return }
-        let childPath = ItemPath(item: path.item, section: origin.section)
-        if let multi = child as? MultiDataSource {
-            multi.reportVisibleEnd(at: childPath, in: child.snapshot.model)
-        } else {
-            child.willDisplayItem(at: childPath, in: child.snapshot.model)
-        }
+        child.visibleEndIsOnScreen(at: ItemPath(item: path.item, section: origin.section), in: child.snapshot.model)
     }
 
     /// Asks the children whose next page failed for it again; without such a

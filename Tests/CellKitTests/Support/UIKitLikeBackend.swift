@@ -109,7 +109,7 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     /// display and keeps it; it is displayed as it is when the row comes on screen.
     @discardableResult
     func prepareCell(at path: ItemPath) -> AnyObject? {
-        guard core.cell(at: path) == nil, prepared[path] == nil, let cell = core.cellForItem(at: path) else { return nil }
+        guard core.cell(at: path) == nil, prepared[path] == nil, let cell = askCell(at: path) else { return nil }
         checkHandOut(cell, for: path)
         prepared[path] = cell
         return cell
@@ -150,7 +150,14 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     /// (`reconfigureRows(at:)`), then measured by an empty `performBatchUpdates`, for which
     /// UIKit checks its cached counts against the data source's as for any batch.
     func reconfigureItems(at paths: [ItemPath]) {
-        core.reconfigure(paths, configure: { platformReconfigure(paths) }, measureAgain: { [unowned self] rows in
+        // An app's call keeps UIKit's hand-back of the shown cells when its configure waits.
+        let handsBack = handsBackShownCells
+        core.reconfigure(paths, configure: { [unowned self] rows in
+            let before = handsBackShownCells
+            handsBackShownCells = handsBack
+            platformReconfigure(rows)
+            handsBackShownCells = before
+        }, measureAgain: { [unowned self] rows in
             calls.append(.measure(rows))
             let before = tableCounts ?? core.reportedCounts()
             if core.reportedCounts() != before {
@@ -162,6 +169,9 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
     }
 
     private func platformReconfigure(_ paths: [ItemPath]) {
+        if let asked = askedPath {
+            crashes.append("reconfigureRows(at: \(paths)) while the table asks for the cell of \(asked): UIKit would ask for cells inside its own request (\"Expected dequeued view to be returned to the collection view\")")
+        }
         calls.append(.reconfigure(paths))
         if defersReconfigure {
             reconfigureLater += paths
@@ -181,6 +191,19 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
 
     private var handsBackShownCells = false
 
+    /// The row whose cell the table is asking for (`cellForRowAt` under way), if any.
+    private var askedPath: ItemPath?
+
+    /// UIKit's `cellForRowAt`, as the adapters answer it: one layout pass of the core.
+    private func askCell(at path: ItemPath) -> AnyObject? {
+        let outer = askedPath
+        askedPath = path
+        defer { askedPath = outer }
+        var cell: AnyObject?
+        core.layingOut { cell = core.cellForItem(at: path) }
+        return cell
+    }
+
     private func askReconfigured(_ paths: [ItemPath]) {
         isReconfiguring = true
         for path in paths {
@@ -189,7 +212,7 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
             reconfiguringPath = shown == nil ? nil : path
             defer { reconfiguringPath = nil }
             // UIKit asks cellForRowAt and requires the same cell back.
-            guard let cell = core.cellForItem(at: path) else { continue }
+            guard let cell = askCell(at: path) else { continue }
             if let shown {
                 if cell !== shown { crashes.append("reconfigure at \(path) returned another cell") }
             } else {
@@ -256,7 +279,7 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         for (id, entry) in onScreen {
             let current = core.visibleItemPaths.first { core.cell(at: $0) === entry.cell }
             if current == nil || !wantedSet.contains(current!) {
-                core.didEndDisplaying(entry.cell, at: current ?? entry.path)
+                core.layingOut { core.didEndDisplaying(entry.cell, at: current ?? entry.path) }
                 onScreen[id] = nil
                 pool[reuseIDs[id] ?? "", default: []].append(entry.cell)
             } else {
@@ -266,9 +289,9 @@ final class UIKitLikeBackend: ListViewCoreOwner, ListViewBackend {
         for path in wanted where core.cell(at: path) == nil {
             // A prepared cell is displayed as it is, without asking the data source again.
             let kept = prepared.removeValue(forKey: path)
-            guard let cell = kept ?? core.cellForItem(at: path) else { continue }
+            guard let cell = kept ?? askCell(at: path) else { continue }
             if kept == nil { checkHandOut(cell, for: path) }
-            core.willDisplay(cell, at: path)
+            core.layingOut { core.willDisplay(cell, at: path) }
             onScreen[ObjectIdentifier(cell)] = (cell, path)
         }
     }
