@@ -60,8 +60,10 @@ internal struct _Identified<ID: Hashable>: Differentiable {
 /// SipHash once per element, and for `String` identifiers when every identifier
 /// of the diff is ASCII (``asciiStrings``), whose UTF-8 bytes are mixed a word at a
 /// time. Only the probe sequence depends on the hash; every match is still
-/// decided by `==` (by equal UTF-8 bytes for all-ASCII `String`s, which is the
-/// same), so the result is the same for every input.
+/// decided by `==` (for all-ASCII `String`s, by equal 64-bit hashes, each such
+/// decision then checked by equal UTF-8 bytes, which is the same as `==`, the whole
+/// matching done again with `==` if one does not hold: see `_matchIdentifiers`), so
+/// the result is the same for every input.
 ///
 /// The `String` fast path needs every identifier on both sides to be ASCII: only
 /// then is `==` (canonical equivalence) the same as equal bytes. A non-ASCII
@@ -314,6 +316,12 @@ internal func _identifierHashes<E: Differentiable>(
 /// are looked up. The first occurrence of an identifier on each side keeps the
 /// identity; later ones stay unmatched and are recorded as duplicates. The
 /// result is the same as matching every element through the table.
+///
+/// `String` identifiers that are all ASCII (both sides; `asciiHashes`, false for
+/// the second try) are hashed once each, up front, and compared by those hashes
+/// alone; every pair found equal (each match, each duplicate) is then checked byte
+/// by byte (`_asciiMatchesHold`), and if one is not, the matching is done again
+/// through `hashValue` and `==`.
 ///
 /// - Complexity: O(*n* + *m*) expected, *n* and *m* the two counts.
 @inlinable
