@@ -197,7 +197,7 @@ internal func _asciiEqual(_ a: String, _ b: String) -> Bool {
 
 /// The bytes of an ASCII string folded a word at a time into a seeded hash (the last word
 /// overlapping the one before it when the length is not a multiple of 8; strings of fewer
-/// than 8 bytes as one word that holds every byte), as `_IdentifierHash.asciiHash` hashes
+/// than 8 bytes as one word that holds every byte: `_foldShortASCII`), as `_IdentifierHash.asciiHash` hashes
 /// them; nil if a byte is not ASCII. Each word goes through one full-width multiply whose
 /// two halves are folded together, so every bit of the result depends on every bit of
 /// the word and of the bytes before it.
@@ -222,17 +222,26 @@ internal func _foldASCII(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> U
         high |= w
         h = _foldWord(h ^ w)
     } else {
-        // 4 to 7 bytes: the first and the last four (which overlap); 1 to 3: the first,
-        // middle and last byte. With the length (in `h`), either word gives every byte back.
-        let w: UInt64 = n >= 4
-            ? UInt64(raw.loadUnaligned(as: UInt32.self))
-                | UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)) &<< 32
-            : UInt64(raw.load(as: UInt8.self)) | UInt64(raw.load(fromByteOffset: n &>> 1, as: UInt8.self)) &<< 8
-                | UInt64(raw.load(fromByteOffset: n &- 1, as: UInt8.self)) &<< 16
-        high = w
-        h = _foldWord(h ^ w)
+        return _foldShortASCII(raw, n, h)
     }
     return high & 0x8080_8080_8080_8080 == 0 ? h : nil
+}
+
+/// `_foldASCII` of 1 to 7 bytes, from the state `h`: the first and the last four bytes
+/// (which overlap) for 4 to 7, the first, middle and last byte for 1 to 3; with the length
+/// (in `h`), either word gives every byte back. Out of line, so that `_foldASCII` stays
+/// small enough to be inlined where `String.withUTF8` calls it (twice: a large string's
+/// bytes and a small string's copy): that saves a call on every id of 8 bytes or more
+/// and costs one on shorter ids (100k rows of `String` ids, 10% mix: 21-byte ids −6.3%,
+/// 5-byte ids +1.2% instructions).
+@inlinable @inline(never)
+internal func _foldShortASCII(_ raw: UnsafeRawPointer, _ n: Int, _ h: UInt64) -> UInt64? {
+    let w: UInt64 = n >= 4
+        ? UInt64(raw.loadUnaligned(as: UInt32.self))
+            | UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)) &<< 32
+        : UInt64(raw.load(as: UInt8.self)) | UInt64(raw.load(fromByteOffset: n &>> 1, as: UInt8.self)) &<< 8
+            | UInt64(raw.load(fromByteOffset: n &- 1, as: UInt8.self)) &<< 16
+    return w & 0x8080_8080_8080_8080 == 0 ? _foldWord(h ^ w) : nil
 }
 
 /// One round of the ASCII fold: the word times an odd constant, full width, its halves
