@@ -121,7 +121,8 @@ public enum SectionIndexStyle: Hashable, Sendable {
     case none
     /// The first letters of the section header titles.
     case dynamic
-    /// A to Z, then `#`, whatever sections exist.
+    /// A to Z, then `#`, whatever sections exist (none when there is no section: see
+    /// ``TableModel/sectionIndexTitles``).
     case alphabetic
 }
 
@@ -227,6 +228,30 @@ public struct TableModel: Sendable, CustomStringConvertible {
             if let i = section.rows.firstIndex(of: id) { return ItemPath(item: i, section: s) }
         }
         return nil
+    }
+
+    /// The paths of every row showing the object with identity `id` (`ItemID(photo)`), in
+    /// order: the rows with that identity (a duplicate's too) and the rows made with an
+    /// explicit id (``ListItem/init(_:id:)``) whose model's own identity it is; the rows a
+    /// resource of the object reaches. ``indexPath(of:)`` gives the first row with the identity.
+    ///
+    /// ```swift
+    /// struct Photo: Identifiable, Equatable, Sendable { let id: Int }
+    /// var model = TableModel([Photo(id: 1), Photo(id: 2), Photo(id: 1)])   // a duplicate
+    /// model.append([ListItem(Photo(id: 1), id: "pinned")])
+    /// assert(model.indexPaths(of: ItemID(Photo(id: 1))) == [ItemPath(item: 0, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 3, section: 0)])
+    /// ```
+    /// - Complexity: O(n).
+    public func indexPaths(of id: ItemID) -> [ItemPath] {
+        var paths: [ItemPath] = []
+        for (s, section) in sections.enumerated() {
+            let rows = section.rows
+            for i in 0..<rows.count {
+                let item = rows.item(at: i)
+                if item.id == id || item.showsObject(id) { paths.append(ItemPath(item: i, section: s)) }
+            }
+        }
+        return paths
     }
 
     /// The path of the row with identity `id` nearest to `path` (by position in the
@@ -417,10 +442,13 @@ extension TableModel {
 
 extension TableModel {
     /// The titles of the section index for ``sectionIndexStyle``.
+    ///
+    /// A model with no section (or only the placeholder row a ``ListController`` shows for an
+    /// empty list) has none, whatever the style: no index title would have a section to go to.
     public var sectionIndexTitles: [String] {
         switch sectionIndexStyle {
         case .none: return []
-        case .alphabetic: return Self.alphabet
+        case .alphabetic: return sections.contains { $0.id != .placeholder } ? Self.alphabet : []
         case .dynamic:
             var seen = Set<String>()
             return sections.compactMap { $0.header.flatMap(Self.initial) }.filter { seen.insert($0).inserted }
@@ -430,7 +458,8 @@ extension TableModel {
     /// The section a tap on the index title `title` at `index` scrolls to: the first
     /// section whose header starts with `title`, else the last one before it (in the
     /// A–Z index, a letter with no section goes to the letter before it that has one:
-    /// the rows near it; the first section for letters before every section).
+    /// the rows near it; the first section for letters before every section). A model with no
+    /// section shows no index (``sectionIndexTitles`` is empty); asked all the same, it answers 0.
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int {
         guard !sections.isEmpty else { return 0 }
         var best = 0
