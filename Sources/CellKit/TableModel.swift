@@ -233,7 +233,7 @@ public struct TableModel: Sendable, CustomStringConvertible {
     /// The paths of every row showing the object with identity `id` (`ItemID(photo)`), in
     /// order: the rows with that identity (a duplicate's too) and the rows made with an
     /// explicit id (``ListItem/init(_:id:)``) whose model's own identity it is; the rows a
-    /// resource of the object reaches. ``indexPath(of:)`` gives the first row with the identity.
+    /// resource of the object reaches. `indexPath(of:)` gives the first row with the identity.
     ///
     /// ```swift
     /// struct Photo: Identifiable, Equatable, Sendable { let id: Int }
