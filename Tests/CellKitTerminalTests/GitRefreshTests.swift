@@ -518,7 +518,8 @@ struct DemoReport13RefreshTests {
         try git(repository, "git commit -q --allow-empty -m 'c 61'; git commit -q --allow-empty -m 'c 62'")
         let before = history.statuses.count
         // A commit selected before the refresh stays selected.
-        try history.select("c 50")
+        await history.screen.controller.settle()
+        try history.select("c 57")
         history.screen.refresh()
         try await history.waitFor("the new commits") { _, status in
             status == "2 new commits" && history.screen.loadedCount == loaded + 2
@@ -534,7 +535,7 @@ struct DemoReport13RefreshTests {
         // No "Loading more…" row after the last commit: the history has no more.
         #expect(history.screen.loadedSnapshot.hasMore == !endOfList)
         #expect(history.screen.controller.displayed.itemCount == loaded + 2)
-        #expect(history.selectedSubject == "c 50")
+        #expect(history.selectedSubject == "c 57")
         #expect(history.screen.history.processesStarted == started + 1, "the refresh read more than the new commits")
         let subjects = history.screen.loadedSnapshot.model.sections.flatMap(\.items).compactMap { ($0.model as? CommitInfo)?.subject }
         #expect(subjects == (1...(loaded + 2)).map { "c \(63 - $0)" })
