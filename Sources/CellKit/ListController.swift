@@ -56,11 +56,14 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// The list view whose layout pass a deferred target waits for (``ListView/performWhenIdle(_:)``).
     weak var awaitedListView: (any ListView)?
 
-    /// The content last applied (without placeholder rows).
+    /// The content last applied (without placeholder rows); ahead of ``displayed`` while
+    /// an apply waits (one asked during a layout pass or a batch), so find a path for the
+    /// list view (`reconfigureItems(at:)`) in ``displayed``.
     public private(set) var model = TableModel()
     /// The state last applied.
     public private(set) var state: ContentState = .loading
-    /// What the list view shows now: the content, or placeholder rows.
+    /// What the list view shows now: the content, or placeholder rows. The paths a list
+    /// view takes and gives (`reconfigureItems(at:)`, `visibleItemPaths`) are in it.
     public private(set) var displayed = TableModel() {
         didSet {
             snapshots.displayDidChange()
@@ -604,7 +607,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// made with an explicit id (``ListItem/init(_:id:)``) are all updated, as Coffee
     /// updated every visible cell whose object equals the updated one. A row also
     /// gets it when it holds that very object (classes), or when its model adopts
-    /// ``ResourceReferencing`` and refers to `object`.
+    /// ``ResourceReferencing`` and refers to `object`. Each cell is checked again just
+    /// before it is handed the resource: when a handler changed the list during the
+    /// fan-out (applied a model, scrolled), a cell that no longer shows the object gets nothing.
     ///
     /// ```swift
     /// final class UserCell: TextCell { var image: String? }
@@ -627,9 +632,17 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// asked from inside the handler of that very delivery (a row made taller) gets it again
     /// once; one asked from that second delivery gets nothing, so a handler that always
     /// reconfigures its row does not call itself forever.
+    ///
+    /// The last value given wins: a ``ResourceLoader`` with `key` whose model type `object`
+    /// is takes `value` as its cached result (another type, or `nil`, drops the cached one),
+    /// so the loader never hands a row a value given before this one (a load under way
+    /// goes on: its result comes later and wins in turn). ``ResourceLoader/removeAllCachedValues()`` forgets the kept
+    /// resources of its key and model type.
     @discardableResult
     public func provideResource(_ object: any Sendable, key: ResourceKey, value: (any Sendable)? = nil) -> [ItemPath] {
-        deliverResource(of: object, objectID: ItemID(anyModel: object), key: key, value: value)
+        let id = ItemID(anyModel: object)
+        if let id { resources.appProvided(object, id: id, key: key, value: value) }
+        return deliverResource(of: object, objectID: id, key: key, value: value)
     }
 
     /// Hands a resource of `object` to the visible rows showing the object with identity
@@ -638,7 +651,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     @discardableResult
     func deliverResource(of object: any Sendable, objectID: ItemID?, key: ResourceKey, value: (any Sendable)?, only cell: AnyObject? = nil) -> [ItemPath] {
         guard let listView else { return [] }
-        return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: objectID, displayed: displayed, listView: listView, only: cell)
+        return resources.provide(ResourceUpdate(object: object, key: key, value: value), id: objectID, displayed: { [unowned self] in self.displayed }, listView: listView, only: cell)
     }
 
     /// Where the row with identity `id`, presented in `cell` at `path` when the list

@@ -231,3 +231,11 @@ final class PlainRowStorage<Model>: RowStorage, @unchecked Sendable {
     override var isPlain: Bool { true }
     override var description: String { "\(value)" }
 }
+
+extension ListItem {
+    /// Whether the row shows the object with identity `id` though its own identity is
+    /// another (a row made with an explicit id): its model's own identity is `id`.
+    func showsObject(_ id: ItemID) -> Bool {
+        self.id.modelType == id.modelType && ItemID(anyModel: model) == id
+    }
+}

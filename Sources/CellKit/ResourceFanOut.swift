@@ -37,6 +37,26 @@ final class ResourceFanOut {
         if providedOrder.count > Self.providedLimit { provided[providedOrder.removeFirst()] = nil }
     }
 
+    /// Forgets the kept resources with `key` whose object `matches` (a loader's
+    /// ``ResourceLoader/removeAllCachedValues()``: they are as stale as its cache).
+    func forgetKept(key: ResourceKey, where matches: (Any) -> Bool) {
+        guard !provided.isEmpty else { return }
+        for (id, updates) in provided {
+            guard let update = updates[key], matches(update.object) else { continue }
+            provided[id]?[key] = nil
+            if provided[id]?.isEmpty == true {
+                provided[id] = nil
+                if let index = providedOrder.firstIndex(of: id) { providedOrder.remove(at: index) }
+            }
+        }
+    }
+
+    /// The app gave `value` for the object with identity `id`: the loaders with `key` take
+    /// it as their cached result, so the value given last wins whoever hands it next.
+    func appProvided(_ object: any Sendable, id: ItemID, key: ResourceKey, value: (any Sendable)?) {
+        for loader in loaders { loader.provided(object, id, key, value) }
+    }
+
     /// Hands `cell`, which shows `item` (it just showed or was reconfigured), the
     /// resources provided for the object it shows.
     func presentProvided(_ item: ListItem, cell: AnyObject) {
@@ -63,17 +83,38 @@ final class ResourceFanOut {
     /// Runs `loader` for the rows shown from now on.
     func add(_ loader: AnyResourceLoader) { loaders.append(loader) }
 
-    /// Hands `update` to the visible cells of `listView` whose rows in `displayed`
-    /// show `update.object` (identity `id`, when it has one), or to `cell` alone when
-    /// given (a row that just showed or was reconfigured); returns the paths updated.
-    func provide(_ update: ResourceUpdate, id: ItemID?, displayed: TableModel, listView: any ListView, only cell: AnyObject? = nil) -> [ItemPath] {
+    /// Hands `update` to the visible cells of `listView` whose rows in `displayed` (what
+    /// the list view shows, read again before each delivery) show `update.object`
+    /// (identity `id`, when it has one), or to `cell` alone when given (a row that just
+    /// showed or was reconfigured); returns the paths updated.
+    ///
+    /// A handler may change the list while the update fans out (an `onResource` handler
+    /// that applies a model, scrolls or reconfigures): each cell is checked again just
+    /// before it is handed the update, at the path where it shows now, so a cell that
+    /// meanwhile shows another model, or left the screen, gets nothing.
+    func provide(_ update: ResourceUpdate, id: ItemID?, displayed: () -> TableModel, listView: any ListView, only cell: AnyObject? = nil) -> [ItemPath] {
         if let id { remember(update, for: id) }
-        var updated: [ItemPath] = []
+        var targets: [(path: ItemPath, cell: AnyObject)] = []
         for path in listView.visibleItemPaths {
-            guard let item = displayed.item(at: path), let shown = listView.cell(at: path) else { continue }
+            guard let shown = listView.cell(at: path) else { continue }
             if let cell, shown !== cell { continue }
-            guard Self.item(item, concerns: update.object, id: id) else { continue }
-            if deliver(update, to: shown, showing: item.model) {
+            targets.append((path, shown))
+        }
+        var updated: [ItemPath] = []
+        for (index, target) in targets.enumerated() {
+            // Before the first delivery nothing can have changed; after it, find the cell again.
+            let path: ItemPath
+            if index == 0 {
+                path = target.path
+            } else if listView.cell(at: target.path) === target.cell {
+                path = target.path
+            } else if let moved = listView.visibleItemPaths.first(where: { listView.cell(at: $0) === target.cell }) {
+                path = moved
+            } else {
+                continue
+            }
+            guard let item = displayed().item(at: path), Self.item(item, concerns: update.object, id: id) else { continue }
+            if deliver(update, to: target.cell, showing: item.model) {
                 updated.append(path)
                 listView.cellDidChange(at: path, reason: .resource(update.key))
             }

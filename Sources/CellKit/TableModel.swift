@@ -229,6 +229,30 @@ public struct TableModel: Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The paths of every row showing the object with identity `id` (`ItemID(photo)`), in
+    /// order: the rows with that identity (a duplicate's too) and the rows made with an
+    /// explicit id (``ListItem/init(_:id:)``) whose model's own identity it is; the rows a
+    /// resource of the object reaches. ``indexPath(of:)`` gives the first row with the identity.
+    ///
+    /// ```swift
+    /// struct Photo: Identifiable, Equatable, Sendable { let id: Int }
+    /// var model = TableModel([Photo(id: 1), Photo(id: 2), Photo(id: 1)])   // a duplicate
+    /// model.append([ListItem(Photo(id: 1), id: "pinned")])
+    /// assert(model.indexPaths(of: ItemID(Photo(id: 1))) == [ItemPath(item: 0, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 3, section: 0)])
+    /// ```
+    /// - Complexity: O(n).
+    public func indexPaths(of id: ItemID) -> [ItemPath] {
+        var paths: [ItemPath] = []
+        for (s, section) in sections.enumerated() {
+            let rows = section.rows
+            for i in 0..<rows.count {
+                let item = rows.item(at: i)
+                if item.id == id || item.showsObject(id) { paths.append(ItemPath(item: i, section: s)) }
+            }
+        }
+        return paths
+    }
+
     /// The path of the row with identity `id` nearest to `path` (by position in the
     /// whole list; of two as near, the earlier), or `nil` when no row has it.
     /// - Complexity: O(n).

@@ -124,4 +124,38 @@ struct RowHeightChangeTests {
         listView.reloadData()
         #expect(controller.rowHeights.cache.count == before)
     }
+
+    /// Doc gap of outside check 12a: the photo shows three times (the row, a duplicate on
+    /// screen, a row with an explicit id below the screen). The article's handler invalidates
+    /// `ItemID(photo)` and reconfigures `displayed.indexPaths(of:)`: every row grows, the
+    /// off-screen one included (its height measured before was forgotten too).
+    @Test func everyRowOfAPhotoGrowsDuplicateAndExplicitIDIncluded() throws {
+        let sizes = Sizes()
+        let (controller, listView) = makeScreen(sizes, viewport: 600)
+        let one = Photo(id: 1, caption: "photo 1")
+        var rows = TableModel([one, Photo(id: 2, caption: "photo 2"), one])
+        _ = rows.append([ListItem(one, id: "pinned")] + (3...10).map { ListItem(Photo(id: $0, caption: "photo \($0)")) })
+        controller.apply(rows)
+        let path = { (item: Int) in ItemPath(item: item, section: 0) }
+        listView.scroll(to: 400)                                    // the pinned row (300...400) is measured at 100
+        listView.scroll(to: 0)
+        #expect(listView.offset(ofItemAt: path(4)) == 400)
+        controller.dispatch.onResource(Photo.self) { [unowned controller, unowned listView] (cell: PhotoCell, photo, update) in
+            cell.image = update.value as? String
+            guard sizes.byID[photo.id] != 250 else { return }
+            sizes.byID[photo.id] = 250
+            controller.rowHeights.invalidate(ItemID(photo))
+            listView.reconfigureItems(at: controller.displayed.indexPaths(of: ItemID(photo)))
+        }
+        #expect(controller.displayed.indexPaths(of: ItemID(one)) == [path(0), path(2), path(3)])
+        controller.provideResource(one, key: "image", value: "tall.jpg")
+        #expect(listView.offset(ofItemAt: path(1)) == 250)
+        #expect(listView.offset(ofItemAt: path(2)) == 350)
+        #expect(listView.offset(ofItemAt: path(3)) == 600)
+        #expect(listView.offset(ofItemAt: path(4)) == 850, "the pinned row grows too")
+        listView.scroll(to: 600)
+        #expect(listView.offset(ofItemAt: path(4)) == 850)
+        #expect((listView.cell(at: path(3)) as? PhotoCell)?.image == "tall.jpg")
+        try listView.checkConsistency()
+    }
 }

@@ -661,7 +661,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:129
+// Sources/CellKit/ListController.swift:132
 @MainActor private func docExample57() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -671,7 +671,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:330
+// Sources/CellKit/ListController.swift:333
 @MainActor private func docExample58() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -686,7 +686,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:609
+// Sources/CellKit/ListController.swift:614
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -798,7 +798,7 @@ import Testing
     assert(followed == [ItemPath(item: 2, section: 0)])                   // Bob's row now
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:37
+// Sources/CellKit/Resources/ResourceLoader.swift:43
 @MainActor private func docExample67() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -837,8 +837,16 @@ import Testing
     assert(model.indexPath(of: Tweet(id: 1, text: "")) == ItemPath(item: 0, section: 0))
 }
 
-// Sources/CellKit/TableModelDataSource.swift:17
+// Sources/CellKit/TableModel.swift:237
 @MainActor private func docExample71() async throws {
+    struct Photo: Identifiable, Equatable, Sendable { let id: Int }
+    var model = TableModel([Photo(id: 1), Photo(id: 2), Photo(id: 1)])   // a duplicate
+    model.append([ListItem(Photo(id: 1), id: "pinned")])
+    assert(model.indexPaths(of: ItemID(Photo(id: 1))) == [ItemPath(item: 0, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 3, section: 0)])
+}
+
+// Sources/CellKit/TableModelDataSource.swift:17
+@MainActor private func docExample72() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -854,14 +862,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:9
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample73() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/TextCell.swift:27
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample74() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
@@ -869,7 +877,7 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:61
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample75() async throws {
     final class BrandedLoadingCell: LoadingCell {
         var brand = "Coffee"
         override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
@@ -883,7 +891,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample76() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -919,14 +927,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:91
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample77() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:32
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample78() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
@@ -955,7 +963,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:67
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample79() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -1003,7 +1011,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample80() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -1032,7 +1040,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample81() async throws {
     struct Setting: Identifiable, Equatable, Sendable {
         let id: String
         var title: String
@@ -1065,7 +1073,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:88
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample82() async throws {
     struct Row: Sendable {}
     assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: Int64(1)))
     assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: 1.0))
@@ -1075,7 +1083,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample83() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -1104,7 +1112,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample84() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1143,7 +1151,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample85() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -1164,7 +1172,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample86() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
 
@@ -1198,7 +1206,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample87() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1219,7 +1227,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample88() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1254,7 +1262,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample89() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1278,7 +1286,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample90() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1292,7 +1300,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:41
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample91() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1306,7 +1314,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:67
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1337,7 +1345,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:135
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1359,7 +1367,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:168
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample94() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1381,7 +1389,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:208
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample95() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1398,7 +1406,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:226
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1415,7 +1423,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:267
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
     @MainActor func follow(_ scores: AsyncStream<[Score]>, in controller: ListController) -> Task<Void, Never> {
@@ -1428,7 +1436,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:30
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1439,7 +1447,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:46
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1456,7 +1464,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:69
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1482,7 +1490,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:104
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1493,7 +1501,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:119
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1509,7 +1517,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample103() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1537,7 +1545,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:70
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample104() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1553,7 +1561,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:96
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample105() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1571,7 +1579,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:123
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample106() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
     @MainActor final class ImageHeights { var byID: [Int: Double] = [:] }
@@ -1590,9 +1598,8 @@ import Testing
         guard imageHeights.byID[photo.id] != height else { return }   // reconfigure on a change only
         imageHeights.byID[photo.id] = height
         controller.rowHeights.invalidate(ItemID(photo))    // the 100 measured before is stale
-        if let path = controller.model.indexPath(of: photo) {
-            listView.reconfigureItems(at: [path])         // measured again; the image is handed again
-        }
+        // Every row of the photo (a duplicate, a row with an explicit id), as the list view shows it.
+        listView.reconfigureItems(at: controller.displayed.indexPaths(of: ItemID(photo)))
     }
     controller.attach(to: listView)
     let photos = (1...10).map { Photo(id: $0, caption: "photo \($0)") }
@@ -1605,8 +1612,8 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:190
-@MainActor private func docExample106() async throws {
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:199
+@MainActor private func docExample107() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1615,7 +1622,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1641,7 +1648,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1657,7 +1664,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:122
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample110() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1683,7 +1690,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:226
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1707,7 +1714,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:253
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1719,7 +1726,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1729,7 +1736,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1755,8 +1762,8 @@ import Testing
     assert(controller.provideResource(users[15], key: "avatar", value: "avatar-16.png").isEmpty)
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:58
-@MainActor private func docExample114() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:60
+@MainActor private func docExample115() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1779,8 +1786,8 @@ import Testing
     assert(listView.visibleCells.map { ($0 as? UserCell)?.image } == ["ada.png", nil, nil, "ada.png"])
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:130
-@MainActor private func docExample115() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:144
+@MainActor private func docExample116() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1801,8 +1808,8 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:159
-@MainActor private func docExample116() async throws {
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:173
+@MainActor private func docExample117() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1815,7 +1822,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:62
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1832,7 +1839,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1848,7 +1855,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1870,7 +1877,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:134
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func keepTheSelectionInView() throws {
@@ -1891,7 +1898,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:179
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1906,7 +1913,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:206
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1923,7 +1930,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:245
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1938,7 +1945,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:264
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1958,7 +1965,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1973,7 +1980,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -1991,7 +1998,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -2005,7 +2012,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:41
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -2020,14 +2027,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample130() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:32
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample131() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2044,7 +2051,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample132() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -2052,7 +2059,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample133() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -2065,7 +2072,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample134() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -2074,7 +2081,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:36
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample135() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -2082,7 +2089,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:144
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample136() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -2091,7 +2098,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:152
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample137() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -2099,7 +2106,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:245
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample138() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -2107,14 +2114,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:431
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample139() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:50
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample140() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2126,7 +2133,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample141() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2135,7 +2142,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:16
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample142() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2146,7 +2153,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:11
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample143() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2162,7 +2169,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:15
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample144() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2179,7 +2186,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample145() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2203,13 +2210,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample146() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample146() async throws {
+@MainActor private func docExample147() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2236,7 +2243,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample147() async throws {
+@MainActor private func docExample148() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2256,7 +2263,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample148() async throws {
+@MainActor private func docExample149() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2274,7 +2281,7 @@ import Testing
 }
 
 // README.md:161
-@MainActor private func docExample149() async throws {
+@MainActor private func docExample150() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2287,7 +2294,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 149 examples compile and run") @MainActor func run() async throws {
+    @Test("all 150 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2437,5 +2444,6 @@ struct DocExamples {
         try await docExample147()
         try await docExample148()
         try await docExample149()
+        try await docExample150()
     }
 }

@@ -41,9 +41,11 @@ public struct HeightCache: Sendable {
         entries[Key(id: item.id, width: width)] = (item, height)
     }
 
-    /// Forgets the heights of the row with identity `id`, at every width.
+    /// Forgets the heights of the rows showing the object with identity `id`, at every
+    /// width: the rows with that identity (a duplicate's too) and the rows made with an
+    /// explicit id (``ListItem/init(_:id:)``) whose model's own identity it is.
     public mutating func invalidate(_ id: ItemID) {
-        entries = entries.filter { $0.key.id != id }
+        entries = entries.filter { $0.key.id != id && !$0.value.item.showsObject(id) }
     }
 
     /// Forgets every height.

@@ -171,6 +171,11 @@ public final class RowHeights {
 
     /// Forgets the measured height of the row with identity `id`: the row's ``ItemID``,
     /// `ItemID(model)` or `ItemID(type: Model.self, id: model.id)` (not the model's bare `id`).
+    ///
+    /// `ItemID(model)` names every row showing the object: a duplicate's, and a row made
+    /// with an explicit id (``ListItem/init(_:id:)``) that shows it; reconfigure them all
+    /// with `reconfigureItems(at: controller.displayed.indexPaths(of: ItemID(model)))`
+    /// (``TableModel/indexPaths(of:)``).
     public func invalidate(_ id: ItemID) { cache.invalidate(id) }
 
     /// Forgets every measured height.

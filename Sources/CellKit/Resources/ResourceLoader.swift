@@ -34,6 +34,12 @@
 /// ``removeAllCachedValues()``, which also drops the loads under way (or hand the new one
 /// to the rows on screen with ``ListController/provideResource(_:key:value:)``).
 ///
+/// The last value given for an object wins, whoever gave it: a value the app gives with
+/// ``ListController/provideResource(_:key:value:)`` for this loader's key and a `Model`
+/// becomes its cached result (a value that is not a `Value`, or `nil`, drops the cached
+/// one): a row that shows again or is reconfigured gets the provided value, not an older
+/// result. A load of the object under way goes on, and its result, given later, wins in turn.
+///
 /// ```swift
 /// final class AvatarCell: TextCell { var avatar: String? }
 /// struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -107,15 +113,37 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
     /// load again when they show again (what changed while the rows show, provide with
     /// ``ListController/provideResource(_:key:value:)``).
     ///
+    /// The controller's kept copies of the resources with this key for a `Model` (the last
+    /// ones delivered, by this loader or with `provideResource`) are forgotten too: a row
+    /// that shows again shows what its configure handler shows until its new load delivers,
+    /// and keeps that when the load fails.
+    ///
     /// A load under way started with what the resource depended on before (the old
     /// avatar URL): it is cancelled, so its stale result is neither cached nor handed to
     /// a row, nor laid over a value provided after this call. An object whose rows show or
     /// are prefetched loads again at once.
     public func removeAllCachedValues() {
         cache.removeAll()
+        // The controller's kept copies of this key's resources of `Model` are as stale.
+        controller?.resources.forgetKept(key: key) { $0 is Model }
         for (id, run) in running {
             cancel(id)
             if visibleCount[id] != nil || isPrefetched(id) { start(id, run.model) }
+        }
+    }
+
+    /// The app gave `value` for `object` (identity `id`) with `key` through
+    /// ``ListController/provideResource(_:key:value:)``: the value given last wins, so it
+    /// becomes the cached result (a value of another type, or none, drops the cached one).
+    /// A load of the object under way goes on: its result, given later, wins in turn.
+    func provided(_ object: any Sendable, id: ItemID, key: ResourceKey, value: (any Sendable)?) {
+        guard key == self.key, object is Model else { return }
+        if let value = value as? Value {
+            tick += 1
+            cache[id] = (value, tick)
+            trimCache()
+        } else {
+            cache[id] = nil
         }
     }
 
@@ -258,6 +286,7 @@ struct AnyResourceLoader {
     let prefetch: @MainActor ([ListItem]) -> Void
     let cancelPrefetch: @MainActor ([ListItem]) -> Void
     let cancelLeaving: @MainActor () -> Void
+    let provided: @MainActor (any Sendable, ItemID, ResourceKey, (any Sendable)?) -> Void
 
     init<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         willDisplay = { loader.willDisplay($0, cell: $1) }
@@ -266,6 +295,7 @@ struct AnyResourceLoader {
         prefetch = { loader.prefetch($0) }
         cancelPrefetch = { loader.cancelPrefetch($0) }
         cancelLeaving = { loader.cancelLeaving() }
+        provided = { loader.provided($0, id: $1, key: $2, value: $3) }
     }
 }
 
