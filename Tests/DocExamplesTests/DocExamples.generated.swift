@@ -2280,7 +2280,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:161
+// README.md:162
 @MainActor private func docExample150() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
