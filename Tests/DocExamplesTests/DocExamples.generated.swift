@@ -2294,7 +2294,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:166
+// README.md:167
 @MainActor private func docExample152() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
