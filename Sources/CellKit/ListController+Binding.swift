@@ -224,7 +224,7 @@ extension ListController: SnapshotQueueOwner {
 
     func show(_ snapshot: ListSnapshot, target: TableModel, staged: TableChangeset) -> Garbage? {
         let origin = dataSource.map { String(describing: type(of: $0)) } ?? "submit(_:)"
-        record(snapshot.model, state: snapshot.state, origin: origin, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows)
+        record(snapshot.model, state: snapshot.state, origin: origin, shownInRow: snapshot.nextPageError != nil && placeholders.showsRows, failureID: snapshot.failureID, failedPage: snapshot.failedPage)
         activity = snapshot.activity
         hasMore = snapshot.hasMore
         nextPageError = snapshot.nextPageError

@@ -100,11 +100,16 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     }
     /// Whether ``onRetry`` is the one ``bind(to:)`` set (cleared when the source goes).
     var retryIsBindings = false
+    /// The ``ListSnapshot/failureID`` reported last: a snapshot that publishes that failure
+    /// again is not reported again.
+    var reportedFailure: Int?
     /// Off while binding and unbinding change ``onRetry``: what they show next redoes the rows.
     var redisplaysPlaceholders = true
     /// Called when a load fails while content is showing (the content stays), a failed
     /// next page included. Not called for a failure with nothing to show: the error
     /// row shows that one (and a ``Diagnostic/Kind/loadFailed`` diagnostic reports it).
+    /// One failure is reported once: a ``PaginatedDataSource`` page that failed while rows
+    /// showed is not reported again when an edit then leaves the list with no row.
     public var onError: (@MainActor (any Error) -> Void)?
     /// The placeholder rows' models; change their messages here.
     ///
@@ -351,17 +356,24 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
 
     /// Makes `model` and `state` current, reporting a failure (as a diagnostic naming
     /// `origin`, unless the list shows it in its retry row; to ``onError`` when it keeps content).
-    func record(_ model: TableModel, state: ContentState, origin: String, shownInRow: Bool = false) {
-        if case .failed(let error) = state {
+    /// A failure named `failureID` is reported once (see ``ListSnapshot/failureID``); the
+    /// diagnostic names `failedPage`, the next page that failed, when given.
+    func record(
+        _ model: TableModel, state: ContentState, origin: String, shownInRow: Bool = false,
+        failureID: Int? = nil, failedPage: Int? = nil
+    ) {
+        if case .failed(let error) = state, failureID == nil || failureID != reportedFailure {
+            if failureID != nil { reportedFailure = failureID }
             let origin = naming(origin, failedWith: error)
+            let load = failedPage.map { "load of page \($0)" } ?? "load"
             if !model.isEmpty {
                 onError?(error)
                 if !shownInRow {
-                    diagnostics(Diagnostic(.loadFailed, "\(origin): load failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
+                    diagnostics(Diagnostic(.loadFailed, "\(origin): \(load) failed while content was showing; keeping \(model.itemCount) rows: \(error)"))
                 }
             } else if !(error is CancellationError) {
                 let row = shownInRow ? "the failed load-more row" : "the error row"
-                diagnostics(Diagnostic(.loadFailed, "\(origin): load failed with no content to show; showing \(row): \(error)"))
+                diagnostics(Diagnostic(.loadFailed, "\(origin): \(load) failed with no content to show; showing \(row): \(error)"))
             }
         }
         self.model = model

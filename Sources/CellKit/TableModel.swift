@@ -121,7 +121,8 @@ public enum SectionIndexStyle: Hashable, Sendable {
     case none
     /// The first letters of the section header titles.
     case dynamic
-    /// A to Z, then `#`, whatever sections exist.
+    /// A to Z, then `#`, whatever sections exist (none when there is no section: see
+    /// ``TableModel/sectionIndexTitles``).
     case alphabetic
 }
 
@@ -441,10 +442,13 @@ extension TableModel {
 
 extension TableModel {
     /// The titles of the section index for ``sectionIndexStyle``.
+    ///
+    /// A model with no section (or only the placeholder row a ``ListController`` shows for an
+    /// empty list) has none, whatever the style: no index title would have a section to go to.
     public var sectionIndexTitles: [String] {
         switch sectionIndexStyle {
         case .none: return []
-        case .alphabetic: return Self.alphabet
+        case .alphabetic: return sections.contains { $0.id != .placeholder } ? Self.alphabet : []
         case .dynamic:
             var seen = Set<String>()
             return sections.compactMap { $0.header.flatMap(Self.initial) }.filter { seen.insert($0).inserted }
@@ -454,7 +458,8 @@ extension TableModel {
     /// The section a tap on the index title `title` at `index` scrolls to: the first
     /// section whose header starts with `title`, else the last one before it (in the
     /// A–Z index, a letter with no section goes to the letter before it that has one:
-    /// the rows near it; the first section for letters before every section).
+    /// the rows near it; the first section for letters before every section). A model with no
+    /// section shows no index (``sectionIndexTitles`` is empty); asked all the same, it answers 0.
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int {
         guard !sections.isEmpty else { return 0 }
         var best = 0

@@ -411,6 +411,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// or a selection of a missing row, a batch inside another or in a layout pass, a NaN
     /// or negative height from the delegate; see the type's discussion for what is only
     /// logged). Throws a message naming the first of them, or what disagrees.
+    ///
+    /// A batch that breaks UIKit's rules is not among them: it is not applied, the view reloads
+    /// and then agrees with its data, so this does not throw for it. Find it in the returned
+    /// ``/CellKit/BatchOutcome``'s `error` or in ``log`` as ``/CellKit/ListViewEvent/rejected(_:)``.
     public func checkConsistency() throws(HeadlessListViewInconsistency) {
         if let problem = violations.first ?? core.consistencyProblem() ?? viewportProblem() { throw HeadlessListViewInconsistency(message: problem) }
     }

@@ -111,6 +111,23 @@ struct EditReentryTests {
         #expect(!paged.items.contains { $0.id == 3 } && !remote.items.contains { $0.id == 3 })
     }
 
+    /// The article's rule (outside check 12c): a row the inner edit moved goes after the nearest row
+    /// before it that is still there; with the outer edit having removed every row before it, to the top.
+    @Test func aMovedRowWhoseRowBeforeTheOuterEditRemovedGoesAfterTheNearestOneLeft() async {
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { _ in Page(posts(0..<6), hasMore: false) }
+        await source.load().value
+        source.edit { items in
+            source.edit { inner in let moved = inner.remove(at: 4); inner.insert(moved, at: 1) }   // 0, 4, 1, 2, 3, 5
+            items.removeFirst()                                                                     // 1, 2, 3, 4, 5
+        }
+        #expect(source.items.map(\.id) == [4, 1, 2, 3, 5])
+        source.edit { items in
+            source.edit { inner in let moved = inner.remove(at: 4); inner.insert(moved, at: 2) }   // 4, 1, 5, 2, 3
+            items.remove(at: 1)                                                                     // 4, 2, 3, 5
+        }
+        #expect(source.items.map(\.id) == [4, 5, 2, 3])                                            // after 4, the row before 1
+    }
+
     @Test func aSetInsideAnEditReplacesTheContentAfterIt() {
         let simple = SimpleDataSource(posts(0..<2))
         simple.edit { model in

@@ -217,3 +217,63 @@ extension PagingCancelEndOnScreenTests {
         #expect(recorder.shown == [ItemPath(item: 4, section: 0)])
     }
 }
+
+/// A `cancel()` pressed while nothing runs holds the paging as one that stops a fetch does (an outside
+/// user's report 12c, d1: after an idle `cancel()`, `awaitsVisibleEnd` stayed `true` and an edit that left
+/// the end on screen loaded the next page).
+extension PagingCancelEndOnScreenTests {
+    /// Page 0 (posts 0..<10, more follow) shown on three rows; nothing runs after it.
+    func firstPageShown(_ gate: FetchGate<Page<Post>>, _ source: PaginatedDataSource<Post>, _ screen: PostScreen) async {
+        source.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<10), hasMore: true))
+        await settle(screen)
+    }
+
+    @Test func anIdleCancelHoldsThePagingAgainstAnEditThatLeavesTheEndOnScreen() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let source = PaginatedDataSource<Post>(prefetchDistance: 2) { try await gate.fetch($0) }
+        let screen = PostScreen(viewportHeight: 132)                   // three rows of ten fit: the end is off screen
+        screen.controller.bind(to: source)
+        await firstPageShown(gate, source, screen)
+        #expect(source.awaitsVisibleEnd && !source.isFetching)
+        source.cancel()                                                // nothing runs: the user's "stop loading"
+        #expect(!source.awaitsVisibleEnd)
+        #expect(source.nextPageError == nil)                           // no retry row: nothing was stopped
+        source.edit { $0.removeLast(8) }                               // two rows stay: the end is on screen
+        await settle(screen)
+        #expect(await gate.arguments == [0])
+        #expect(screen.shownIDs == [0, 1])
+        try screen.expectConsistent()
+
+        // Asking for it loads it.
+        source.loadNextPage()
+        await gate.waitForCalls(2)
+        #expect(await gate.arguments == [0, 1])
+        await drain(gate)
+    }
+
+    @Test func anIdleCancelOfAMultiDataSourceHoldsItsPagedChild() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 2) { try await gate.fetch($0) }
+        let multi = MultiDataSource([paged])
+        let screen = PostScreen(viewportHeight: 132)
+        screen.controller.bind(to: multi)
+        await firstPageShown(gate, paged, screen)
+        #expect(multi.awaitsVisibleEnd)
+        multi.cancel()
+        #expect(!multi.awaitsVisibleEnd)
+        paged.edit { $0.removeLast(8) }
+        await settle(screen)
+        #expect(await gate.arguments == [0])
+        try screen.expectConsistent()
+
+        // A row coming on screen asks again.
+        paged.edit { $0.append(contentsOf: posts(10..<20)) }
+        await settle(screen)
+        screen.listView.scroll(to: 1_000_000)
+        await gate.waitForCalls(2)
+        #expect(await gate.arguments == [0, 1])
+        await drain(gate)
+    }
+}

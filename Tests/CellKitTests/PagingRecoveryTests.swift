@@ -532,10 +532,19 @@ struct PagingRecoveryTests {
             #expect(diagnostics.all.map(\.kind) == [.loadFailed])
             #expect(diagnostics.all.first?.message.contains("PaginatedDataSource<Post>") == true)
             #expect(diagnostics.all.first?.message.contains("fetch failed: offline") == true)
+            // It names the page, as `pagingStalled` does (outside check 12c).
+            #expect(diagnostics.all.first?.message.contains("load of page 1 failed") == true, "\(diagnostics.all)")
         } else {
             #expect(screen.errors.value == ["fetch failed: offline"], "it failed while rows showed")
+            // Reported once (outside check 12c): the edit that empties the list reports it no more.
+            #expect(diagnostics.all.isEmpty, "\(diagnostics.all)")
         }
         #expect(await gate.arguments == [0, 1], "the row showing asks for nothing by itself")
+        // Another edit of the emptied list reports the failure no more either.
+        source.edit { $0.removeAll() }
+        await screen.controller.settle()
+        #expect(diagnostics.all.count == (failsAfterTheEdit ? 1 : 0))
+        #expect(screen.errors.value.count == (failsAfterTheEdit ? 0 : 1))
 
         // Selecting the row asks for the page again; paging goes on.
         let path = ItemPath(item: 0, section: screen.controller.displayed.sections.count - 1)
@@ -567,5 +576,36 @@ struct PagingRecoveryTests {
         let error = screen.placeholder as? ErrorPlaceholder
         #expect(error?.error is CancellationError && error?.canRetry == true, "not \(String(describing: screen.placeholder))")
         #expect(screen.errors.value.isEmpty)
+    }
+
+    // The same failure through a MultiDataSource: a page that failed while rows showed (one
+    // onError) is not reported again when an edit empties the list (outside check 12c).
+    @Test func aFailedPageOfAPagedChildEmptiedByAnEditIsReportedOnce() async throws {
+        let gate = FetchGate<Page<Post>>()
+        let paged = PaginatedDataSource<Post>(prefetchDistance: 0) { try await gate.fetch($0) }
+        let screen = PostScreen()
+        let diagnostics = CollectedDiagnostics()
+        screen.controller.diagnostics = diagnostics.handler
+        screen.controller.bind(to: MultiDataSource([paged]))
+        let load = paged.load()
+        await gate.waitForCalls(1)
+        await gate.resume(0, returning: Page(posts(0..<2), hasMore: true))
+        await load.value
+        await screen.controller.settle()
+        paged.loadNextPage()
+        await gate.waitForCalls(2)
+        await gate.resume(1, throwing: FetchFailed())
+        while paged.isFetching { await Task.yield() }
+        await screen.controller.settle()
+        #expect(screen.errors.value == ["fetch failed: offline"])
+        paged.edit { $0.removeAll() }
+        await screen.controller.settle()
+        paged.edit { $0.removeAll() }
+        await screen.controller.settle()
+        #expect(screen.errors.value == ["fetch failed: offline"])
+        #expect(diagnostics.all.isEmpty, "\(diagnostics.all)")
+        let row = screen.controller.displayed.sections.last?.items.last?.model
+        #expect((row as? LoadMorePlaceholder)?.isFailed == true, "\(String(describing: row))")
+        try screen.expectConsistent()
     }
 }

@@ -1,4 +1,5 @@
 import CellKit
+import CellKitTesting
 import Testing
 
 private struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -29,6 +30,25 @@ struct TableModelTests {
         #expect(model.sections.map(\.items.count) == [1, 2])
         #expect((model.model(at: ItemPath(row: 1, section: 1)) as? Contact)?.name == "c")
         #expect(model.model(at: ItemPath(row: 5, section: 1)) == nil)
+    }
+
+    /// No section, no index (outside check 12c): an empty alphabetical list showed 27 titles that
+    /// went to a section 0 it did not have; a placeholder row alone shows none either.
+    @MainActor @Test func anAlphabeticIndexOfAModelWithNoSectionIsEmpty() {
+        #expect(SectionedDataSource.alphabetical([Post](), name: \.text).model.sectionIndexTitles.isEmpty)
+        var placeholder = TableModel(sections: [TableSection(id: .placeholder, items: [ListItem(Post(1))])])
+        placeholder.sectionIndexStyle = .alphabetic
+        #expect(placeholder.sectionIndexTitles.isEmpty)
+    }
+
+    @MainActor @Test func anEmptyAlphabeticalSourceShowsNoIndex() async {
+        let controller = ListController(diagnostics: .ignore)
+        let listView = HeadlessListView()
+        controller.attach(to: listView)
+        controller.register(TextCell.self, for: Post.self) { cell, post in cell.text = post.text }
+        controller.bind(to: SectionedDataSource.alphabetical([Post](), name: \.text))
+        await controller.settle()
+        #expect(controller.sectionIndexTitles(for: listView).isEmpty)
     }
 
     @Test func sectionIndexNoneDynamicAlphabetic() {

@@ -388,7 +388,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:93
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:95
 @MainActor private func docExample36() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -404,7 +404,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:348
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:356
 @MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -661,7 +661,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:132
+// Sources/CellKit/ListController.swift:137
 @MainActor private func docExample57() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -671,7 +671,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:333
+// Sources/CellKit/ListController.swift:338
 @MainActor private func docExample58() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -686,7 +686,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:614
+// Sources/CellKit/ListController.swift:626
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -827,7 +827,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/TableModel.swift:135
+// Sources/CellKit/TableModel.swift:136
 @MainActor private func docExample70() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
@@ -837,7 +837,7 @@ import Testing
     assert(model.indexPath(of: Tweet(id: 1, text: "")) == ItemPath(item: 0, section: 0))
 }
 
-// Sources/CellKit/TableModel.swift:237
+// Sources/CellKit/TableModel.swift:238
 @MainActor private func docExample71() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
     var model = TableModel([Photo(id: 1), Photo(id: 2), Photo(id: 1)])   // a duplicate
@@ -1299,7 +1299,7 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:41
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:43
 @MainActor private func docExample91() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1313,7 +1313,7 @@ import Testing
     assert(source.items.count == 1)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:67
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:69
 @MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
@@ -1344,7 +1344,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:135
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:137
 @MainActor private func docExample93() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1366,7 +1366,7 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:168
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:170
 @MainActor private func docExample94() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1388,7 +1388,7 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:208
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:210
 @MainActor private func docExample95() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1405,7 +1405,7 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:226
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:228
 @MainActor private func docExample96() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1422,7 +1422,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:267
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:269
 @MainActor private func docExample97() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
@@ -1689,7 +1689,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:226
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:230
 @MainActor private func docExample111() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1713,7 +1713,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:253
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:257
 @MainActor private func docExample112() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1821,7 +1821,7 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
-// Sources/CellKit/Documentation.docc/RowIdentity.md:62
+// Sources/CellKit/Documentation.docc/RowIdentity.md:65
 @MainActor private func docExample118() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
@@ -1876,7 +1876,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:134
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:137
 @MainActor private func docExample121() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1897,7 +1897,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:179
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:182
 @MainActor private func docExample122() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1912,7 +1912,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:206
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:209
 @MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1929,7 +1929,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:245
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:248
 @MainActor private func docExample124() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1944,7 +1944,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:264
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:267
 @MainActor private func docExample125() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
@@ -2033,7 +2033,7 @@ import Testing
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
-// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:32
+// Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:33
 @MainActor private func docExample131() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 

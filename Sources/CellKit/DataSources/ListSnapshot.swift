@@ -42,6 +42,12 @@ public struct ListSnapshot: Sendable, CustomStringConvertible {
     /// selecting that row, or the row coming on screen again, calls the data
     /// source's ``ListDataSource/loadNextPage()``.
     public var nextPageError: (any Error)?
+    /// Names the failure of a `.failed` state that a source publishes again (a paged list
+    /// that an edit emptied after its next page failed): the controller reports one failure
+    /// once (see ``ListController/onError``). `nil`: a failure of its own, always reported.
+    var failureID: Int?
+    /// The next page whose failure a `.failed` state reports, for the diagnostic (a paged list).
+    var failedPage: Int?
 
     /// Creates a snapshot.
     public init(
@@ -63,6 +69,18 @@ public struct ListSnapshot: Sendable, CustomStringConvertible {
 extension ContentState {
     /// `.loaded`, or `.empty` when `model` has no rows.
     static func settled(_ model: TableModel) -> ContentState { model.isEmpty ? .empty : .loaded }
+}
+
+/// Numbers for the failures a source may publish more than once (``ListSnapshot/failureID``),
+/// unique across sources.
+@MainActor
+enum FailureIDs {
+    private static var last = 0
+    /// A number no failure had.
+    static func next() -> Int {
+        last &+= 1
+        return last
+    }
 }
 
 extension ListSnapshot {

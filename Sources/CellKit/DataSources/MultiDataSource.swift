@@ -150,6 +150,7 @@ public final class MultiDataSource: ListDataSource {
         var origins: [(child: Int, section: Int)] = []
         var anyLoading = false
         var firstError: (any Error)?
+        var firstFailureID: Int?, firstFailedPage: Int?
         var activity = ListActivity.idle
         var hasMore = false
         var nextPageError: (any Error)?
@@ -162,7 +163,11 @@ public final class MultiDataSource: ListDataSource {
                 origins.append((index, s))
             }
             if snapshot.state.isLoading { anyLoading = true }
-            if firstError == nil, let error = snapshot.state.error, snapshot.model.isEmpty { firstError = error }
+            if firstError == nil, let error = snapshot.state.error, snapshot.model.isEmpty {
+                firstError = error
+                firstFailureID = snapshot.failureID
+                firstFailedPage = snapshot.failedPage
+            }
             if snapshot.activity != .idle, activity == .idle { activity = snapshot.activity }
             hasMore = hasMore || snapshot.hasMore
             if nextPageError == nil { nextPageError = snapshot.nextPageError }
@@ -171,11 +176,16 @@ public final class MultiDataSource: ListDataSource {
         // A child that no longer fails (it loaded again) has nothing left to report.
         unreportedFailures = unreportedFailures.filter { children[$0].snapshot.state.error != nil }
         let state: ContentState
+        // The child's name for the failure reported, if it has one: a failure a paged child
+        // publishes again (an edit emptied it after its page failed) is reported once.
+        var failureID: Int?, failedPage: Int?
         if !model.isEmpty {
             // A child that failed while another has content: report it once, on its own change;
             // one that failed while nothing showed and a sibling loaded, once that sibling shows rows.
             if let changed, case .failed(let error) = children[changed].snapshot.state, !(error is CancellationError) {
                 state = .failed(error)
+                failureID = children[changed].snapshot.failureID
+                failedPage = children[changed].snapshot.failedPage
                 unreportedFailures.removeAll()
             } else if let first = unreportedFailures.min(), let error = children[first].snapshot.state.error {
                 state = .failed(error)
@@ -191,13 +201,18 @@ public final class MultiDataSource: ListDataSource {
             state = .loading
         } else if let firstError {
             state = .failed(firstError)
+            failureID = firstFailureID
+            failedPage = firstFailedPage
             unreportedFailures.removeAll()
         } else {
             state = .empty
         }
         self.origins = origins
-        snapshot = ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError)
-        onSnapshot?(snapshot)
+        var published = ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError)
+        published.failureID = failureID
+        published.failedPage = failedPage
+        snapshot = published
+        onSnapshot?(published)
     }
 }
 

@@ -61,7 +61,8 @@ enum EditReplay {
     /// - rows whose content changed (not `isContentEqual`) replace their row;
     /// - rows `after` added, and rows it moved, are put where it put them: at the front
     ///   when nothing precedes them, at the end when nothing or only added rows follow them
-    ///   (after rows `onto` appended, too), else after the row before them.
+    ///   (after rows `onto` appended, too), else after the row before them: the nearest row
+    ///   before them in `after` that `onto` still has, at the top when `onto` has none of them.
     /// A row that `onto` no longer holds stays removed (it is not moved or updated back).
     static func replay<Row, ID: Hashable>(
         _ before: [Row], _ after: [Row], onto: [Row], id: (Row) -> ID, isContentEqual: (Row, Row) -> Bool

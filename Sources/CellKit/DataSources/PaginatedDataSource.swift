@@ -76,8 +76,10 @@ public struct Page<Item: Sendable>: Sendable {
 /// (or a page failed before the list was left with no row), the snapshot is `.failed`
 /// with its ``nextPageError``: the controller shows the failed ``LoadMorePlaceholder``
 /// row alone, whose retry asks for the page again, and reports the failure as a
-/// ``Diagnostic/Kind/loadFailed`` diagnostic (nothing else shows: a page that fails
-/// then is no ``ListController/onError`` call; one that failed while rows showed was).
+/// ``Diagnostic/Kind/loadFailed`` diagnostic naming the source and the page (nothing else
+/// shows: a page that fails then is no ``ListController/onError`` call). A failure is
+/// reported once: one that failed while rows showed went to `onError`, and is not reported
+/// again when an edit then empties the list, nor by the edits after it.
 ///
 /// A cancelled next page (``cancel()``, its task cancelled, or the fetch throwing
 /// `CancellationError`) keeps the content and ``hasMore`` and ends the list with the
@@ -122,7 +124,13 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Whether the first page is being (re)loaded.
     public private(set) var isFetchingFirstPage = false
     /// Why the last next-page load failed; `nil` once the page is asked for again.
-    public private(set) var nextPageError: (any Error)?
+    public private(set) var nextPageError: (any Error)? {
+        didSet { nextPageFailure = nextPageError.map { _ in FailureIDs.next() } }
+    }
+    /// Names the failure of ``nextPageError`` in the snapshots that publish it, so that the
+    /// controller reports it once: when the page fails, or when an edit leaves the list with no
+    /// row after it had failed, not both (``ListSnapshot/failureID``).
+    private var nextPageFailure: Int?
     /// How many rows the last finished ``refresh()`` added: the items its first page brought
     /// that were not showing before it and show now (an item a local edit removed does not
     /// count; the pages fetched after it do not count, also when they bring new items);
@@ -169,7 +177,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// the search for the first one starts, so that a page fetched again does not go
     /// through the rows placed before it.
     private var unconfirmedHint = 0
-    /// Set by a ``cancel()`` that stopped something: the end of the list on screen loads no
+    /// Set by a ``cancel()`` (also one with nothing running): the end of the list on screen loads no
     /// page by itself (``awaitsVisibleEnd`` is `false`) until a page or a load is asked for
     /// (a row coming on screen, ``loadNextPage()``, ``loadUntil(_:)``, a load or refresh).
     private var heldByCancel = false
@@ -404,15 +412,20 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// It stops ``loadAll()`` and ``loadUntil(_:)`` too, also when called between two of
     /// their pages (from ``onSnapshot``, a controller's display hook or the predicate):
     /// the list then ends with the retry row, as for a next page cancelled while it loads.
-    /// Called with nothing running, it changes nothing.
+    /// Called with nothing running, it changes no row and no state, but it holds the paging
+    /// all the same (a user's "stop loading" holds whenever it is pressed).
     ///
     /// Nothing is fetched after it until a page or a load is asked for: the end of the list
     /// on screen loads no page by itself (``awaitsVisibleEnd`` is `false`, also after a
-    /// cancelled refresh that had stopped a next page), until the user scrolls a row at the end
+    /// cancelled refresh that had stopped a next page, and after an edit that leaves the end
+    /// on screen), until the user scrolls a row at the end
     /// on screen again, or ``loadNextPage()``, ``loadUntil(_:)``, ``loadAll()``, ``load()`` or
     /// ``refresh()`` is called. (An ``edit(_:)`` that leaves no row while more pages exist is
     /// such an ask: the list asks for its next page itself, as always.)
     public func cancel() {
+        // Nothing loads by itself from here on, not even for the end of the list on screen,
+        // also when nothing runs now.
+        heldByCancel = true
         guard isFetching || pagingLoops > 0 else { return }
         // A loop between two pages is paging: it ends with the retry row as a page loading does.
         let betweenPages = pagingLoops > 0 && !isFetchingFirstPage && hasMore && nextPageError == nil && stalledPage == nil
@@ -423,8 +436,6 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         if pageInFlight != nil || betweenPages, !items.isEmpty { nextPageError = CancellationError() }
         pageInFlight = nil
         isFetchingFirstPage = false
-        // Nothing loads by itself from here on, not even for the end of the list on screen.
-        heldByCancel = true
         let state: ContentState = snapshot.state.isLoading ? .failed(CancellationError()) : snapshot.state
         publish(state: state)
     }
@@ -560,7 +571,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             publish(state: snapshot.state.isLoading ? .failed(error) : snapshot.state)
         case .failure(let error):
             nextPageError = error
-            publish(state: .failed(error))
+            var failed = ListSnapshot(snapshot.model, state: .failed(error), activity: activity, hasMore: hasMore, nextPageError: error)
+            failed.failureID = nextPageFailure
+            failed.failedPage = page
+            publish(failed)
         }
     }
 
@@ -755,7 +769,12 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         } else {
             .settled(model)
         }
-        publish(ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError))
+        var content = ListSnapshot(model, state: state, activity: activity, hasMore: hasMore, nextPageError: nextPageError)
+        if case .failed = state {
+            content.failureID = nextPageFailure
+            content.failedPage = nextPage
+        }
+        publish(content)
     }
 
     /// Publishes the shown content again with `state` and `activity` (default: what runs now).
