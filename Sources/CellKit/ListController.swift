@@ -235,7 +235,12 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// collection view goes empty, its background placeholder too). There is no
     /// `detach`: attach the list view that shows, or let the controller go.
     public func attach(to listView: any ListView) {
-        if let previous = self.listView, previous !== listView { letGo(previous) }
+        if let previous = self.listView {
+            if previous !== listView { letGo(previous) }
+        } else {
+            // A list view the app let go told nothing of its rows leaving: their loads end here.
+            resources.listViewGone()
+        }
         self.listView = listView
         listView.dataSource = self
         listView.delegate = self
@@ -522,6 +527,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         }
         guard let listView else {
             displayed = target
+            // The list view is gone (or none was attached): no row of it can take a resource.
+            resources.listViewGone()
             return
         }
         resources.holdingCancellations { showStages(staged, target: target, on: listView) }
