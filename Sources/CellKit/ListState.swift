@@ -65,8 +65,9 @@ public final class ListState {
     /// observation is cancelled or released.
     ///
     /// The observation holds `willChange`, the state only the observation (weakly): once
-    /// it is cancelled or released, the closure and what it captured (the controller, in
-    /// the example above) are let go at once, so a closure may capture the controller.
+    /// it is cancelled or released, the closure and what it captured are let go at once, so
+    /// the closure may capture the controller (as `watch(_:)` in the ``ListState`` example
+    /// does) while the app keeps the observation no longer than the controller.
     public func observe(_ willChange: @escaping @MainActor () -> Void) -> Observation {
         observers.removeAll { $0.token?.willChange == nil }
         let token = Observation(willChange)

@@ -146,13 +146,9 @@ internal func _flatDiff<E: Differentiable>(_ old: [E], _ new: [E], _ options: Di
                     if stay < 0 { break }
                     // A run of rows that stay (each linked to the row before it; at
                     // row 0 the run ends at `previous[-1]`, which is -1).
-                    var before = Int(stays.previous[stay])
-                    while before == stay &- 1 {
-                        stay = before
-                        before = Int(stays.previous[stay])
-                    }
+                    while Int(stays.previous[stay]) == stay &- 1 { stay &-= 1 }
                     j = stay &- 1
-                    stay = before
+                    stay = Int(stays.previous[stay])
                 }
                 precondition(moved == 0 && inserted == 0, "CellKitDiff: inserts and moves miscounted")
                 return moveCount

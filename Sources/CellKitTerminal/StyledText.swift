@@ -31,6 +31,64 @@ public enum TerminalColor: Hashable, Sendable {
     }
 }
 
+extension TerminalColor {
+    /// The eight basic colors, in ANSI order (red is bit 0, green bit 1, blue bit 2).
+    private static let basic: [TerminalColor] = [.black, .red, .green, .yellow, .blue, .magenta, .cyan, .white]
+    private static let bright: [TerminalColor] = [.brightBlack, .brightRed, .brightGreen, .brightYellow, .brightBlue, .brightMagenta, .brightCyan, .brightWhite]
+
+    /// This color on a terminal with 8 or 16 colors (`count`): see ``StyledLine/limitingColors(to:)``.
+    func limited(to count: Int) -> TerminalColor {
+        let index: Int
+        switch self {
+        case .palette(let value): index = Int(value)
+        default:
+            guard count < 16, let brightIndex = Self.bright.firstIndex(of: self) else { return self }
+            return Self.basic[brightIndex]
+        }
+        if index < 16 { return index < 8 ? Self.basic[index] : count < 16 ? Self.basic[index - 8] : Self.bright[index - 8] }
+        let (r, g, b) = Self.rgb(ofPaletteIndex: index)
+        let high = max(r, g, b), low = min(r, g, b)
+        if high - low < 40 {
+            // A grey: by its lightness.
+            let light = (r + g + b) / 3
+            if count < 16 { return light < 128 ? .black : .white }
+            return light < 64 ? .black : light < 128 ? .brightBlack : light < 192 ? .white : .brightWhite
+        }
+        // A hue: the channels above the middle of this color's own range, never all or none of them.
+        let middle = (high + low) / 2
+        var bits = (r > middle ? 1 : 0) | (g > middle ? 2 : 0) | (b > middle ? 4 : 0)
+        if bits == 0 || bits == 7 { bits = r == high ? 1 : g == high ? 2 : 4 }
+        return count >= 16 && high >= 215 ? Self.bright[bits] : Self.basic[bits]
+    }
+
+    /// The red, green and blue (0–255) of a 256-color index from 16 on (xterm's cube and greys).
+    private static func rgb(ofPaletteIndex index: Int) -> (Int, Int, Int) {
+        if index >= 232 {
+            let grey = 8 + (index - 232) * 10
+            return (grey, grey, grey)
+        }
+        let cube = index - 16
+        func level(_ step: Int) -> Int { step == 0 ? 0 : 55 + step * 40 }
+        return (level(cube / 36), level(cube / 6 % 6), level(cube % 6))
+    }
+}
+
+extension TextStyle {
+    /// This style on a terminal with 8 or 16 colors (`count`): see ``StyledLine/limitingColors(to:)``.
+    func limitingColors(to count: Int) -> TextStyle {
+        var style = self
+        if count < 16, foreground == .brightBlack {
+            // Black text would vanish on the usual dark background: grey is the default color, dim.
+            style.foreground = nil
+            style.isDim = true
+        } else {
+            style.foreground = foreground?.limited(to: count)
+        }
+        style.background = background?.limited(to: count)
+        return style
+    }
+}
+
 /// How a run of text looks: colors and attributes, written as SGR escape codes.
 ///
 /// ```swift
@@ -221,6 +279,25 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
             style.background = nil
             return StyledSpan(span.text, style: style)
         })
+    }
+
+    /// The line with its colors mapped to those a terminal with `count` colors has
+    /// (``TerminalCapabilities/colors``): 256 or more keeps them; 16 maps each 256-color index
+    /// to one of the eight ANSI colors or its bright variant; 8 maps to the eight, a bright
+    /// color to its basic one (bright black, grey text, to the default color, dim); 0 is
+    /// ``withoutColors``. A color with a hue keeps it (an index's nearest
+    /// of red, green, yellow, blue, magenta and cyan, never black or white, so white text on it
+    /// stays readable); a grey goes to black or white (at 16, bright black or bright white too).
+    ///
+    /// ```swift
+    /// let avatar = StyledLine("AL", style: TextStyle(foreground: .brightWhite, background: .palette(39)))
+    /// let eight = avatar.limitingColors(to: 8).spans[0].style
+    /// assert(eight.foreground == .white && eight.background == .cyan)
+    /// ```
+    public func limitingColors(to count: Int) -> StyledLine {
+        if count >= 256 { return self }
+        if count <= 0 { return withoutColors }
+        return StyledLine(spans.map { StyledSpan($0.text, style: $0.style.limitingColors(to: count)) })
     }
 
     /// Every span's style with `style` laid over it (for example the selection highlight).

@@ -133,9 +133,15 @@ public final class Terminal {
     /// Where the kernel does not stop the process (a process group no shell
     /// manages, which nobody could continue), it returns at once.
     public func suspend() {
+        suspend(stoppingWith: SIGTSTP)
+    }
+
+    /// ``suspend()``, stopping the process group with `stopSignal` (SIGTSTP; SIGTTOU when one came:
+    /// the shell lists the job as stopped for tty output).
+    func suspend(stoppingWith stopSignal: Int32) {
         guard isRaw else { return }
         restore()
-        Terminal.stopProcessGroup(with: SIGTSTP)
+        Terminal.stopProcessGroup(with: stopSignal)
         isSuspended = true
         resume()
     }

@@ -21,8 +21,10 @@ import CellKit
 /// All input that has arrived is decoded and handled before the next frame, and
 /// the filter is told once per batch (``onFilter`` with the text after the whole
 /// batch), so a 10,000-character paste costs one filter pass; Ctrl-C anywhere in
-/// a batch quits before the rest is handled. Escape sequences that are not keys
-/// (mouse reports, unknown sequences) are ignored. Esc typed quickly before
+/// a batch quits before the rest is handled. The app reads no further than a key
+/// that quits (`q`, Ctrl-D, Ctrl-C): keys typed after it in the same burst stay
+/// unread, and the shell gets them (`q` and a command typed together: the command
+/// runs). Escape sequences that are not keys (mouse reports, unknown sequences) are ignored. Esc typed quickly before
 /// another key arrives as one Alt combination (``Key/alt(_:)``), which the app
 /// binds to nothing: it handles it as Esc, then that key (Esc then `q` clears
 /// the filter and quits). So Alt+letter reads as Esc, then the letter (Alt+q in the
@@ -36,7 +38,8 @@ import CellKit
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT exit 128 + the signal; every other
 /// signal whose default action ends the process restores the terminal and then
 /// ends it. Ctrl-Z and SIGTSTP restore the terminal and stop the process group (see
-/// ``Terminal/suspend()``); SIGCONT in the foreground (`fg`) takes the terminal again
+/// ``Terminal/suspend()``); SIGTTOU sent to it in the foreground (`kill -TTOU`) restores the
+/// terminal and stops it too. SIGCONT in the foreground (`fg`) takes the terminal again
 /// and redraws. Continued in the background (`bg`), it leaves the terminal to the
 /// shell and stops again (SIGTTOU: the shell lists it as stopped, as it does `less`
 /// or `vim`), drawing nothing; `fg` continues it, and it takes the terminal and redraws.
@@ -87,6 +90,17 @@ public final class TerminalApp {
     /// Defaults to ``TerminalCapabilities/usesColor`` of the environment: `NO_COLOR`
     /// or a monochrome `TERM` turn colors off.
     public var usesColor = TerminalCapabilities.current.usesColor {
+        didSet {
+            screen.invalidate()
+            scheduleRender()
+        }
+    }
+    /// How many colors the terminal shows: frames use only those (``StyledLine/limitingColors(to:)``:
+    /// a 256-color index becomes one of the 16 ANSI colors, or of the 8 basic ones). Defaults to
+    /// ``TerminalCapabilities/colors`` of the environment (8 for `TERM=xterm`, `screen`, `linux`),
+    /// or 256 when the environment turns colors off (``usesColor`` set to `true` then shows them all).
+    /// Only consulted while ``usesColor`` is `true`.
+    public var colors = TerminalCapabilities.current.usesColor ? TerminalCapabilities.current.colors : 256 {
         didSet {
             screen.invalidate()
             scheduleRender()
@@ -257,7 +271,12 @@ public final class TerminalApp {
             resized()
         case SIGTSTP:
             suspend()
+        case SIGTTOU:
+            // Sent to the app in the foreground (`kill -TTOU`): give the terminal back and stop, as for SIGTSTP.
+            if Terminal.isForeground { suspend(stoppingWith: SIGTTOU) }
         case SIGCONT:
+            // A stop by SIGTTOU in the background left its default action: the handler is back.
+            TerminalSignals.reinstallStopHandler()
             // Continued (after a stop by anyone): in the foreground, take the terminal again,
             // the shell may have changed it; in the background, leave it alone.
             handlingContinue = true
@@ -280,8 +299,8 @@ public final class TerminalApp {
 
     /// Gives the terminal back and stops (Ctrl-Z, SIGTSTP); after `fg`, takes it again and
     /// redraws; after `bg`, stays off the terminal until the SIGCONT of a later `fg`.
-    private func suspend() {
-        terminal.suspend()
+    private func suspend(stoppingWith stopSignal: Int32 = SIGTSTP) {
+        terminal.suspend(stoppingWith: stopSignal)
         takeTerminalIfForeground(terminal.isRaw)
         handleHeldSignals()
     }
@@ -305,26 +324,47 @@ public final class TerminalApp {
 
     private func readInput() {
         // Everything that has arrived, up to a bound: one batch, one filter pass, one frame.
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         // Only what is there: another reader of the terminal (a program the app started) may
         // have taken the keys that woke this source, and a read that waits would hold the
         // main queue, and with it the signals' handling (SIGTERM would do nothing).
         var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, 0) > 0, ready.revents != 0 else { return }
-        while bytes.count < 1 << 20 {
-            let count = read(STDIN_FILENO, &buffer, buffer.count)
-            if count == 0 && bytes.isEmpty {
+        // A byte at a time, and the keys read so far handled at each byte that may quit (q,
+        // Ctrl-D, Ctrl-C): the app then exits with the keys typed after it still unread, and
+        // the terminal, restored without a flush, gives them to the shell (`q` and a command
+        // typed in one burst: the command runs).
+        var unhandled: [UInt8] = []
+        var total = 0
+        var handledAny = false
+        var byte: UInt8 = 0
+        var available = 0
+        while total < 1 << 20 {
+            if available == 0 {
+                var more = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                guard total == 0 || poll(&more, 1, 0) > 0 && more.revents & Int16(POLLIN) != 0 else { break }
+                var count: Int32 = 0
+                available = ioctl(STDIN_FILENO, UInt(FIONREAD), &count) == 0 ? max(1, Int(count)) : 1
+            }
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 0 && total == 0 {
                 quit(status: 0)  // the terminal went away
             }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            bytes.append(contentsOf: buffer.prefix(count))
-            var more = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            guard poll(&more, 1, 0) > 0, more.revents & Int16(POLLIN) != 0 else { break }
+            total += 1
+            available -= 1
+            unhandled.append(byte)
+            if byte == UInt8(ascii: "q") || byte == 0x04 || byte == 0x03 {
+                handledAny = handleInBatch(decoder.decode(unhandled)) || handledAny
+                unhandled.removeAll(keepingCapacity: true)
+            }
         }
-        guard !bytes.isEmpty else { return }
-        handle(decoder.decode(bytes))
+        guard total > 0 else { return }
+        if !unhandled.isEmpty { handledAny = handleInBatch(decoder.decode(unhandled)) || handledAny }
+        if handledAny {
+            applyFilterIfChanged()
+            scheduleRender()
+        }
         escapeGeneration += 1
         guard decoder.hasPending else { return }
         // A lone ESC is Escape after a short pause; half a sequence or a cut UTF-8 character
@@ -354,11 +394,16 @@ public final class TerminalApp {
     /// about the filter text they left (or earlier, before a key that acts on the
     /// list, so that key sees the filtered rows). Ctrl-C anywhere quits at once.
     public func handle(_ keys: [Key]) {
-        if keys.contains(.control("c")) { quit(status: 130) }
-        guard !keys.isEmpty else { return }
-        for key in keys { handleInBatch(key) }
+        guard handleInBatch(keys) else { return }
         applyFilterIfChanged()
         scheduleRender()
+    }
+
+    /// Handles `keys`, a part of a batch (Ctrl-C among them quits first); returns whether there were any.
+    private func handleInBatch(_ keys: [Key]) -> Bool {
+        if keys.contains(.control("c")) { quit(status: 130) }
+        for key in keys { handleInBatch(key) }
+        return !keys.isEmpty
     }
 
     private func applyFilterIfChanged() {
@@ -475,7 +520,8 @@ public final class TerminalApp {
         frame += listView.renderFrame()
         frame.append(statusLine(columns: columns))
         frame = Array(frame.prefix(max(1, size.rows)))
-        return usesColor ? frame : frame.map(\.withoutColors)
+        guard usesColor else { return frame.map(\.withoutColors) }
+        return colors >= 256 ? frame : frame.map { $0.limitingColors(to: colors) }
     }
 
     private func statusLine(columns: Int) -> StyledLine {

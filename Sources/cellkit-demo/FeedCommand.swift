@@ -12,7 +12,8 @@ struct FeedCommand: ParsableCommand {
         comes on screen, down to the feed's end (1,000 tweets in 50 pages); r brings new \
         tweets at the top without moving the row you are on (with every page loaded, at once: the pages below \
         are not read again); / filters the loaded tweets and people, the status line says how many rows match \
-        in how many tweets, and End then loads every page too; avatars download (simulated) for the rows \
+        in how many tweets; the filtered list's last row on screen loads more pages while they bring rows, \
+        and End then loads every page too; avatars download (simulated) for the rows \
         on screen only. --fail-rate makes loads fail (the error row, Enter retries), the same way for the same --seed.
         """
     )

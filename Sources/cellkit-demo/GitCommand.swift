@@ -31,8 +31,8 @@ struct GitCommand: ParsableCommand {
         ends the history there: the commits before it show, then the "Couldn't load more" row with \
         git's fatal line. A filter (/) \
         matches subjects, authors, short hashes and refs as the rows show them (a control \
-        character as its symbol, ␛), searches the loaded pages and says so: its last row (Enter) searches the rest of the \
-        history (Esc stops it and goes back to the row selected before the filter); one that \
+        character as its symbol, ␛), searches the loaded pages and says so (its end on screen reads more pages while they bring \
+        matches): its last row (Enter) searches the rest of the history (Esc stops it and goes back to the row selected before the filter); one that \
         matches nothing shows the no-results row.
 
         The path is always the repository: GIT_DIR and GIT_WORK_TREE in the environment are \

@@ -25,7 +25,10 @@ final class ShapedDataSource: ListDataSource {
     private var nextPage: () -> Task<Void, Never>?
     /// The filter text; "" shows everything.
     var filter = "" {
-        didSet { publish(inner.snapshot) }
+        didSet {
+            endAskedWithRows = nil
+            publish(inner.snapshot)
+        }
     }
 
     /// Wraps `pages`; `shape(model, filter, hasMore)` makes the published model from the loaded one.
@@ -60,19 +63,47 @@ final class ShapedDataSource: ListDataSource {
     /// Loads the next page, if there is one and none is loading; nil when nothing started.
     @discardableResult func loadNextPage() -> Task<Void, Never>? { nextPage() }
 
-    /// The last shaped rows are showing: the wrapped source's last row counts as shown (next page).
-    /// Not while filtering: the filter only looks at what is loaded.
+    /// The last shaped rows are showing: the wrapped source's last row counts as shown (next page),
+    /// with a filter too (the filtered list loads on as it is scrolled, as the whole list does).
     func willDisplayItem(at path: ItemPath, in model: TableModel) {
-        guard filter.isEmpty, path.section == model.sections.count - 1,
-              path.item >= model.sections[path.section].items.count - 3 else { return }
-        let loaded = inner.snapshot.model
-        guard let last = loaded.sections.indices.last, !loaded.sections[last].items.isEmpty else { return }
-        inner.willDisplayItem(at: ItemPath(item: loaded.sections[last].items.count - 1, section: last), in: loaded)
+        guard Self.isNearEnd(path, of: model) else { return }
+        askForNextPage()
     }
 
-    /// The wrapped source waits to hear the end of the list on screen (after a refresh), and no
-    /// filter hides rows: ``willDisplayItem(at:in:)`` passes the last row on to it.
-    var awaitsVisibleEnd: Bool { filter.isEmpty && inner.awaitsVisibleEnd }
+    /// The wrapped source waits to hear the end of the list on screen (after a refresh, a page, an
+    /// edit): ``visibleEndIsOnScreen(at:in:)`` passes the last row on to it. With a filter, only
+    /// until a page the end asked for brought no row to show: a filter few rows match does not read
+    /// every page by itself (End or, on the history, "search the rest" does); it asks again once
+    /// the filter changes or the end comes on screen again.
+    var awaitsVisibleEnd: Bool {
+        inner.awaitsVisibleEnd && (filter.isEmpty || endAskedWithRows != snapshot.model.itemCount)
+    }
+
+    func visibleEndIsOnScreen(at path: ItemPath, in model: TableModel) {
+        guard awaitsVisibleEnd, Self.isNearEnd(path, of: model) else { return }
+        askForNextPage(onScreen: true)
+    }
+
+    /// With a filter, how many rows were shaped when the end on screen last asked for a page.
+    private var endAskedWithRows: Int?
+
+    /// Whether `path` is one of the last three rows of `model`.
+    private static func isNearEnd(_ path: ItemPath, of model: TableModel) -> Bool {
+        path.section == model.sections.count - 1 && path.item >= model.sections[path.section].items.count - 3
+    }
+
+    /// Tells the wrapped source its last row shows (`onScreen`: it was on screen already).
+    private func askForNextPage(onScreen: Bool = false) {
+        let loaded = inner.snapshot.model
+        guard let last = loaded.sections.indices.last, !loaded.sections[last].items.isEmpty else { return }
+        if !filter.isEmpty, inner.awaitsVisibleEnd { endAskedWithRows = snapshot.model.itemCount }
+        let path = ItemPath(item: loaded.sections[last].items.count - 1, section: last)
+        if onScreen {
+            inner.visibleEndIsOnScreen(at: path, in: loaded)
+        } else {
+            inner.willDisplayItem(at: path, in: loaded)
+        }
+    }
 
     private func publish(_ source: ListSnapshot) {
         willPublish?(source)

@@ -13,8 +13,9 @@ import Darwin
 /// Nothing is read ahead of what is asked: a program that writes more than the pipe
 /// holds waits until the next ``readRecords(_:separator:perRecord:)`` (backpressure). Reads are
 /// blocking and must come one at a time; ``terminate()`` may come from any thread, also
-/// during a read, which then ends as cancelled. The child is reaped when its output
-/// ends or when it is terminated, so none outlives the stream.
+/// during a read, which then ends as cancelled. The child is reaped as soon as it exits
+/// (its output may wait in the pipe for reads to come: no zombie meanwhile), or when it is
+/// terminated, so none outlives the stream.
 final class StreamingProcess: @unchecked Sendable {
     /// Records read by one ``StreamingProcess/readRecords(_:separator:perRecord:)``.
     struct Chunk {
@@ -33,6 +34,8 @@ final class StreamingProcess: @unchecked Sendable {
     private var reading = false
     private var terminated = false
     private var reaped = false
+    /// The child's exit status, once it exited and was reaped (its output may still be in the pipe).
+    private var exitedStatus: Int32?
     private var buffer: [UInt8] = []
     private var errorBytes: [UInt8] = []
 
@@ -46,6 +49,33 @@ final class StreamingProcess: @unchecked Sendable {
         case .failure(let failure):
             throw failure
         }
+        watchForExit()
+    }
+
+    /// Waits on a thread of its own for the child to exit (without reaping it: `WNOWAIT`), then
+    /// reaps it at once: a child that wrote all its output and exited while nothing reads (an
+    /// idle screen) is no zombie until the next read.
+    private func watchForExit() {
+        let pid = pid
+        Thread.detachNewThread { [weak self] in
+            var info = siginfo_t()
+            var result: Int32
+            repeat { result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) } while result < 0 && errno == EINTR
+            // ECHILD: reaped already (terminated, or its output read to the end).
+            guard result == 0 else { return }
+            self?.reapExited()
+        }
+    }
+
+    /// Reaps the child, which exited, unless it was reaped or is being terminated.
+    private func reapExited() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !reaped, !terminated, exitedStatus == nil else { return }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return }
+        exitedStatus = Subprocess.exitStatus(status)
+        Subprocess.forget(pid)
     }
 
     deinit { terminate() }
@@ -119,7 +149,8 @@ final class StreamingProcess: @unchecked Sendable {
         guard !reaped else { return }
         if !terminated {
             terminated = true
-            kill(-pid, SIGTERM)
+            // Not once reaped: its pid may be another process's by now.
+            if exitedStatus == nil { kill(-pid, SIGTERM) }
         }
         if !reading { closeAndReap() }
     }
@@ -132,6 +163,7 @@ final class StreamingProcess: @unchecked Sendable {
         reaped = true
         close(output)
         close(errors)
+        if let exitedStatus { return exitedStatus }
         guard terminated else { return Subprocess.reap(pid) }
         let status = Subprocess.end([pid])[pid] ?? -1
         Subprocess.forget(pid)

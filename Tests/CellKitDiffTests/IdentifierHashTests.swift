@@ -256,4 +256,113 @@ struct IdentifierHashTests {
         let (old, new) = LargeDiffTests.largePair(seed: 11, n: 150_000, duplicates: true)
         try checkFlat(old: old, new: new, options: DiffOptions(trimsIdenticalEnds: false))
     }
+
+    /// Two different 16-byte ASCII strings whose hashes are equal under this process's
+    /// seed: their first words differ, and their second words undo the difference the
+    /// first ones left in the fold (searched until that difference is ASCII in every byte).
+    static func collidingPair() -> (String, String) {
+        let seed = _IdentifierHash<String>(asciiStrings: true).seed
+        let start = seed ^ 16 &* 0x9E37_79B9_7F4A_7C15
+        func word(_ text: String) -> UInt64 {
+            text.utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        func text(_ word: UInt64) -> String {
+            String(decoding: (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }, as: UTF8.self)
+        }
+        let first = word("aaaaaaaa")
+        let second = word("bbbbbbbb")
+        var k: UInt64 = 0
+        while true {
+            // Lower-case letters spelling k in base 26.
+            var other: UInt64 = 0
+            var rest = k
+            for position in 0..<8 {
+                other |= (0x61 + rest % 26) << (8 * UInt64(position))
+                rest /= 26
+            }
+            let difference = _foldWord(start ^ first) ^ _foldWord(start ^ other)
+            if other != first && difference & 0x8080_8080_8080_8080 == 0 {
+                return (text(first) + text(second), text(other) + text(second ^ difference))
+            }
+            k += 1
+        }
+    }
+
+    @Test("ASCII ids with equal hashes but different bytes are not matched, nor reported as duplicates")
+    func equalHashes() {
+        let (a, b) = Self.collidingPair()
+        let hashOf = _IdentifierHash<String>(asciiStrings: true)
+        #expect(a != b)
+        #expect(hashOf(a) == hashOf(b), "\(a) and \(b) should collide")
+        let rows = (0..<50).map { TextItem(id: Self.text($0), content: 0) }
+        let later = (50..<100).map { TextItem(id: Self.text($0), content: 0) }
+        // Each pair: the expected stages' change counts (deletes + updates, inserts + moves).
+        let cases: [([TextItem], [TextItem], [Int])] = [
+            ([TextItem(id: a, content: 0)], [TextItem(id: b, content: 0)], [1, 1]),
+            (rows + [TextItem(id: a, content: 0)] + later, rows + [TextItem(id: b, content: 0)] + later, [1, 1]),
+            ([TextItem(id: a, content: 0)] + rows, rows + [TextItem(id: b, content: 0)], [1, 1]),
+        ]
+        for (old, new, counts) in cases {
+            let changes = StagedChangeset(from: old, to: new, options: DiffOptions(trimsIdenticalEnds: false))
+            #expect(changes.stages.map(\.changeset.changeCount) == counts, "\(old.count) → \(new.count) rows")
+            #expect(changes.duplicates.isEmpty)
+            #expect(changes.finalData == new)
+        }
+        // Both in one snapshot: two ids, no duplicate; the other snapshot matches each.
+        let both = [TextItem(id: a, content: 0), TextItem(id: b, content: 0)] + rows
+        for (old, new) in [(both, Array(both.reversed())), (rows, both), (both, rows)] {
+            let changes = StagedChangeset(from: old, to: new, options: DiffOptions(trimsIdenticalEnds: false))
+            let reference = StagedChangeset(
+                from: old.map { BoxedText(id: $0.id, content: $0.content) },
+                to: new.map { BoxedText(id: $0.id, content: $0.content) }, options: DiffOptions(trimsIdenticalEnds: false)
+            )
+            #expect(Self.shape(changes) == Self.shape(reference))
+            #expect(changes.duplicates.isEmpty)
+        }
+        // A matched pair and a duplicate record that do not hold are found.
+        let pair = [TextItem(id: a, content: 0)]
+        let other = [TextItem(id: b, content: 0)]
+        pair.withUnsafeBufferPointer { old in
+            other.withUnsafeBufferPointer { new in
+                #expect(!_asciiMatchesHold(old, new, [0], []))
+                #expect(_asciiMatchesHold(old, old, [0], []))
+            }
+        }
+        let twoOld = [TextItem(id: a, content: 0), TextItem(id: b, content: 0)]
+        twoOld.withUnsafeBufferPointer { old in
+            #expect(!_asciiMatchesHold(old, old, [-1, -2], [_DuplicateRecord(isNew: false, first: 0, later: 1)]))
+        }
+    }
+
+    /// A `String` id wrapped in a type of its own: hashed through `hashValue`, compared with `==`.
+    struct BoxedText: Differentiable, Equatable {
+        struct ID: Hashable { var text: String }
+        var id: String
+        var content: Int
+        var differenceIdentifier: ID { ID(text: id) }
+    }
+
+    @Test("equal ASCII ids match however they are stored: small and large, empty, shared")
+    func storageKinds() {
+        func large(_ text: String) -> String {
+            var s = String()
+            s.reserveCapacity(64)  // native storage of its own, even for a few bytes
+            s.append(text)
+            return s
+        }
+        for text in ["", "a", "abc", "abcdefg", "abcdefgh", "abcdefghijklmno", "abcdefghijklmnop", "item-0123456789abcdef"] {
+            let pairs: [(String, String)] = [(text, large(text)), (large(text), text), (large(text), large(text)), (text, text)]
+            for (x, y) in pairs {
+                #expect(_asciiEqual(x, y), "\(text.utf8.count) bytes")
+                #expect(!_asciiEqual(x, y + "z"), "\(text.utf8.count) bytes")
+                let old = [TextItem(id: "first", content: 0), TextItem(id: x, content: 0), TextItem(id: "last", content: 0)]
+                let new = [TextItem(id: "last", content: 0), TextItem(id: y, content: 0), TextItem(id: "first", content: 0)]
+                let changes = StagedChangeset(from: old, to: new, options: DiffOptions(trimsIdenticalEnds: false))
+                // Every id is matched: moves only, no delete or insert.
+                #expect(changes.stages.map { $0.changeset.itemMoves.count } == [2], "\(text.utf8.count) bytes")
+                #expect(changes.stages.map(\.changeset.changeCount) == [2], "\(text.utf8.count) bytes")
+                #expect(changes.duplicates.isEmpty)
+            }
+        }
+    }
 }

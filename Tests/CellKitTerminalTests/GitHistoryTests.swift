@@ -158,6 +158,24 @@ struct GitHistoryTests {
         #expect(kill(stream.pid, 0) != 0 && errno == ESRCH, "the child was not reaped")
     }
 
+    // Demo report 10–12, left: a `git log` that wrote all its output and exited while the screen
+    // was idle stayed a zombie (`[git] <defunct>`) until the next read.
+    @Test("a child that exits while nothing reads is reaped at once; its output and status are still read")
+    func exitedChildIsReapedAtOnce() async throws {
+        let stream = try StreamingProcess(["sh", "-c", "printf '\\036a\\036b\\036c'; exit 3"], environment: [:])
+        let one = stream.readRecords(1, separator: 0x1E)
+        #expect(one.records == [Array("a".utf8)] && one.end == nil)
+        // Nothing reads now: the child is reaped all the same (a zombie answers kill 0).
+        let deadline = Date().addingTimeInterval(10)
+        while kill(stream.pid, 0) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(kill(stream.pid, 0) != 0 && errno == ESRCH, "the child is a zombie")
+        #expect(!Subprocess.liveChildren.contains(stream.pid))
+        let rest = stream.readRecords(5, separator: 0x1E)
+        #expect(rest.records == [Array("b".utf8), Array("c".utf8)])
+        #expect(rest.end?.status == 3)
+        stream.terminate()
+    }
+
     @Test("a commit whose diffstat git cannot compute says so; piped output goes on and exits 0")
     func missingBlob() throws {
         // Before: piped, the whole run failed with git's "unable to read" (exit 1, no rows).

@@ -485,3 +485,72 @@ struct GitScreenLifetimeTests {
         #expect(weakController == nil)
     }
 }
+
+/// The leftovers of demo report 12 on the history screen.
+@Suite("cellkit-demo git: report 12's leftovers", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct DemoReport12LeftoverGitTests {
+    // Demo report 12, left: under a filter, the end of the list coming on screen loaded no next page.
+    @Test("under a filter, scrolling to the end of the list loads the next page")
+    func filteredEndLoadsTheNextPage() async throws {
+        let repository = try ScratchRepository.thirtyCommits("filter-scroll")
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        try await history.waitFor("the first pages") { lines, _ in lines.contains { $0.hasSuffix("Commit number 30") } }
+        // Every commit matches: the list is as long as without the filter, with the "search the rest" row last.
+        history.screen.filter("number")
+        try await history.waitFor("the filtered rows") { _, status in status?.contains("match in the") == true }
+        let loaded = history.screen.loadedCount
+        for _ in 0..<40 { history.list.handle(.pageDown) }
+        try await history.waitFor("a page more") { _, _ in history.screen.loadedCount > loaded }
+    }
+
+    @Test("Enter on the “search the rest” row while the end on screen loads a page searches the whole history")
+    func searchTheRestWhileAPageLoads() async throws {
+        let repository = try ScratchRepository.thirtyCommits("filter-search-inflight")
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 5)
+        try await history.waitFor("the first pages") { lines, _ in lines.contains { $0.hasSuffix("Commit number 30") } }
+        history.screen.filter("xyzzy")
+        // The filter's rows show: the "search the rest" row, on screen, asks for the next page.
+        func searchRowShownWhileAPageLoads() -> Bool {
+            history.screen.loadedSnapshot.activity == .loadingMore
+                && history.screen.controller.displayed.sections.contains { $0.id == SectionID("search-rest") }
+        }
+        for _ in 0..<100_000 where !searchRowShownWhileAPageLoads() { await Task.yield() }
+        let sections = history.screen.controller.displayed.sections
+        let searchRow = try #require(sections.firstIndex { $0.id == SectionID("search-rest") })
+        #expect(history.screen.loadedSnapshot.activity == .loadingMore)
+        history.list.select(ItemPath(item: 0, section: searchRow))
+        history.list.handle(.enter)
+        try await history.waitFor("the whole history searched") { _, status in
+            status == "0 commits match “xyzzy” in all 30 commits"
+        }
+    }
+
+    // Demo report 11, defect 6 (left in report 12): after a deepen, `r` with a filter kept said
+    // "50 older commits" while the filter's row still counted only the commits loaded before.
+    @Test("r after a deepen with a filter kept searches the older commits")
+    func deepenUnderAFilter() async throws {
+        let origin = try ScratchRepository("filter-deepen", in: "origin", script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 12); do echo $i > f$i; git add f$i; git commit -qm "c $i"; done
+            """)
+        defer { origin.remove() }
+        let shallow = origin.root.appendingPathComponent("shallow").path
+        let cloned = try Spawn.run(["git", "clone", "-q", "--depth", "2", "file://" + origin.path, shallow])
+        try #require(cloned.status == 0, "\(cloned.errorOutput)")
+        let history = await HistoryScreen(shallow, pageSize: 5)
+        history.screen.filter("c 1")
+        try await history.waitFor("the filter") { _, status in status == "2 commits match in all 2 commits" }
+        let deepened = try Spawn.run(["git", "-C", shallow, "fetch", "-q", "--deepen=10"])
+        try #require(deepened.status == 0, "\(deepened.errorOutput)")
+        history.screen.refresh()
+        // c 12 … c 1 now: c 12, c 11, c 10 and c 1 match.
+        try await history.waitFor("the older commits searched") { lines, _ in
+            history.screen.loadedCount == 12 && lines.contains { $0.hasSuffix(" c 1") }
+        }
+        let lines = history.frame()
+        #expect(!lines.contains { $0.contains("in the 2 loaded") || $0.contains("Enter searches the rest") }, "\(lines)")
+    }
+}

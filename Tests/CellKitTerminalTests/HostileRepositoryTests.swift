@@ -320,6 +320,19 @@ struct HostileRepositoryTests {
         #expect(tagLine.displayWidth <= width && tagLine.plainText.contains("… +"), "\(tagLine.plainText)")
     }
 
+    // Demo report 12, left: at 60 columns and less, a merge's byline lost its refs' count
+    // ("… · 1 file +1 −1 · merges 62745d7 + 888…", no "+1") while the merge text was cut anyway.
+    @Test("on a narrow merge row the refs' count stays, before the parents the list cuts", arguments: [60, 50, 45])
+    @MainActor func refsCountOnNarrowMergeRows(width: Int) throws {
+        let info = CommitInfo(hash: "a1b2c3d4e5", shortHash: "a1b2c3d", parents: ["62745d7aaaa", "8888888bbbb"], author: "Ryo Aoyama",
+                              day: "2026-11-24 Tue", time: "01:29", refs: ["HEAD -> main"], subject: "merge")
+        let cell = MergeCell()
+        cell.info = info
+        cell.diffstat = "1 file +1 −1"
+        let byline = cell.terminalLines(width: width)[1].fitted(to: width).plainText
+        #expect(byline.hasPrefix("   Ryo Aoyama · 01:29 · +1 · 1 file +1 −1"), "\(byline)")
+    }
+
     // Demo report 7, item 4: run inside a repository with no PATH, the title said "CellKit · git · .".
     @Test("the title names the current directory for “.”, and any other path as given")
     func titleOfTheCurrentDirectory() {

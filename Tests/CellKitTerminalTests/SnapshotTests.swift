@@ -63,6 +63,7 @@ struct SnapshotTests {
         fixture.controller.apply(notes())
         let app = TerminalApp(listView: fixture.list, title: "Notes")
         app.usesColor = true  // whatever TERM and NO_COLOR the tests run with
+        app.colors = 256
         app.statusMessage = "12 notes"
         var lines = app.composeFrame().map(\.markedText)
         app.handle(.character("/"))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import CellKit
 @testable import CellKitTerminal
@@ -12,6 +13,7 @@ struct TerminalAppChromeTests {
         fixture.controller.apply(NotesFixture.model(sections: 1, rows: notes))
         let app = TerminalApp(listView: fixture.list, title: title)
         app.usesColor = true  // whatever TERM and NO_COLOR the tests run with
+        app.colors = 256
         return (app, fixture)
     }
 
@@ -140,6 +142,86 @@ struct TerminalAppChromeTests {
         let capabilities = TerminalCapabilities(environment: environment)
         #expect(capabilities.canTakeOverScreen == screen, "\(environment)")
         #expect(capabilities.usesColor == color, "\(environment)")
+    }
+
+    // Demo report 10–12, left: under TERM=screen, xterm, linux or xterm-color (colors#8 in
+    // terminfo) the demo's avatars used 256-color indexes (48;5;39) and bright colors (90, 97).
+    @Test("terminfo's colors number decides how many colors the terminal shows", arguments: [
+        ("xterm", 8), ("screen", 8), ("linux", 8), ("xterm-color", 8), ("xterm-256color", 256), ("vte-256color", 256),
+    ])
+    func colorsFromTerminfo(term: String, colors: Int) throws {
+        // An entry of its own for each name, in the legacy and the extended number format, in a TERMINFO directory.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-terminfo-\(getpid())-\(term)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (index, extended) in [false, true].enumerated() {
+            let sub = directory.appendingPathComponent("\(index)").appendingPathComponent(String(term.prefix(1)))
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try Data(Self.terminfoEntry(name: term, colors: colors, extended: extended)).write(to: sub.appendingPathComponent(term))
+            let environment = ["TERM": term, "TERMINFO": directory.appendingPathComponent("\(index)").path, "HOME": "/nonexistent"]
+            #expect(TerminalCapabilities(environment: environment).colors == colors, "\(term) \(extended)")
+            #expect(TerminalCapabilities(environment: environment.merging(["COLORTERM": "truecolor"]) { $1 }).colors == 256)
+            #expect(TerminalCapabilities(environment: environment.merging(["NO_COLOR": "1"]) { $1 }).colors == 0)
+        }
+        // The system's own entry, where it has one (Debian's ncurses-base: /lib/terminfo).
+        if FileManager.default.fileExists(atPath: "/lib/terminfo/\(term.prefix(1))/\(term)") {
+            #expect(TerminalCapabilities(environment: ["TERM": term, "HOME": "/nonexistent"]).colors == colors)
+        }
+        // No entry anywhere: the name decides.
+        let none = ["TERM": "nosuch-\(term)", "TERMINFO": directory.path, "TERMINFO_DIRS": directory.path, "HOME": "/nonexistent"]
+        #expect(TerminalCapabilities(environment: none).colors == (term.hasSuffix("-256color") ? 256 : 8))
+    }
+
+    /// A compiled terminfo entry named `name` with only the `colors` number set (the numbers before it absent).
+    static func terminfoEntry(name: String, colors: Int, extended: Bool) -> [UInt8] {
+        func short(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF)] }
+        let names = Array((name + "|test entry").utf8) + [0]
+        let bools: [UInt8] = [1, 0, 1]   // an odd count: the numbers start after a pad byte
+        var bytes = short(extended ? 0o1036 : 0o432) + short(names.count) + short(bools.count) + short(14) + short(0) + short(0)
+        bytes += names + bools
+        if bytes.count % 2 == 1 { bytes.append(0) }
+        for index in 0..<14 {
+            let value = index == 13 ? colors : -1
+            if extended {
+                bytes += short(value & 0xFFFF) + short(value < 0 ? 0xFFFF : 0)
+            } else {
+                bytes += short(value & 0xFFFF)
+            }
+        }
+        return bytes
+    }
+
+    @Test("a frame on a terminal of 8 or 16 colors uses only those colors; a hue stays a hue")
+    func framesUseTheColorsTheTerminalHas() {
+        let (app, fixture) = app(columns: 40, title: "Notes")
+        _ = fixture
+        app.statusMessage = "note"
+        let avatars: [UInt8] = [39, 54, 76, 150, 209]
+        let line = StyledLine(avatars.map { StyledSpan("AB", style: TextStyle(foreground: .brightWhite, background: .palette($0), bold: true)) }
+                              + [StyledSpan("grey", style: TextStyle(foreground: .brightBlack)), StyledSpan("g", style: TextStyle(foreground: .palette(244)))])
+        let basic: Set<TerminalColor> = [.black, .red, .green, .yellow, .blue, .magenta, .cyan, .white]
+        let bright: Set<TerminalColor> = [.brightBlack, .brightRed, .brightGreen, .brightYellow, .brightBlue, .brightMagenta, .brightCyan, .brightWhite]
+        for count in [8, 16] {
+            let allowed = count == 8 ? basic : basic.union(bright)
+            let limited = line.limitingColors(to: count)
+            let colors = limited.spans.flatMap { [$0.style.foreground, $0.style.background] }.compactMap { $0 }
+            #expect(colors.allSatisfy(allowed.contains), "\(count): \(colors)")
+            // Avatars keep a hue (white initials stay readable on them).
+            for span in limited.spans.prefix(avatars.count) {
+                #expect(![.black, .white, .brightBlack, .brightWhite].contains(span.style.background), "\(count): \(span.style)")
+                #expect(span.style.background != span.style.foreground, "\(count): \(span.style)")
+            }
+            let rendered = limited.rendered(ansi: true)
+            #expect(!rendered.contains(";5;") && (count == 16 || !rendered.contains("[9") && !rendered.contains(";9")), "\(rendered)")
+        }
+        // Grey text at 8 colors is the default color, dim (black would vanish on a dark background).
+        let grey = line.limitingColors(to: 8).spans[avatars.count].style
+        #expect(grey.foreground == nil && grey.isDim)
+        #expect(line.limitingColors(to: 256) == line && line.limitingColors(to: 0) == line.withoutColors)
+        #expect(StyledLine("x", style: TextStyle(background: .palette(39))).limitingColors(to: 8).spans[0].style.background == .cyan)
+        // The app: the frames use the colors set.
+        app.colors = 8
+        let frame = app.composeFrame()
+        #expect(frame.flatMap(\.spans).allSatisfy { span in [span.style.foreground, span.style.background].compactMap { $0 }.allSatisfy(basic.contains) })
     }
 
     @Test("the error for a dumb terminal names TERM and says what to do")

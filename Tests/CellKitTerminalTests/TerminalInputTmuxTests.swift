@@ -172,7 +172,25 @@ struct TerminalInputTmuxTests {
         try shell.quitDemoAndCheckTerminal()
     }
 
-    @Test("Ctrl-Z and SIGTSTP give the terminal back and stop; fg takes it again and redraws")
+    // Demo report 10–12, left: keys typed in the same burst as `q` (or Ctrl-C) were read by the
+    // demo and lost: `q` and `echo typed-ahead` Enter in one burst ran nothing.
+    @Test("keys typed in the same burst as the key that quits go to the shell", arguments: [("q", 0), ("C-c", 130)])
+    func keysAfterQuitGoToTheShell(quitKey: String, status: Int) throws {
+        let shell = try ShellPane("after-quit-\(status)")
+        defer { shell.close() }
+        let tmux = shell.tmux
+        try shell.run("stty -g > \(shell.quotedDirectory)/before", waitingFor: "before")
+        try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
+        // One write: the key that quits, then a command for the shell and its Enter.
+        try tmux.send(quitKey, "echo typed-ahead $? > \(shell.quotedDirectory)/typed; stty -g > \(shell.quotedDirectory)/after", "Enter")
+        try tmux.waitFor("the command typed ahead") { _ in shell.contents("after").hasSuffix("\n") }
+        #expect(shell.contents("typed") == "typed-ahead \(status)\n")
+        #expect(shell.contents("after") == shell.contents("before"), "the terminal's settings differ after the demo")
+    }
+
+    // SIGTTOU (demo report 10–12, left): `kill -TTOU` stopped the demo on the alternate screen,
+    // in raw mode (`Tl+`, modes 1 0 0 0 0), until `kill -CONT` and `q`.
+    @Test("Ctrl-Z, SIGTSTP and SIGTTOU give the terminal back and stop; fg takes it again and redraws")
     func suspendAndResume() throws {
         let shell = try ShellPane("suspend")
         defer { shell.close() }
@@ -182,11 +200,11 @@ struct TerminalInputTmuxTests {
         try shell.startDemo(DemoSession.quote(try DemoBinary.path) + " feed")
         #expect(try tmux.display("#{alternate_on}") == "1")
 
-        for how in ["Ctrl-Z", "SIGTSTP"] {
+        for how in ["Ctrl-Z", "SIGTSTP", "SIGTTOU"] {
             if how == "Ctrl-Z" {
                 try tmux.send("C-z")
             } else {
-                kill(try shell.demoPID(), SIGTSTP)
+                kill(try shell.demoPID(), how == "SIGTSTP" ? SIGTSTP : SIGTTOU)
             }
             // Stopped: the shell's prompt on the normal screen, the cursor shown, line mode back.
             try tmux.waitFor("the shell after \(how)") { $0.contains { $0.contains("Stopped") } }

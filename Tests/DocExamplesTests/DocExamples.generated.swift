@@ -2086,7 +2086,7 @@ import Testing
     assert(screen.update(["one", "TWO"], columns: 3).isEmpty)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:36
+// Sources/CellKitTerminal/StyledText.swift:94
 @MainActor private func docExample135() async throws {
     var style = TextStyle.plain
     style.isBold = true
@@ -2094,7 +2094,7 @@ import Testing
     assert(style != .plain)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:144
+// Sources/CellKitTerminal/StyledText.swift:202
 @MainActor private func docExample136() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
@@ -2103,7 +2103,7 @@ import Testing
     assert(spoof.fitted(to: 8).plainText == "\u{FFFD}gnp.exe")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:152
+// Sources/CellKitTerminal/StyledText.swift:210
 @MainActor private func docExample137() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
@@ -2111,23 +2111,30 @@ import Testing
     assert(line.fitted(to: 6).plainText == "Ada @…")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:245
+// Sources/CellKitTerminal/StyledText.swift:292
 @MainActor private func docExample138() async throws {
+    let avatar = StyledLine("AL", style: TextStyle(foreground: .brightWhite, background: .palette(39)))
+    let eight = avatar.limitingColors(to: 8).spans[0].style
+    assert(eight.foreground == .white && eight.background == .cyan)
+}
+
+// Sources/CellKitTerminal/StyledText.swift:322
+@MainActor private func docExample139() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
     assert(fitted.spans[0].text == "👩\u{200D}💻")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:431
-@MainActor private func docExample139() async throws {
+// Sources/CellKitTerminal/StyledText.swift:508
+@MainActor private func docExample140() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:50
-@MainActor private func docExample140() async throws {
+// Sources/CellKitTerminal/TerminalApp.swift:53
+@MainActor private func docExample141() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2138,8 +2145,8 @@ import Testing
     }
 }
 
-// Sources/CellKitTerminal/TerminalCapabilities.swift:23
-@MainActor private func docExample141() async throws {
+// Sources/CellKitTerminal/TerminalCapabilities.swift:27
+@MainActor private func docExample142() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2147,8 +2154,15 @@ import Testing
     assert(TerminalCapabilities(environment: ["TERM": "vt100"]).usesColor == false)
 }
 
+// Sources/CellKitTerminal/TerminalCapabilities.swift:50
+@MainActor private func docExample143() async throws {
+    let xterm = TerminalCapabilities(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
+    assert(xterm.colors == 256)
+    assert(TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"]).colors == 0)
+}
+
 // Sources/CellKitTerminal/TerminalListView.swift:16
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample144() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2159,7 +2173,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:11
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample145() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2175,7 +2189,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:15
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample146() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2192,7 +2206,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample147() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2216,13 +2230,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample146() async throws {
+@MainActor private func docExample148() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample147() async throws {
+@MainActor private func docExample149() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2249,7 +2263,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample148() async throws {
+@MainActor private func docExample150() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2269,7 +2283,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample149() async throws {
+@MainActor private func docExample151() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2286,8 +2300,8 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:161
-@MainActor private func docExample150() async throws {
+// README.md:166
+@MainActor private func docExample152() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2300,7 +2314,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 150 examples compile and run") @MainActor func run() async throws {
+    @Test("all 152 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2451,5 +2465,7 @@ struct DocExamples {
         try await docExample148()
         try await docExample149()
         try await docExample150()
+        try await docExample151()
+        try await docExample152()
     }
 }

@@ -60,8 +60,10 @@ internal struct _Identified<ID: Hashable>: Differentiable {
 /// SipHash once per element, and for `String` identifiers when every identifier
 /// of the diff is ASCII (``asciiStrings``), whose UTF-8 bytes are mixed a word at a
 /// time. Only the probe sequence depends on the hash; every match is still
-/// decided by `==` (by equal UTF-8 bytes for all-ASCII `String`s, which is the
-/// same), so the result is the same for every input.
+/// decided by `==` (for all-ASCII `String`s, by equal 64-bit hashes, each such
+/// decision then checked by equal UTF-8 bytes, which is the same as `==`, the whole
+/// matching done again with `==` if one does not hold: see `_matchIdentifiers`), so
+/// the result is the same for every input.
 ///
 /// The `String` fast path needs every identifier on both sides to be ASCII: only
 /// then is `==` (canonical equivalence) the same as equal bytes. A non-ASCII
@@ -118,11 +120,23 @@ internal struct _IdentifierHash<ID: Hashable> {
     }
 
     /// The bytes of a string whose UTF-8 is stored contiguously, folded a word at a
-    /// time (`_foldASCII`), then mixed.
+    /// time with the seed (`_foldASCII`).
     @inlinable
     func asciiHash(_ string: String) -> Int {
-        let folded: UInt64? = string.utf8.withContiguousStorageIfAvailable { _foldASCII($0) } ?? nil
-        return mix(folded ?? UInt64(truncatingIfNeeded: string.hashValue))  // not reached: every identifier was checked
+        let folded: UInt64? = string.utf8.withContiguousStorageIfAvailable { _foldASCII($0, seed: seed) } ?? nil
+        // (The fallback is not reached: every identifier was checked.)
+        return finish(folded ?? UInt64(truncatingIfNeeded: string.hashValue))
+    }
+
+    /// A folded string hash as the table reads it: as it is where `Int` has 64 bits,
+    /// else its halves folded together.
+    @inlinable @inline(__always)
+    func finish(_ folded: UInt64) -> Int {
+        #if _pointerBitWidth(_64)
+        return Int(truncatingIfNeeded: folded)
+        #else
+        return Int(truncatingIfNeeded: folded ^ (folded &>> 32))
+        #endif
     }
 
     @inlinable @inline(__always)
@@ -146,7 +160,7 @@ internal struct _IdentifierHash<ID: Hashable> {
 /// compares by canonical equivalence (no ASCII string is canonically equivalent
 /// to any other string of ASCII characters); a string whose UTF-8 is not stored
 /// contiguously is compared with `==`.
-@inlinable
+@inlinable @inline(__always)
 internal func _asciiEqual(_ a: String, _ b: String) -> Bool {
     let equal: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
         b.utf8.withContiguousStorageIfAvailable { y in
@@ -181,37 +195,61 @@ internal func _asciiEqual(_ a: String, _ b: String) -> Bool {
     return a == b
 }
 
-/// The bytes of an ASCII string folded a word at a time (the last word overlapping the
-/// one before it when the length is not a multiple of 8), as `_IdentifierHash.asciiHash`
-/// hashes them before mixing; nil if a byte is not ASCII.
+/// The bytes of an ASCII string folded a word at a time into a seeded hash (the last word
+/// overlapping the one before it when the length is not a multiple of 8; strings of fewer
+/// than 8 bytes as one word that holds every byte: `_foldShortASCII`), as `_IdentifierHash.asciiHash` hashes
+/// them; nil if a byte is not ASCII. Each word goes through one full-width multiply whose
+/// two halves are folded together, so every bit of the result depends on every bit of
+/// the word and of the bytes before it.
 @inlinable @inline(__always)
-internal func _foldASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+internal func _foldASCII(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64? {
     let n = bytes.count
-    var h = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
-    guard let base = bytes.baseAddress, n > 0 else { return h }
+    var h = seed ^ UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+    guard let base = bytes.baseAddress, n > 0 else { return _foldWord(h) }
     let raw = UnsafeRawPointer(base)
-    if n < 8 {
-        var w: UInt64 = 0
-        var high: UInt8 = 0
-        for k in 0..<n {
-            let byte = raw.load(fromByteOffset: k, as: UInt8.self)
-            high |= byte
-            w = w &<< 8 | UInt64(byte)
+    var high: UInt64
+    if n >= 8 {
+        // Every word but the last, then the last one (ending at the last byte).
+        high = 0
+        var offset = 0
+        while offset &+ 8 < n {
+            let w = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            high |= w
+            h = _foldWord(h ^ w)
+            offset &+= 8
         }
-        return high < 0x80 ? (h ^ w) &* 0xD6E8_FEB8_6659_FD93 : nil
-    }
-    // A word at a time (the last word overlapping the one before it).
-    var high: UInt64 = 0
-    var offset = 0
-    while true {
-        let w = raw.loadUnaligned(fromByteOffset: Swift.min(offset, n &- 8), as: UInt64.self)
+        let w = raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
         high |= w
-        h = (h ^ w) &* 0xD6E8_FEB8_6659_FD93
-        h ^= h &>> 29
-        offset &+= 8
-        if offset >= n { break }
+        h = _foldWord(h ^ w)
+    } else {
+        return _foldShortASCII(raw, n, h)
     }
     return high & 0x8080_8080_8080_8080 == 0 ? h : nil
+}
+
+/// `_foldASCII` of 1 to 7 bytes, from the state `h`: the first and the last four bytes
+/// (which overlap) for 4 to 7, the first, middle and last byte for 1 to 3; with the length
+/// (in `h`), either word gives every byte back. Out of line, so that `_foldASCII` stays
+/// small enough to be inlined where `String.withUTF8` calls it (twice: a large string's
+/// bytes and a small string's copy): that saves a call on every id of 8 bytes or more
+/// and costs one on shorter ids (100k rows of `String` ids, 10% mix: 21-byte ids −6.3%,
+/// 5-byte ids +1.2% instructions).
+@inlinable @inline(never)
+internal func _foldShortASCII(_ raw: UnsafeRawPointer, _ n: Int, _ h: UInt64) -> UInt64? {
+    let w: UInt64 = n >= 4
+        ? UInt64(raw.loadUnaligned(as: UInt32.self))
+            | UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)) &<< 32
+        : UInt64(raw.load(as: UInt8.self)) | UInt64(raw.load(fromByteOffset: n &>> 1, as: UInt8.self)) &<< 8
+            | UInt64(raw.load(fromByteOffset: n &- 1, as: UInt8.self)) &<< 16
+    return w & 0x8080_8080_8080_8080 == 0 ? _foldWord(h ^ w) : nil
+}
+
+/// One round of the ASCII fold: the word times an odd constant, full width, its halves
+/// folded together.
+@inlinable @inline(__always)
+internal func _foldWord(_ x: UInt64) -> UInt64 {
+    let p = x.multipliedFullWidth(by: 0xD6E8_FEB8_6659_FD93)
+    return p.high ^ p.low
 }
 
 /// Whether every identifier of `elements` is an ASCII `String` stored as contiguous
@@ -243,23 +281,24 @@ internal func _asciiHashes<E: Differentiable>(
         }
         // The folded bytes, as `asciiHash` folds them, or nil if a byte is not ASCII
         // (`withUTF8` does not copy a contiguous string).
-        let folded = id.withUTF8 { _foldASCII($0) }
+        let folded = id.withUTF8 { _foldASCII($0, seed: hashOf.seed) }
         guard let folded else {
             hashes.deallocate()
             return nil
         }
-        hashes[k] = hashOf.mix(folded)
+        hashes[k] = hashOf.finish(folded)
     }
     return hashes
 }
 
 /// The identifier hash of a diff and, for `String` identifiers that are all ASCII
-/// (both sides), every identifier's hash (see `_asciiHashes`).
+/// (both sides), every identifier's hash (see `_asciiHashes`); `ascii: false` takes
+/// the `hashValue` path for every identifier type.
 @inlinable
 internal func _identifierHashes<E: Differentiable>(
-    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>
+    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>, ascii: Bool = true
 ) -> (_IdentifierHash<E.DifferenceIdentifier>, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int>?) {
-    if E.DifferenceIdentifier.self == String.self {
+    if E.DifferenceIdentifier.self == String.self && ascii {
         let ascii = _IdentifierHash<E.DifferenceIdentifier>(asciiStrings: true)
         if let o = _asciiHashes(old, ascii) {
             if let n = _asciiHashes(new, ascii) { return (ascii, o, n) }
@@ -287,10 +326,16 @@ internal func _identifierHashes<E: Differentiable>(
 /// identity; later ones stay unmatched and are recorded as duplicates. The
 /// result is the same as matching every element through the table.
 ///
+/// `String` identifiers that are all ASCII (both sides; `asciiHashes`, false for
+/// the second try) are hashed once each, up front, and compared by those hashes
+/// alone; every pair found equal (each match, each duplicate) is then checked byte
+/// by byte (`_asciiMatchesHold`), and if one is not, the matching is done again
+/// through `hashValue` and `==`.
+///
 /// - Complexity: O(*n* + *m*) expected, *n* and *m* the two counts.
 @inlinable
 internal func _matchIdentifiers<E: Differentiable>(
-    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>
+    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>, asciiHashes: Bool = true
 ) -> _Matching {
     let nOld = old.count
     let nNew = new.count
@@ -324,30 +369,28 @@ internal func _matchIdentifiers<E: Differentiable>(
     // `String` identifiers that are all ASCII (both sides): hashed once each, up front,
     // in the same pass over their bytes as the check; their hashes then also decide
     // most comparisons (equal bytes are compared only when the hashes are equal).
-    let (hashOf, oldHashes, newHashes) = _identifierHashes(old, new)
+    let (hashOf, oldHashes, newHashes) = _identifierHashes(old, new, ascii: asciiHashes)
     defer {
         oldHashes?.deallocate()
         newHashes?.deallocate()
     }
     var matchedCount = 0
 
-    // Whether two identifiers are equal: `==`, except for `String` identifiers when
-    // every identifier of the diff is ASCII and contiguous, which are equal exactly
-    // when their UTF-8 bytes are (see `_asciiEqual`).
+    // Whether two identifiers are equal: `==` (not used for ASCII `String`s, below).
     @inline(__always)
     func same(_ a: E.DifferenceIdentifier, _ b: E.DifferenceIdentifier) -> Bool {
-        if E.DifferenceIdentifier.self == String.self && hashOf.asciiStrings {
-            return _asciiEqual(unsafeBitCast(a, to: String.self), unsafeBitCast(b, to: String.self))
-        }
-        return a == b
+        a == b
     }
     // Whether old element `i` and new element `j` (whose identifier is `id`) have
-    // equal identifiers: for ASCII `String`s, equal hashes first.
+    // equal identifiers. For ASCII `String`s, taken to be so when their 64-bit hashes
+    // are equal: strings with equal bytes have equal hashes, so "different" is always
+    // right, and every "equal" taken from the hashes (each pair matched, each duplicate
+    // recorded) is checked byte by byte after the walk; if one is wrong (two ids with
+    // equal hashes), the whole matching is done again with `==` (see the end).
     @inline(__always)
     func sameAt(_ i: Int, _ j: Int, _ id: E.DifferenceIdentifier) -> Bool {
         if E.DifferenceIdentifier.self == String.self, let oldHashes, let newHashes {
             return oldHashes[i] == newHashes[j]
-                && _asciiEqual(unsafeBitCast(old[i].differenceIdentifier, to: String.self), unsafeBitCast(id, to: String.self))
         }
         return old[i].differenceIdentifier == id
     }
@@ -436,7 +479,9 @@ internal func _matchIdentifiers<E: Differentiable>(
                         let first = Int(entry & entryMask) &- 1
                         let i = Int(word & entryMask) &- 1
                         let id = old[i].differenceIdentifier
-                        if same(old[first].differenceIdentifier, id) {
+                        if E.DifferenceIdentifier.self == String.self && oldHashes != nil
+                            ? oldHashes.unsafelyUnwrapped[first] == oldHashes.unsafelyUnwrapped[i]
+                            : same(old[first].differenceIdentifier, id) {
                             duplicates.append(_DuplicateRecord(isNew: false, first: first, later: i))
                             o2n[i] = -2
                             return
@@ -575,8 +620,7 @@ internal func _matchIdentifiers<E: Differentiable>(
                     let sameTag = entry & tagMask == t
                     if sameTag && (E.DifferenceIdentifier.self == String.self && oldHashes != nil
                         ? (Int(entry & entryMask) <= nOld ? sameAt(Int(entry & entryMask) &- 1, j, id)
-                            : newHashes.unsafelyUnwrapped[Int(entry & entryMask) &- nOld &- 1] == hash
-                                && same(identifier(ofEntry: entry), id))
+                            : newHashes.unsafelyUnwrapped[Int(entry & entryMask) &- nOld &- 1] == hash)
                         : same(identifier(ofEntry: entry), id)) {
                         let value = Int(entry & entryMask)
                         if value <= nOld {
@@ -611,7 +655,39 @@ internal func _matchIdentifiers<E: Differentiable>(
         }
         return nNew
     }
+    if E.DifferenceIdentifier.self == String.self && oldHashes != nil
+        && !_asciiMatchesHold(old, new, oldToNew, duplicates) {
+        // Two different ids with equal hashes were taken as one: match again with `==`.
+        return _matchIdentifiers(old, new, asciiHashes: false)
+    }
     return _Matching(oldToNew: oldToNew, newToOld: newToOld, duplicates: duplicates, matchedCount: matchedCount)
+}
+
+/// Whether every pair of ASCII `String` identifiers the matcher took as equal by their
+/// hashes is equal byte by byte: each matched pair (`oldToNew`) and each duplicate with
+/// its first occurrence.
+@inlinable
+internal func _asciiMatchesHold<E: Differentiable>(
+    _ old: UnsafeBufferPointer<E>, _ new: UnsafeBufferPointer<E>,
+    _ oldToNew: [Int32], _ duplicates: [_DuplicateRecord]
+) -> Bool {
+    @inline(__always)
+    func equal(_ a: E.DifferenceIdentifier, _ b: E.DifferenceIdentifier) -> Bool {
+        _asciiEqual(unsafeBitCast(a, to: String.self), unsafeBitCast(b, to: String.self))
+    }
+    let pairsHold = oldToNew.withUnsafeBufferPointer { o2n in
+        for i in 0..<o2n.count {
+            let j = Int(o2n[i])
+            if j >= 0 && !equal(old[i].differenceIdentifier, new[j].differenceIdentifier) { return false }
+        }
+        return true
+    }
+    guard pairsHold else { return false }
+    for d in duplicates {
+        let side = d.isNew ? new : old
+        if !equal(side[d.first].differenceIdentifier, side[d.later].differenceIdentifier) { return false }
+    }
+    return true
 }
 
 /// Marks the members of one longest strictly increasing subsequence of the
@@ -695,26 +771,27 @@ internal struct _LongestIncreasingSubsequence {
         // stops there without a test of its own; see `deallocate()`.)
         let previous = UnsafeMutablePointer<Int32>.allocate(capacity: n &+ 1) + 1
         previous[-1] = -1
-        let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-        let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        // Both from index -1, which holds -1: the tail before the first (no row, and a
+        // value below every value kept), so that the longest run's last tail is always
+        // `[length - 1]`, read where it is needed instead of kept in a variable.
+        let tails = UnsafeMutablePointer<Int32>.allocate(capacity: n &+ 1) + 1
+        let tailValues = UnsafeMutablePointer<Int32>.allocate(capacity: n &+ 1) + 1
+        tails[-1] = -1
+        tailValues[-1] = -1
         defer {
-            tails.deallocate()
-            tailValues.deallocate()
+            (tails - 1).deallocate()
+            (tailValues - 1).deallocate()
         }
         var length = 0
-        var lastTail: Int32 = -1  // tails[length - 1], or -1
-        var lastValue: Int32 = -1  // tailValues[length - 1], or -1 (below every value kept)
         for x in 0..<n {
             let v = values[x]
             let xi = Int32(truncatingIfNeeded: x)
-            if lastValue < v {  // (so v is not negative)
+            if tailValues[length &- 1] < v {  // (so v is not negative)
                 // Extends the longest run: no search.
+                previous[x] = tails[length &- 1]
                 tails[length] = xi
                 tailValues[length] = v
-                previous[x] = lastTail
                 length &+= 1
-                lastTail = xi
-                lastValue = v
                 continue
             }
             if v < 0 { continue }  // skipped
@@ -763,14 +840,10 @@ internal struct _LongestIncreasingSubsequence {
             }
             tails[lo] = xi
             tailValues[lo] = v
-            previous[x] = lo == 0 ? -1 : tails[lo &- 1]
-            if lo == length &- 1 {
-                lastTail = xi
-                lastValue = v
-            }
+            previous[x] = tails[lo &- 1]
         }
         self.length = length
-        self.last = Int(lastTail)
+        self.last = Int(tails[length &- 1])
         self.previous = previous
     }
 

@@ -30,6 +30,29 @@ private func _fatalSignalHandler(_ signal: Int32) {
     _ = raise(signal)
 }
 
+/// SIGTTOU. In the terminal's foreground (`kill -TTOU`): forwarded to the event loop, which
+/// restores the terminal and stops the process group, as for SIGTSTP (see ``Terminal/suspend()``).
+/// Otherwise (the kernel's, for a background job that touches the terminal; or before the event
+/// loop runs): stops the process as the default action does, which also stays the action until
+/// the event loop handles the next SIGCONT (a call the kernel restarts stops the process again,
+/// rather than calling this handler in a loop). Async-signal-safe: `tcgetpgrp`, `getpgrp`,
+/// `write`, `sigaction`, `raise`.
+private func _stopSignalHandler(_ signal: Int32) {
+    let saved = errno
+    defer { errno = saved }
+    let group = tcgetpgrp(STDIN_FILENO)
+    if group >= 0 && group == getpgrp() && _signalPipeWrite >= 0 {
+        var byte = UInt8(truncatingIfNeeded: signal)
+        _ = write(_signalPipeWrite, &byte, 1)
+        return
+    }
+    var defaultAction = sigaction()
+    sigemptyset(&defaultAction.sa_mask)
+    _ = sigaction(signal, &defaultAction, nil)
+    // Not blocked in its own handler (SA_NODEFER): the process stops here, until continued.
+    _ = raise(signal)
+}
+
 /// Forwards a signal to the event loop through the self-pipe.
 private func _forwardSignalHandler(_ signal: Int32) {
     var byte = UInt8(truncatingIfNeeded: signal)
@@ -88,7 +111,42 @@ enum TerminalSignals {
             sigemptyset(&action.sa_mask)
             _ = sigaction(signal, &action, nil)
         }
+        // A stop by SIGTTOU gives the terminal back first (not when ignored: then it stops nothing).
+        var current = sigaction()
+        if sigaction(SIGTTOU, nil, &current) == 0 {
+            #if canImport(Darwin)
+            let ignored = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #else
+            let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #endif
+            if !ignored {
+                stopHandlerWanted = true
+                installStopHandler(SIGTTOU)
+                sigaddset(&set, SIGTTOU)
+            }
+        }
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Whether the SIGTTOU handler is wanted (SIGTTOU was not ignored at the start).
+    nonisolated(unsafe) static var stopHandlerWanted = false
+
+    /// Installs the SIGTTOU handler again after a stop in the background (the event loop, on SIGCONT).
+    static func reinstallStopHandler() {
+        if stopHandlerWanted { installStopHandler(SIGTTOU) }
+    }
+
+    /// Installs the handler that gives the terminal back before `signal` (SIGTTOU) stops the process.
+    static func installStopHandler(_ signal: Int32) {
+        var action = sigaction()
+        #if canImport(Darwin)
+        action.__sigaction_u.__sa_handler = _stopSignalHandler
+        #else
+        action.__sigaction_handler.sa_handler = _stopSignalHandler
+        #endif
+        action.sa_flags = Int32(truncatingIfNeeded: SA_RESTART | SA_NODEFER)
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(signal, &action, nil)
     }
 
     /// Routes the forwarded signals to `pipeWrite`, and unblocks them: a parent

@@ -29,7 +29,8 @@ class CommitCellBase: ListCell {
 
     /// The byline of a row `width` columns wide: author, time, refs, diffstat, then
     /// `trailing` (a merge's parents). The refs take what the rest leaves, up to
-    /// ``refsColumns``: on a narrow terminal they are cut first, so the diffstat stays.
+    /// ``refsColumns``: on a narrow terminal they are cut first, so the diffstat stays; their
+    /// count ("+2") stays too, before the trailing text, which the list then cuts.
     func detailLine(width: Int, trailing: StyledLine = StyledLine()) -> StyledLine {
         guard let info else { return StyledLine() }
         var line = StyledLine("   " + Self.byline(info.author) + " · " + info.time, style: .dim)
@@ -39,9 +40,14 @@ class CommitCellBase: ListCell {
         } else {
             end.append("diffstat…", style: .dim)
         }
+        let essentialWidth = end.displayWidth
         end.append(trailing)
         if !info.branches.isEmpty {
-            let room = min(Self.refsColumns, width - line.displayWidth - end.displayWidth - 3)
+            var room = min(Self.refsColumns, width - line.displayWidth - end.displayWidth - 3)
+            // The refs' count ("+2") is worth more than the end of the trailing text (a merge's
+            // parents, cut anyway on such a row): the row keeps it where the line without that text fits it.
+            let count = "+\(info.branches.count)".count
+            if room < count { room = min(count, width - line.displayWidth - essentialWidth - 3) }
             let refs = Self.refsText(info.branches, columns: room)
             if !refs.isEmpty { line.append(" · " + refs, style: TextStyle(foreground: .green)) }
         }

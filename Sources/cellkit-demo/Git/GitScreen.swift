@@ -513,7 +513,8 @@ final class GitScreen: DemoScreen {
                 history.growing = false
                 self?.searchEnded()
             }
-            while let self, self.searchingRest, self.source.filter == query, let page = self.source.loadNextPage() {
+            // A page the list's end asked for may be loading: it is waited for, not taken for the end.
+            while let self, self.searchingRest, self.source.filter == query, let page = self.source.loadNextPage() ?? self.pageLoading() {
                 self.showStatus(Self.searching(query, read: self.loadedCount, refreshAfter: self.refreshAfterEnd))
                 await page.value
                 if case .failed = self.source.innerSnapshot.state { break }
@@ -524,6 +525,13 @@ final class GitScreen: DemoScreen {
             let all = self.moreToRead ? "the \(Self.commits(self.loadedCount)) read" : "all \(Self.commits(self.loadedCount))"
             self.showStatus("\(Self.commits(matches)) \(Self.match(matches)) “\(query)” in \(all)")
         }
+    }
+
+    /// Waits for the next page under way (asked for by the list's end on screen); nil when none is.
+    private func pageLoading() -> Task<Void, Never>? {
+        guard pages.pageInFlight != nil else { return nil }
+        let count = pages.items.count
+        return pages.loadUntil { items in items.count != count }
     }
 
     /// Whether commits are left to read: the source has more pages, and no refresh counted
