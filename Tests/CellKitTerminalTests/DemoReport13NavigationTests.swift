@@ -4,67 +4,6 @@ import CellKit
 import Foundation
 import Testing
 
-/// A demo screen run in process as `cellkit-demo` runs it in a terminal (the app's key
-/// handling and status line), with no terminal: keys go to the app as one burst each, the
-/// frame is composed, never drawn.
-@MainActor
-private final class NavigationSession {
-    let screen: any DemoScreen
-    let list: TerminalListView
-    let app: TerminalApp
-
-    /// `screen`, wired as the demo wires it, started; `whileFirstPageLoads` runs right after the
-    /// start, before the first page is in (keys typed ahead with the command's Enter).
-    init(_ screen: any DemoScreen, whileFirstPageLoads: (NavigationSession) -> Void = { _ in }) async {
-        self.screen = screen
-        list = TerminalListView(columns: 100, rows: 22)
-        app = TerminalApp(listView: list, title: screen.title)
-        app.usesColor = false
-        screen.controller.diagnostics = .ignore
-        screen.controller.attach(to: list)
-        app.onRefresh = { [weak screen] in screen?.refresh() }
-        app.onFilter = { [weak screen] text in screen?.filter(text) }
-        app.onListKey = { [weak screen, list] key in screen?.handleListKey(key, in: list) ?? false }
-        screen.showStatus = { [weak app] in app?.statusMessage = $0 }
-        screen.start()
-        whileFirstPageLoads(self)
-        await screen.firstLoadFinished()
-    }
-
-    /// The status line as text, without the spaces that pad it.
-    var statusLine: String {
-        String(app.composeFrame().last!.plainText.reversed().drop { $0 == " " }.reversed())
-    }
-
-    /// The selected row's model.
-    var selected: (any Sendable)? {
-        list.selectedPath.flatMap { screen.controller.displayed.item(at: $0)?.model }
-    }
-
-    /// The subject of the selected commit.
-    var selectedSubject: String? { (selected as? any CommitRow)?.info.subject }
-
-    /// Polls (with a bound) until `done` holds for the status line.
-    func waitFor(_ what: String, timeout: TimeInterval = 30, _ done: (String) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            await screen.controller.settle()
-            if done(statusLine) { return }
-            guard Date() < deadline else { throw TestFailure("timed out waiting for \(what); status “\(statusLine)”") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    /// A few turns of the main actor and the list (tasks the keys started run), then the status line.
-    func settled() async throws -> String {
-        for _ in 0..<20 {
-            await screen.controller.settle()
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return statusLine
-    }
-}
-
 private func runGit(_ repository: ScratchRepository, _ script: String) throws {
     let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; " + script, "sh", repository.path])
     guard result.status == 0 else { throw TestFailure("git failed: \(result.errorOutput)") }
@@ -89,7 +28,7 @@ struct DemoReport13EndThenRefreshTests {
     func newCommit() async throws {
         let repository = try ScratchRepository.emptyCommits("end-r-new", 60)
         defer { repository.remove() }
-        let session = await NavigationSession(GitScreen(path: repository.path, pageSize: 5)) { $0.screen.loadPagesOnlyWhenAsked() }
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 5)) { $0.screen.loadPagesOnlyWhenAsked() }
         try await session.waitFor("the first page") { $0.contains("+ commits") }
         try runGit(repository, "git commit -q --allow-empty -m 'new top'")
         #expect(session.screen.loadedSnapshot.hasMore)
@@ -102,7 +41,7 @@ struct DemoReport13EndThenRefreshTests {
     func rewritten() async throws {
         let repository = try ScratchRepository.emptyCommits("end-r-rewrite", 60)
         defer { repository.remove() }
-        let session = await NavigationSession(GitScreen(path: repository.path, pageSize: 5)) { $0.screen.loadPagesOnlyWhenAsked() }
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 5)) { $0.screen.loadPagesOnlyWhenAsked() }
         try await session.waitFor("the first page") { $0.contains("+ commits") }
         try runGit(repository, "git reset -q --hard HEAD~2; git commit -q --allow-empty -m 'new top'")
         #expect(session.screen.loadedSnapshot.hasMore)
@@ -124,7 +63,7 @@ struct DemoReport13TypedAheadEndTests {
     func gitEndThenUp(_ up: Key) async throws {
         let repository = try ScratchRepository.emptyCommits("typeahead-end-home", 200)
         defer { repository.remove() }
-        let session = await NavigationSession(GitScreen(path: repository.path, pageSize: 10)) {
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 10)) {
             $0.app.handle([.end, up, .character("j")])
         }
         let status = try await session.settled()
@@ -137,7 +76,7 @@ struct DemoReport13TypedAheadEndTests {
     func gitMovesThenEndThenHome() async throws {
         let repository = try ScratchRepository.emptyCommits("typeahead-j-end-home", 200)
         defer { repository.remove() }
-        let session = await NavigationSession(GitScreen(path: repository.path, pageSize: 10)) {
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 10)) {
             $0.app.handle(Array(repeating: Key.character("j"), count: 25) + [.end, .home, .character("j")])
         }
         try await session.waitFor("the moves") { position($0)?.row == 2 }
@@ -149,7 +88,7 @@ struct DemoReport13TypedAheadEndTests {
     @Test("feed: `End Home` typed while the first page loads: first row, End stopped")
     func feedEndThenHome() async throws {
         let feed = FeedScreen(seed: 1, failRate: 0, timing: FeedServer.Timing(firstPage: 50, page: 5), avatarDelay: 0)
-        let session = await NavigationSession(feed) { $0.app.handle([.end, .home]) }
+        let session = await AppSession(feed) { $0.app.handle([.end, .home]) }
         let status = try await session.settled()
         let at = try #require(position(status), "\(status)")
         #expect(at.row == 1 && at.of < 100, "\(status)")
@@ -166,7 +105,7 @@ struct DemoReport13KeysThenRefreshTests {
     func git() async throws {
         let repository = try ScratchRepository.emptyCommits("keys-then-r", 100)
         defer { repository.remove() }
-        let session = await NavigationSession(GitScreen(path: repository.path, pageSize: 20))
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 20))
         try await session.waitFor("the first page") { $0.contains("+ commits") }
         let down = Array(repeating: Key.character("j"), count: 60)
         session.app.handle(down + [.character("r")])
@@ -180,9 +119,9 @@ struct DemoReport13KeysThenRefreshTests {
 
     @Test("feed: `60×j r` moves to the row `60×j` moves to, then brings the new tweets above it")
     func feed() async throws {
-        func session() async throws -> NavigationSession {
+        func session() async throws -> AppSession {
             let feed = FeedScreen(seed: 1, failRate: 0, timing: FeedServer.Timing(firstPage: 0, page: 20), avatarDelay: 0)
-            let session = await NavigationSession(feed)
+            let session = await AppSession(feed)
             try await session.waitFor("the first page") { $0.hasPrefix(" 20 tweets") }
             return session
         }
