@@ -27,11 +27,25 @@ public protocol CellModel {
 /// Value types that are `Equatable` need nothing: their content is compared
 /// with `==`. Classes that are mutated in place adopt this protocol.
 ///
+/// A class whose stored properties change is not `Sendable` by itself, and
+/// `@unchecked Sendable` would promise what it does not keep. Make it a main-actor
+/// class instead (`Sendable` as such), mutated on the main actor, with an isolated
+/// conformance (`@MainActor ContentFingerprinting`) and a `nonisolated let id`, which the
+/// diff reads off the main actor. Build the snapshots that hold it on the main actor,
+/// where it changes: a ``TableModel`` built off the main actor does not see a main-actor
+/// conformance and compares the object by identity, so its changes go unseen there.
+///
 /// ```swift
-/// final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
-///     let id = 1
+/// @MainActor final class Counter: Identifiable, @MainActor ContentFingerprinting {
+///     nonisolated let id: Int
 ///     var count = 0
 ///     var contentFingerprint: Int { count }
+///     init(id: Int) { self.id = id }
+/// }
+///
+/// @MainActor func increment(_ counter: Counter, of counters: [Counter], in controller: ListController) {
+///     counter.count += 1
+///     controller.apply(TableModel(counters))   // its row is configured again
 /// }
 /// ```
 public protocol ContentFingerprinting {

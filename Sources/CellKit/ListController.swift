@@ -92,6 +92,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// retry to call (nothing bound and none set), the error row offers none: no
     /// ``Placeholders/retryHint``, ``ErrorPlaceholder/canRetry`` `false`, and the row
     /// does not take the selection. Setting it while the error row shows updates the row.
+    /// The controller keeps it: capture the screen that owns the controller weakly.
     public var onRetry: (@MainActor () -> Void)? {
         didSet {
             retryIsBindings = false
@@ -110,6 +111,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// row shows that one (and a ``Diagnostic/Kind/loadFailed`` diagnostic reports it).
     /// One failure is reported once: a ``PaginatedDataSource`` page that failed while rows
     /// showed is not reported again when an edit then leaves the list with no row.
+    /// The controller keeps it: capture the screen that owns the controller weakly.
     public var onError: (@MainActor (any Error) -> Void)?
     /// The placeholder rows' models; change their messages here.
     ///
@@ -235,7 +237,12 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// collection view goes empty, its background placeholder too). There is no
     /// `detach`: attach the list view that shows, or let the controller go.
     public func attach(to listView: any ListView) {
-        if let previous = self.listView, previous !== listView { letGo(previous) }
+        if let previous = self.listView {
+            if previous !== listView { letGo(previous) }
+        } else {
+            // A list view the app let go told nothing of its rows leaving: their loads end here.
+            resources.listViewGone()
+        }
         self.listView = listView
         listView.dataSource = self
         listView.delegate = self
@@ -300,6 +307,13 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// replaces it. Like a registration, a presenter also serves models it does not name
     /// exactly: subclasses of a class `P.Model` and, when `P.Model` is a protocol type,
     /// the types that conform to it (the closest match wins, as in ``CellRegistry``).
+    ///
+    /// The controller keeps `onEvent`, and the cells it presented keep it through their
+    /// ``PresentationContext``: capture the screen that owns the controller weakly
+    /// (`[weak self]`), as in ``onError``, ``onRetry`` and every handler the controller
+    /// keeps. A strong capture keeps the screen and its controller alive for good, and an
+    /// event that a kept cell emits after the controller is gone (a tap on a cell of a list
+    /// view the app kept) still reaches `onEvent`, which then finds the screen gone.
     public func addPresenter<P: Presenter>(
         _ presenter: P, style: CellStyle = .default,
         onEvent: @escaping @MainActor (P.Event) -> Void = { _ in }
@@ -522,6 +536,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         }
         guard let listView else {
             displayed = target
+            // The list view is gone (or none was attached): no row of it can take a resource.
+            resources.listViewGone()
             return
         }
         resources.holdingCancellations { showStages(staged, target: target, on: listView) }

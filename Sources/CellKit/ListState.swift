@@ -53,30 +53,35 @@ public final class ListState {
     /// The error of a failed load, if the last load failed.
     public var error: (any Error)? { state.error }
 
-    private struct Observer {
-        weak var token: Observation?
-        let willChange: @MainActor () -> Void
-    }
-    private var observers: [Observer] = []
+    /// The observations made, held weakly: each holds its own closure, so an observation
+    /// cancelled or released lets go of what its closure captured at once.
+    private var observers: [WeakObservation] = []
+    private struct WeakObservation { weak var token: Observation? }
 
     /// Creates a state that shows the first load running.
     public init() {}
 
     /// Calls `willChange` before any of the values changes, until the returned
     /// observation is cancelled or released.
+    ///
+    /// The observation holds `willChange`, the state only the observation (weakly): once
+    /// it is cancelled or released, the closure and what it captured are let go at once, so
+    /// the closure may capture the controller (as `watch(_:)` in the ``ListState`` example
+    /// does) while the app keeps the observation no longer than the controller.
     public func observe(_ willChange: @escaping @MainActor () -> Void) -> Observation {
-        let token = Observation()
-        observers.append(Observer(token: token, willChange: willChange))
+        observers.removeAll { $0.token?.willChange == nil }
+        let token = Observation(willChange)
+        observers.append(WeakObservation(token: token))
         return token
     }
 
     /// A registration made with ``observe(_:)``; it ends when cancelled or released.
     @MainActor
     public final class Observation {
-        fileprivate private(set) var isCancelled = false
-        fileprivate init() {}
-        /// Stops the observation.
-        public func cancel() { isCancelled = true }
+        fileprivate private(set) var willChange: (@MainActor () -> Void)?
+        fileprivate init(_ willChange: @escaping @MainActor () -> Void) { self.willChange = willChange }
+        /// Stops the observation and lets go of its closure.
+        public func cancel() { willChange = nil }
     }
 
     /// Takes new values, telling observers first when any differs.
@@ -84,8 +89,9 @@ public final class ListState {
         let changed = !Self.same(state, self.state) || activity != self.activity || hasMore != self.hasMore
             || itemCount != self.itemCount || (announcement != nil && announcement != lastAnnouncement)
         guard changed else { return }
-        observers.removeAll { $0.token?.isCancelled ?? true }
-        for observer in observers { observer.willChange() }
+        observers.removeAll { $0.token?.willChange == nil }
+        // An observer cancelled by one called before it is not called.
+        for observer in observers { observer.token?.willChange?() }
         self.state = state
         self.activity = activity
         self.hasMore = hasMore

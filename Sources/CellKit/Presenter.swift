@@ -102,7 +102,9 @@ public struct PresentationContext<Event: Sendable> {
     /// presented at. A context made with ``init(path:emit:)`` always gives `path`. Kept
     /// by a cell after its controller is gone, it gives the path it was presented at
     /// (there is no list left to follow), and ``emit`` still reaches the handler the
-    /// presenter was added with.
+    /// presenter was added with (a cell of a list view the app kept, tapped after the
+    /// screen went): capture the screen weakly in that handler (`[weak self]`), which then
+    /// finds it gone (see ``ListController/addPresenter(_:style:onEvent:)``).
     ///
     /// Cheap while the cell shows the row or the list is unchanged; otherwise it reads
     /// every row (O(n)), so read it when it is needed (at a tap), not per frame.

@@ -187,6 +187,12 @@ final class ResourceFanOut {
         for loader in loaders { loader.cancelLeaving() }
     }
 
+    /// The list view the rows showed on is gone (see ``ResourceLoader``): the loaders forget
+    /// its rows and cancel their loads.
+    func listViewGone() {
+        for loader in loaders { loader.listViewGone() }
+    }
+
     func didEndDisplaying(cell: AnyObject) {
         for loader in loaders { loader.didEndDisplaying(cell) }
     }

@@ -18,7 +18,7 @@ struct CellKitDemo: ParsableCommand {
         discussion: """
         In a terminal the list is interactive: ↑/↓ or j/k move, PgUp/PgDn and Home/End jump \
         (End first loads every page, the selection on the "Loading more…" row; a page that fails stops it on the \
-        "Couldn't load more" row; Home, ↑ or PgUp meanwhile stops it; keys past the loaded rows wait for the next page), \
+        "Couldn't load more" row; Home, ↑ or PgUp meanwhile stops it; keys past the loaded rows wait for the next page, and r typed after them refreshes once they moved), \
         Enter selects (the status line names the row until the selection moves; on an error or "Couldn't load more" row: retry), / filters (Enter keeps the filter, Esc clears it), \
         r refreshes, q quits (Ctrl-D and Ctrl-C too). Alt+letter reads as Esc, then the letter (Alt+q in the filter clears it \
         and quits). The screen follows resizes.

@@ -10,7 +10,13 @@ import CellKitTerminal
 /// more…"), page after page; a page that fails stops it there, on the "Couldn't load
 /// more" row, shown and selected (Enter or End retries). A key that moves up or to the
 /// top (Home, ↑, PgUp, g, k, b, Ctrl-P, Ctrl-B) stops it at once: the page under way
-/// still arrives, no further page is asked for, and the key moves the selection.
+/// still arrives, no further page is asked for, and the key moves the selection. Keys kept
+/// while a page loads (typed before the first screen, or past the loaded rows) go, once it is
+/// in, as if typed then: End among them starts loading every page, and one after it that
+/// moves up stops it at once, as it does when typed while End loads.
+///
+/// ``afterKeys(_:)`` runs something once the keys kept are handled (a refresh: `r` typed
+/// while keys wait for a page comes after them).
 ///
 /// Enter on the "Couldn't load more" row asks for the page again; once it is in, the
 /// selection is on the page's first row (keys pressed meanwhile wait for it, as they
@@ -26,7 +32,8 @@ final class PagedNavigation {
         var failed: @MainActor () -> Bool
         /// Whether the first page is loading with nothing shown yet.
         var firstLoading: @MainActor () -> Bool = { false }
-        /// Told when End starts loading every page (`true`) and when it stops (`false`).
+        /// Told when End starts loading every page (`true`) and when it stops (`false`: once
+        /// its last move is done, or once the page under way landed after a key stopped it).
         var loadingAll: @MainActor (Bool) -> Void = { _ in }
     }
 
@@ -40,8 +47,14 @@ final class PagedNavigation {
     var endLoadsAllWhenDisabled = false
     private var queue: [Key] = []
     private var waiting = false
-    /// End's loading of every page, while it runs.
-    private var loadingAll: Task<Void, Never>?
+    /// End's loading of every page, while it runs, and its number (see ``endRuns``).
+    private var loadingAll: (task: Task<Void, Never>, run: Int)?
+    /// How many times End started loading every page.
+    private var endRuns = 0
+    /// The End whose start the screen was told (``Pages/loadingAll``) and not its stop yet.
+    private var endTold: Int?
+    /// What runs once the keys kept are handled (``afterKeys(_:)``).
+    private var afterKeysAction: (@MainActor () -> Void)?
     /// Counts the waits given up (a key stopped End): a wait that ends after it was given up does nothing.
     private var abandonedWaits = 0
 
@@ -76,13 +89,20 @@ final class PagedNavigation {
     func handle(_ key: Key, in list: TerminalListView) -> Bool {
         guard Self.isNavigation(key), isEnabled() || waiting || (endLoadsAllWhenDisabled && Self.isEnd(key)) else { return false }
         if waiting {
-            if let task = loadingAll, Self.movesUp(key) {
-                // Stop End: the key moves the selection now; the page under way lands where it is.
+            if let (task, run) = loadingAll, Self.movesUp(key) {
+                // Stop End: the key moves the selection now; the page under way lands where it is
+                // (then the screen is told End stopped).
                 task.cancel()
                 loadingAll = nil
                 abandonedWaits += 1
                 waiting = false
                 queue.removeAll()
+                Task {
+                    await task.value
+                    endStopped(run)
+                }
+                // What waited for the keys runs once this one moved (the caller moves it now).
+                if afterKeysAction != nil { Task { runAfterKeysIfIdle() } }
                 return false
             }
             queue.append(key)
@@ -108,9 +128,13 @@ final class PagedNavigation {
             return true
         case .end, .character("G"):
             guard pages.hasMore() else { return false }
-            let task = loadAll(followingEndOf: list)
-            loadingAll = task
-            wait(for: task, in: list, then: .end)
+            endRuns += 1
+            let run = endRuns
+            let task = loadAll(followingEndOf: list, run: run)
+            loadingAll = (task, run)
+            // The screen hears that End stopped once its last move is done (a refresh that waited
+            // for End keeps the last row selected, not the "Loading more…" row's place).
+            wait(for: task, in: list, then: .end, moved: { [weak self] in self?.endStopped(run) })
             return true
         case .down, .character("j"), .control("n"), .pageDown, .character(" "), .control("f"):
             guard pages.hasMore(), !pages.failed() else { return false }
@@ -148,10 +172,10 @@ final class PagedNavigation {
     /// retry the page behind the user's back), and at one that brings no row (a refresh
     /// started, or a server that repeats itself); pages fetched again after a refresh, which
     /// bring only rows shown already, are read on.
-    private func loadAll(followingEndOf list: TerminalListView) -> Task<Void, Never> {
+    private func loadAll(followingEndOf list: TerminalListView, run: Int) -> Task<Void, Never> {
+        endTold = run
         pages.loadingAll(true)
         return Task { [pages, controller] in
-            defer { pages.loadingAll(false) }
             while pages.hasMore(), !Task.isCancelled {
                 let count = pages.count()
                 // A page that loads already (prefetched) is waited for, not asked for twice.
@@ -171,14 +195,40 @@ final class PagedNavigation {
         }
     }
 
-    /// Waits for `task` and the list to show its result, then handles `key` and the keys kept meanwhile.
+    /// Tells the screen that End number `run` stopped, once (a later End that started meanwhile is still running).
+    private func endStopped(_ run: Int) {
+        guard endTold == run else { return }
+        endTold = nil
+        pages.loadingAll(false)
+    }
+
+    /// Whether keys wait for a page, or wait to be handled after one (not End's loading every page).
+    var keysWait: Bool { (waiting || !queue.isEmpty) && loadingAll == nil }
+
+    /// Runs `action` once the keys kept are handled: at once when none are kept or waiting for a
+    /// page, else when the last of them moved (`r` typed while keys wait for the next page refreshes
+    /// after they moved, not dropping them). A second action replaces the first.
+    func afterKeys(_ action: @escaping @MainActor () -> Void) {
+        afterKeysAction = action
+        runAfterKeysIfIdle()
+    }
+
+    private func runAfterKeysIfIdle() {
+        guard !waiting, queue.isEmpty, let action = afterKeysAction else { return }
+        afterKeysAction = nil
+        action()
+    }
+
+    /// Waits for `task` and the list to show its result, then handles `key` (then tells `moved`)
+    /// and the keys kept meanwhile, as if typed now: when one of them waits again, the ones
+    /// after it are kept or, End running, stop it (a key that moves up).
     /// When `progressed` says nothing arrived (a failed page, a refresh running), the kept keys are
     /// dropped, but for the one that waited for a page that failed: it moves over the loaded rows
     /// (onto the "Couldn't load more" row); when that row asks for the page again as it shows, the
     /// other keys wait for the page and go on from its first row.
     private func wait(
         for task: Task<Void, Never>, in list: TerminalListView, then key: Key?, restoring position: Int? = nil,
-        progressed: @escaping @MainActor () -> Bool = { true }
+        progressed: @escaping @MainActor () -> Bool = { true }, moved: (@MainActor () -> Void)? = nil
     ) {
         waiting = true
         let wait = abandonedWaits
@@ -223,10 +273,25 @@ final class PagedNavigation {
                 }
             }
             if let key { list.handle(key) }
-            while !waiting, !queue.isEmpty {
-                let next = queue.removeFirst()
-                if !handle(next, in: list) { list.handle(next) }
-            }
+            moved?()
+            handleKept(in: list)
+            runAfterKeysIfIdle()
+        }
+    }
+
+    /// Handles the keys kept, in order, as if typed now: once one of them waits (a page, End),
+    /// the ones after it are kept behind it, but for one that moves up while End loads, which
+    /// stops End and moves (typed ahead, `End Home` goes to the top at once).
+    private func handleKept(in list: TerminalListView) {
+        while !waiting, !queue.isEmpty {
+            let next = queue.removeFirst()
+            if !handle(next, in: list) { list.handle(next) }
+        }
+        guard waiting, loadingAll != nil, !queue.isEmpty else { return }
+        let kept = queue
+        queue.removeAll()
+        for key in kept {
+            if !handle(key, in: list) { list.handle(key) }
         }
     }
 

@@ -324,6 +324,38 @@ struct DataSourceFamilyTests {
         try screen.expectConsistent()
     }
 
+    // A child's failure shown in the error row is reported once: a sibling that loads again
+    // and brings nothing shows the same failure again, and reports nothing new (outside check
+    // 12c's helper left it: each change of a sibling reported the failure once more). The
+    // child failing again is a new failure, reported.
+    @Test func multiChildFailureInTheErrorRowIsReportedOnceAcrossASiblingsReloads() async throws {
+        let (gate, loading, source, screen, load) = await failingBesideLoading()
+        let diagnostics = CollectedDiagnostics()
+        screen.controller.diagnostics = diagnostics.handler
+        await gate.resume(0, returning: [])
+        await load.value
+        await screen.controller.settle()
+        #expect(screen.placeholder is ErrorPlaceholder)
+        func failures() -> Int { diagnostics.all.filter { $0.kind == .loadFailed }.count }
+        #expect(failures() == 1)
+
+        for round in 1...2 {
+            _ = loading.refresh()
+            await gate.waitForCalls(round + 1)
+            await gate.resume(round, returning: [])
+            while loading.isFetching { await Task.yield() }
+            await screen.controller.settle()
+            #expect(screen.placeholder is ErrorPlaceholder)
+            #expect(failures() == 1, "round \(round): \(diagnostics.all.map(\.message))")
+        }
+
+        let failing = source.children[1]
+        await failing.load().value                                     // fails again: a new failure
+        await screen.controller.settle()
+        #expect(failures() == 2)
+        try screen.expectConsistent()
+    }
+
     // An outside user's report (outside9a, doc gap): the loadFailed diagnostic of a failed
     // child named only `MultiDataSource`, not the child that failed. It now names the child
     // by position and type after the multi source, inside a nested multi source too, with

@@ -71,4 +71,29 @@ struct ListStateTests {
         controller.apply(TableModel(), state: .empty)
         #expect(calls == 1 && controller.listState.isEmpty)
     }
+
+    /// Outside check 12b D1: an observation cancelled or released let its closure stay in the
+    /// state until a value next changed, so a closure reading the controller (the doc's
+    /// `watch(_:)`) kept the controller and its bound source alive for good.
+    @Test(arguments: [true, false]) func anEndedObservationLetsGoOfItsClosureAtOnce(cancelled: Bool) async {
+        weak var weakController: ListController?
+        weak var weakSource: SimpleDataSource?
+        var token: ListState.Observation?
+        do {
+            let controller = ListController(diagnostics: .ignore)
+            let source = SimpleDataSource(posts(0..<3))
+            weakController = controller
+            weakSource = source
+            token = controller.listState.observe { _ = controller.listState.state }
+            controller.bind(to: source)
+            await controller.settle()
+        }
+        #expect(weakController != nil, "the live observation keeps what its closure captured")
+        if cancelled { token?.cancel() } else { token = nil }
+        // Tasks the apply started may hold the controller for a few turns; a bound, not a wait.
+        for _ in 0..<200 where weakController != nil { await Task.yield() }
+        #expect(weakController == nil, "the controller outlives its ended observation")
+        #expect(weakSource == nil)
+        _ = token
+    }
 }

@@ -79,6 +79,67 @@ struct LoadAllCancellationTests {
         await all.value
         #expect(source.items.map(\.id) == [0, 9], "the refresh went on; loadAll asked for no page")
     }
+
+    /// Outside check 12b D2: cancelled at once (before its task first ran), `loadAll()` ended
+    /// without cancelling the first load it had started: page 0 kept fetching and the list
+    /// stayed "Loading…" with a server that does not answer.
+    @Test func cancelledAtOnceItCancelsTheFirstLoadItStarted() async {
+        let gate = FetchGate<Page<Post>>()
+        let cancelledPages = Locked<[Int]>([])
+        let laterPages = Locked<[Int]>([])
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            guard page == 0 else {
+                laterPages.update { $0.append(page) }
+                return Page(posts([page * 10]), hasMore: false)
+            }
+            return try await withTaskCancellationHandler {
+                try await gate.fetch(page)                      // a server that answers only when told
+            } onCancel: {
+                cancelledPages.update { $0.append(page) }
+            }
+        }
+        let all = source.loadAll()
+        all.cancel()                                             // the screen went at once
+        await gate.waitForCalls(1)
+        for _ in 0..<1_000 where cancelledPages.value.isEmpty { await Task.yield() }
+        #expect(cancelledPages.value == [0], "the first page's fetch saw the cancellation")
+        await gate.resume(argument: 0, returning: Page(posts(0..<2), hasMore: true))
+        await all.value
+        #expect(!source.isFetching && source.items.isEmpty && laterPages.value.isEmpty)
+        #expect(source.snapshot.state.error is CancellationError, "the first load shows as cancelled: \(source.snapshot.state)")
+    }
+
+    /// Outside check 12b D2b: cancelled at once while a first load started elsewhere runs, the
+    /// task ended at once instead of once that load is in. And (a doc gap): cancelled at once
+    /// on a loaded source, it asks for nothing and leaves no failed load-more row.
+    @Test func cancelledAtOnceItEndsOnceTheFirstLoadStartedElsewhereIsIn() async {
+        let gate = FetchGate<Page<Post>>()
+        let laterPages = Locked<[Int]>([])
+        let source = PaginatedDataSource<Post>(prefetchDistance: 0) { page in
+            if page == 0 { return try await gate.fetch(page) }
+            laterPages.update { $0.append(page) }
+            return Page(posts([page * 10]), hasMore: false)
+        }
+        let load = source.load()
+        await gate.waitForCalls(1)
+        let all = source.loadAll()
+        all.cancel()
+        let itemsWhenEnded = Task { @MainActor in
+            await all.value
+            return source.items.count
+        }
+        for _ in 0..<50 { await Task.yield() }
+        await gate.resume(argument: 0, returning: Page(posts(0..<2), hasMore: true))
+        await load.value
+        #expect(await itemsWhenEnded.value == 2, "the task ended before the first load elsewhere was in")
+        #expect(laterPages.value.isEmpty && source.nextPageError == nil)
+
+        let again = source.loadAll()
+        again.cancel()
+        await again.value
+        #expect(laterPages.value.isEmpty, "nothing was asked")
+        #expect(source.nextPageError == nil && !source.isFetching && source.hasMore, "no failed load-more row")
+    }
 }
 
 /// `cancel()` between two pages of `loadAll()` / `loadUntil(_:)` (an outside user's report,

@@ -288,16 +288,22 @@ import Testing
     }
 }
 
-// Sources/CellKit/CellModel.swift:30
+// Sources/CellKit/CellModel.swift:38
 @MainActor private func docExample27() async throws {
-    final class Counter: Identifiable, ContentFingerprinting, @unchecked Sendable {
-        let id = 1
+    @MainActor final class Counter: Identifiable, @MainActor ContentFingerprinting {
+        nonisolated let id: Int
         var count = 0
         var contentFingerprint: Int { count }
+        init(id: Int) { self.id = id }
+    }
+
+    @MainActor func increment(_ counter: Counter, of counters: [Counter], in controller: ListController) {
+        counter.count += 1
+        controller.apply(TableModel(counters))   // its row is configured again
     }
 }
 
-// Sources/CellKit/CellModel.swift:47
+// Sources/CellKit/CellModel.swift:61
 @MainActor private func docExample28() async throws {
     struct Author: Identifiable, Sendable { let id: Int }
     struct Post: Identifiable, Sendable, ResourceReferencing {
@@ -404,7 +410,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:356
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:373
 @MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -661,7 +667,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:137
+// Sources/CellKit/ListController.swift:139
 @MainActor private func docExample57() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -671,7 +677,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:338
+// Sources/CellKit/ListController.swift:352
 @MainActor private func docExample58() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -686,7 +692,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:626
+// Sources/CellKit/ListController.swift:642
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -798,7 +804,7 @@ import Testing
     assert(followed == [ItemPath(item: 2, section: 0)])                   // Bob's row now
 }
 
-// Sources/CellKit/Resources/ResourceLoader.swift:43
+// Sources/CellKit/Resources/ResourceLoader.swift:46
 @MainActor private func docExample67() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1435,7 +1441,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:30
+// Sources/CellKit/Documentation.docc/GettingStarted.md:31
 @MainActor private func docExample98() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1446,7 +1452,7 @@ import Testing
     final class BookCell: TextCell {}
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:46
+// Sources/CellKit/Documentation.docc/GettingStarted.md:47
 @MainActor private func docExample99() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1463,7 +1469,7 @@ import Testing
     controller.onSelect(Book.self) { book, path in print("open", book.title, "at", path) }
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:69
+// Sources/CellKit/Documentation.docc/GettingStarted.md:70
 @MainActor private func docExample100() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1489,7 +1495,7 @@ import Testing
     assert(listView.visibleTexts == ["Book 0", "Book 1", "Book 2"])
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:104
+// Sources/CellKit/Documentation.docc/GettingStarted.md:105
 @MainActor private func docExample101() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1500,7 +1506,7 @@ import Testing
     assert(model.itemCount == 2 && model.header(ofSection: 1) == "Done")
 }
 
-// Sources/CellKit/Documentation.docc/GettingStarted.md:119
+// Sources/CellKit/Documentation.docc/GettingStarted.md:120
 @MainActor private func docExample102() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1786,7 +1792,7 @@ import Testing
     assert(listView.visibleCells.map { ($0 as? UserCell)?.image } == ["ada.png", nil, nil, "ada.png"])
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:144
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:151
 @MainActor private func docExample116() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1808,7 +1814,7 @@ import Testing
     assert(loader.startedLoads == 2)            // the rows on screen, not the thousand
 }
 
-// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:173
+// Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:180
 @MainActor private func docExample117() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -2294,7 +2300,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:166
+// README.md:167
 @MainActor private func docExample152() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 

@@ -62,6 +62,10 @@ public final class MultiDataSource: ListDataSource {
     /// Children that failed while no child had content and another still loaded: their
     /// failure is reported once a sibling shows rows (or as the error row if none does).
     private var unreportedFailures: Set<Int> = []
+    /// For each child whose snapshot is `.failed`: the name of that failure (the child's own
+    /// ``ListSnapshot/failureID``, or one given when the child published it), so that the
+    /// failure a sibling's change publishes again is reported once.
+    private var childFailureIDs: [Int: Int] = [:]
 
     /// Creates a source showing `children` one after the other.
     public init(_ children: [any ListDataSource]) {
@@ -146,6 +150,16 @@ public final class MultiDataSource: ListDataSource {
     }
 
     private func recompose(changed: Int?) {
+        for index in children.indices {
+            let snapshot = children[index].snapshot
+            if snapshot.state.error == nil {
+                childFailureIDs[index] = nil
+            } else if index == changed || childFailureIDs[index] == nil {
+                // A child's publish of a failure is a new one unless it names it as one it published before.
+                if let own = snapshot.failureID, childFailureIDs[index] == own { continue }
+                childFailureIDs[index] = snapshot.failureID ?? FailureIDs.next()
+            }
+        }
         var sections: [TableSection] = []
         var origins: [(child: Int, section: Int)] = []
         var anyLoading = false
@@ -165,7 +179,7 @@ public final class MultiDataSource: ListDataSource {
             if snapshot.state.isLoading { anyLoading = true }
             if firstError == nil, let error = snapshot.state.error, snapshot.model.isEmpty {
                 firstError = error
-                firstFailureID = snapshot.failureID
+                firstFailureID = childFailureIDs[index]
                 firstFailedPage = snapshot.failedPage
             }
             if snapshot.activity != .idle, activity == .idle { activity = snapshot.activity }

@@ -259,7 +259,11 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Cancelling the returned task cancels the page it is waiting for (the fetch's
     /// task is cancelled, and the page is not appended even if the fetch returns it),
     /// and the first load it started itself; a first load or refresh started
-    /// elsewhere goes on, and the task ends once that one is in. The list stays as it was, with no error (no
+    /// elsewhere goes on, and the task ends once that one is in. That holds whenever the
+    /// cancel comes, before the task first runs too (the task of a screen that went at once).
+    /// Cancelled before it asked for a page (at once, on a source with content), it asks for
+    /// none and the list stays as it is, with no failed load-more row: nothing was asked.
+    /// Otherwise the list stays as it was, with no error (no
     /// ``ListController/onError``), and ends with the load-more row in its failed form
     /// (``nextPageError`` is the `CancellationError`, as for any cancelled next page):
     /// paging goes on when asked again, from that row or a call. So
@@ -289,28 +293,41 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         let generation = loads.current
         return Task { [weak self] in
             defer { self?.pagingLoops -= 1 }
-            while !Task.isCancelled {
-                // cancel() or a refresh between two pages (the predicate may call them) stops it.
-                guard let self, self.loads.isCurrent(generation), !isEnough(self.items),
-                      self.loads.isCurrent(generation) else { return }
-                if self.isFetchingFirstPage, let first = self.loads.task {
-                    // The first load it started is cancelled with it; one started elsewhere goes on.
-                    await Self.wait(for: first, cancelling: first == firstLoad)
-                    if Task.isCancelled { return }
-                    if case .failed = self.snapshot.state { return }
-                    continue
-                }
-                if let running = self.moreTask {
-                    // A page loading is this task's page from now on: cancelling the task cancels it.
-                    await Self.wait(for: running, cancelling: true)
-                } else if let started = self.loadNextPage() {
-                    await Self.wait(for: started, cancelling: true)
-                } else {
-                    return  // no page left
-                }
-                if self.nextPageError != nil || self.stalledPage != nil { return }
+            // Cancelled whenever (before this task first runs too), it cancels the first load it started.
+            await withTaskCancellationHandler {
+                // The source is held for one step at a time: a source the app lets go stops it.
+                while let self, await self.pagingStep(isEnough, generation: generation) {}
+            } onCancel: {
+                firstLoad?.cancel()
             }
         }
+    }
+
+    /// One step of ``loadUntil(_:)``'s loop (waiting for the first load, or one page); returns
+    /// whether the loop goes on.
+    private func pagingStep(_ isEnough: @MainActor ([Item]) -> Bool, generation: Int) async -> Bool {
+        let cancelled = Task.isCancelled
+        // cancel() or a refresh between two pages (the predicate may call them) stops it.
+        guard loads.isCurrent(generation), cancelled || !isEnough(items), loads.isCurrent(generation) else { return false }
+        if isFetchingFirstPage, let first = loads.task {
+            // Cancelled, it still waits for the first load (its own one is cancelled by then; one
+            // started elsewhere goes on): the task ends once that one is in, also when it was
+            // cancelled before it first ran.
+            await first.value
+            if Task.isCancelled { return false }
+            if case .failed = snapshot.state { return false }
+            return true
+        }
+        if cancelled { return false }
+        if let running = moreTask {
+            // A page loading is this task's page from now on: cancelling the task cancels it.
+            await Self.wait(for: running, cancelling: true)
+        } else if let started = loadNextPage() {
+            await Self.wait(for: started, cancelling: true)
+        } else {
+            return false  // no page left
+        }
+        return nextPageError == nil && stalledPage == nil && !Task.isCancelled
     }
 
     /// Waits for `task`; when the waiting task is cancelled, cancels `task` too if `cancelling`.

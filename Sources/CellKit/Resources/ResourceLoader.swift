@@ -26,8 +26,11 @@
 ///
 /// Attaching the controller to another list view ends the displays of the old one: its
 /// loads are cancelled, and the rows of the new one load again (or take the cached
-/// results). A loader the app keeps after its controller is gone lets the loads under
-/// way finish into its cache, and hands nothing to any cell.
+/// results); so does the controller's next apply (or attach) once the list view is gone
+/// (the app let it go: it told nothing of its rows leaving). A loader let go (with its
+/// controller, when the app does not keep it) cancels its loads under way. A loader the
+/// app keeps after its controller is gone lets the loads under way finish into its cache,
+/// and hands nothing to any cell.
 ///
 /// The cache knows an object by its identity, not its content: when what the resource
 /// depends on changes (a user's new avatar URL, same id), the cached value stays until
@@ -93,6 +96,12 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         self.key = key
         self.cacheLimit = cacheLimit
         self.load = load
+    }
+
+    /// A loader let go (with its controller, when the app does not keep it) cancels its
+    /// loads under way: nothing is left to take their results.
+    deinit {
+        for run in running.values { run.task.cancel() }
     }
 
     /// The cached resource of the object with identity `id` (`ItemID(user)`), if any.
@@ -196,6 +205,17 @@ public final class ResourceLoader<Model: Sendable, Value: Sendable> {
         }
     }
 
+    /// The list view the rows showed on is gone (the app let it go while the controller
+    /// stays): none of its rows shows or is prefetched any more, and the loads under way
+    /// are cancelled, as when another list view is attached.
+    func listViewGone() {
+        visible = [:]
+        visibleCount = [:]
+        prefetched = [:]
+        leaving = []
+        for id in Array(running.keys) { cancel(id) }
+    }
+
     /// Whether a prefetched row shows the object with identity `id`.
     private func isPrefetched(_ id: ItemID) -> Bool {
         prefetched.values.contains(id)
@@ -287,6 +307,7 @@ struct AnyResourceLoader {
     let cancelPrefetch: @MainActor ([ListItem]) -> Void
     let cancelLeaving: @MainActor () -> Void
     let provided: @MainActor (any Sendable, ItemID, ResourceKey, (any Sendable)?) -> Void
+    let listViewGone: @MainActor () -> Void
 
     init<Model, Value>(_ loader: ResourceLoader<Model, Value>) {
         willDisplay = { loader.willDisplay($0, cell: $1) }
@@ -296,6 +317,7 @@ struct AnyResourceLoader {
         cancelPrefetch = { loader.cancelPrefetch($0) }
         cancelLeaving = { loader.cancelLeaving() }
         provided = { loader.provided($0, id: $1, key: $2, value: $3) }
+        listViewGone = { loader.listViewGone() }
     }
 }
 

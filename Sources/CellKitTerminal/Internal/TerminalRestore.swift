@@ -92,38 +92,15 @@ enum TerminalSignals {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in fatal {
-            var current = sigaction()
-            guard sigaction(signal, nil, &current) == 0 else { continue }
-            #if canImport(Darwin)
-            let ignored = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-            #else
-            let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-            #endif
-            if ignored { continue }
+            guard let ignored = isIgnored(signal), !ignored else { continue }
             sigaddset(&set, signal)
-            var action = sigaction()
-            #if canImport(Darwin)
-            action.__sigaction_u.__sa_handler = _fatalSignalHandler
-            #else
-            action.__sigaction_handler.sa_handler = _fatalSignalHandler
-            #endif
-            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
-            sigemptyset(&action.sa_mask)
-            _ = sigaction(signal, &action, nil)
+            install(_fatalSignalHandler, for: signal, flags: SA_RESETHAND)
         }
         // A stop by SIGTTOU gives the terminal back first (not when ignored: then it stops nothing).
-        var current = sigaction()
-        if sigaction(SIGTTOU, nil, &current) == 0 {
-            #if canImport(Darwin)
-            let ignored = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-            #else
-            let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-            #endif
-            if !ignored {
-                stopHandlerWanted = true
-                installStopHandler(SIGTTOU)
-                sigaddset(&set, SIGTTOU)
-            }
+        if isIgnored(SIGTTOU) == false {
+            stopHandlerWanted = true
+            installStopHandler(SIGTTOU)
+            sigaddset(&set, SIGTTOU)
         }
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
@@ -138,13 +115,30 @@ enum TerminalSignals {
 
     /// Installs the handler that gives the terminal back before `signal` (SIGTTOU) stops the process.
     static func installStopHandler(_ signal: Int32) {
+        install(_stopSignalHandler, for: signal, flags: SA_RESTART | SA_NODEFER)
+    }
+
+    /// Whether `signal` is ignored (`SIG_IGN`); `nil` when its disposition cannot be read.
+    static func isIgnored(_ signal: Int32) -> Bool? {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return nil }
+        #if canImport(Darwin)
+        let handler = current.__sigaction_u.__sa_handler
+        #else
+        let handler = current.__sigaction_handler.sa_handler
+        #endif
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// Installs `handler` for `signal` with `flags` and an empty mask.
+    static func install(_ handler: @convention(c) (Int32) -> Void, for signal: Int32, flags: some BinaryInteger) {
         var action = sigaction()
         #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = _stopSignalHandler
+        action.__sigaction_u.__sa_handler = handler
         #else
-        action.__sigaction_handler.sa_handler = _stopSignalHandler
+        action.__sigaction_handler.sa_handler = handler
         #endif
-        action.sa_flags = Int32(truncatingIfNeeded: SA_RESTART | SA_NODEFER)
+        action.sa_flags = Int32(truncatingIfNeeded: flags)
         sigemptyset(&action.sa_mask)
         _ = sigaction(signal, &action, nil)
     }
@@ -156,15 +150,7 @@ enum TerminalSignals {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in forwarded {
-            var action = sigaction()
-            #if canImport(Darwin)
-            action.__sigaction_u.__sa_handler = _forwardSignalHandler
-            #else
-            action.__sigaction_handler.sa_handler = _forwardSignalHandler
-            #endif
-            action.sa_flags = Int32(truncatingIfNeeded: SA_RESTART)
-            sigemptyset(&action.sa_mask)
-            _ = sigaction(signal, &action, nil)
+            install(_forwardSignalHandler, for: signal, flags: SA_RESTART)
             sigaddset(&set, signal)
         }
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)

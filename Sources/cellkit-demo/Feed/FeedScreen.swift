@@ -112,8 +112,15 @@ final class FeedScreen: DemoScreen {
     /// Loads new tweets on top; nothing while the first page loads (it is the newest already,
     /// and none of it is new: nothing was shown before it) or a refresh runs (as on the git
     /// screen: a second one would start it over, and stop End reading the pages meanwhile).
+    /// While keys wait for the next page, the refresh comes once they moved.
     func refresh() {
         guard firstLoadDone, !pages.isFetchingFirstPage else { return }
+        // Keys wait for the next page (past the loaded rows): they move first, then the refresh
+        // brings the new tweets (it would drop them).
+        if navigation.keysWait {
+            navigation.afterKeys { [weak self] in self?.refresh() }
+            return
+        }
         // On the first page's error row, the refresh brings the first page: none of it is new.
         refreshBringsFirstPage = pages.items.isEmpty
         // Every page loaded: the refresh reads the feed to its end at once (the tweets below the

@@ -202,9 +202,10 @@ final class GitScreen: DemoScreen {
     /// head) go on top and are counted; when the history was rewound or rewritten
     /// (`git reset`, a rebase), it is read again from the top, without the commits it lost.
     ///
-    /// `r` while End or "search the rest" reads every page refreshes once that is done; list
-    /// keys pressed while a refresh runs wait for it (End right after `r` reads every page of
-    /// the new history).
+    /// `r` while End or "search the rest" reads every page refreshes once that is done (End's
+    /// move to the last row included); `r` while keys wait for the next page refreshes once they
+    /// moved; list keys pressed while a refresh runs wait for it (End right after `r` reads every
+    /// page of the new history).
     func refresh() {
         if loadingAll || searchingRest {
             refreshAfterEnd = true
@@ -216,6 +217,12 @@ final class GitScreen: DemoScreen {
         // shown to count new commits from yet, and a refresh now would cancel that page.
         // `r` does nothing, as the feed's does.
         guard !(pages.isFetchingFirstPage && pages.items.isEmpty) else { return }
+        // Keys wait for the next page (past the loaded rows): they move first, then the refresh
+        // starts (it would drop them, and the selection it keeps would be the one before them).
+        if navigation.keysWait {
+            navigation.afterKeys { [weak self] in self?.refresh() }
+            return
+        }
         retryDiffstats()
         guard !pages.isFetching else {
             source.refresh()
