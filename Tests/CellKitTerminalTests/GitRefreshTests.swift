@@ -637,7 +637,10 @@ struct DemoReport12LeftoverGitTests {
             history.screen.loadedSnapshot.activity == .loadingMore
                 && history.screen.controller.displayed.sections.contains { $0.id == SectionID("search-rest") }
         }
-        for _ in 0..<100_000 where !searchRowShownWhileAPageLoads() { await Task.yield() }
+        // Bounded by time, not by turns: on a loaded machine the filter's diff (off the main actor)
+        // may take longer than any fixed number of yields. The page is a `git log` run, many polls long.
+        let deadline = Date().addingTimeInterval(30)
+        while !searchRowShownWhileAPageLoads(), Date() < deadline { try await Task.sleep(for: .microseconds(200)) }
         let sections = history.screen.controller.displayed.sections
         let searchRow = try #require(sections.firstIndex { $0.id == SectionID("search-rest") })
         #expect(history.screen.loadedSnapshot.activity == .loadingMore)
