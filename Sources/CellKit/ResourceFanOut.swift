@@ -122,13 +122,19 @@ final class ResourceFanOut {
         return updated
     }
 
-    /// Whether `item` is a row of `object`: by identity (the row's, or its model's
-    /// own), by object identity, or by reference.
+    /// Whether `item` is a row of `object`: by identity (its model's own, or the row's
+    /// for a model that has none), by object identity, or by reference.
+    ///
+    /// Not by the row's identity when its model has one of its own: a row made with an
+    /// explicit id may show another object whose own id equals that id (`ListItem(post11,
+    /// id: 1)` beside post 1), and post 1's resource is not for it.
     static func item(_ item: ListItem, concerns object: Any, id: ItemID?) -> Bool {
-        if let id {
-            if item.id == id { return true }
-            // A row whose identity is not its model's own (a duplicate's, an explicit id) of the same type.
-            if item.id.modelType == id.modelType, ItemID(anyModel: item.model) == id { return true }
+        if let id, item.id.modelType == id.modelType {
+            if let own = ItemID(anyModel: item.model) {
+                if own == id { return true }
+            } else if item.id == id {
+                return true
+            }
         }
         if type(of: object) is AnyClass, type(of: item.model) is AnyClass, (object as AnyObject) === (item.model as AnyObject) { return true }
         if let referencing = item.model as? any ResourceReferencing { return referencing.refers(to: object) }

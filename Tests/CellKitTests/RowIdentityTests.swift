@@ -126,6 +126,24 @@ struct RowIdentityTests {
         #expect(ItemID(Draft(id: nil, title: "x")) != ItemID(Draft(id: 0, title: "x")))
     }
 
+    /// A resource goes by the object a row shows, not by an explicit id that happens to equal
+    /// another object's own id (recheck 12, r1: `ListItem(Draft 11, id: 1)` beside Draft 1 got
+    /// Draft 1's image, through `provideResource` and a `ResourceLoader`).
+    @Test func aResourceGoesByTheObjectNotByAnExplicitIdEqualToAnotherObjectsId() async {
+        let items = [ListItem(Draft(id: 1, title: "one")), ListItem(Draft(id: 11, title: "eleven"), id: 1)]
+        let (controller, listView, _) = screen(items)
+        #expect(controller.provideResource(Draft(id: 1, title: "one"), key: "image", value: "1.png") == [ItemPath(item: 0, section: 0)])
+        #expect(controller.provideResource(Draft(id: 11, title: "eleven"), key: "image", value: "11.png") == [ItemPath(item: 1, section: 0)])
+        #expect(images(listView) == ["1.png", "11.png"])
+
+        let (loaded, loadedView, _) = screen(items)
+        let loader = ResourceLoader<Draft, String>(key: "image") { "\($0.id ?? -1).jpg" }
+        loaded.addResourceLoader(loader)
+        loadedView.reloadData()
+        await settle(loader)
+        #expect(images(loadedView) == ["1.jpg", "11.jpg"])
+    }
+
     /// A section's `Optional` id counts as its value too, with the same hash (an outside user's
     /// report 12a, d4: `SectionID(Optional(1)) == SectionID(1)` held, but the hashes differed, so a
     /// `Set` of sections missed most of them).

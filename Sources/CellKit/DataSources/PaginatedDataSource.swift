@@ -418,10 +418,11 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// Nothing is fetched after it until a page or a load is asked for: the end of the list
     /// on screen loads no page by itself (``awaitsVisibleEnd`` is `false`, also after a
     /// cancelled refresh that had stopped a next page, and after an edit that leaves the end
-    /// on screen), until the user scrolls a row at the end
-    /// on screen again, or ``loadNextPage()``, ``loadUntil(_:)``, ``loadAll()``, ``load()`` or
-    /// ``refresh()`` is called. (An ``edit(_:)`` that leaves no row while more pages exist is
-    /// such an ask: the list asks for its next page itself, as always.)
+    /// on screen), until a row at the end comes on screen again (the user scrolls it there,
+    /// or an ``edit(_:)`` adds one that shows), or ``loadNextPage()``, ``loadUntil(_:)``,
+    /// ``loadAll()``, ``load()`` or ``refresh()`` is called. (An ``edit(_:)`` that leaves no
+    /// row while more pages exist is such an ask: the list asks for its next page itself, as
+    /// always.)
     public func cancel() {
         // Nothing loads by itself from here on, not even for the end of the list on screen,
         // also when nothing runs now.
