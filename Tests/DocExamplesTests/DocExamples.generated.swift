@@ -1305,7 +1305,7 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:43
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:45
 @MainActor private func docExample91() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1319,7 +1319,7 @@ import Testing
     assert(source.items.count == 1)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:69
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:71
 @MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
@@ -1350,7 +1350,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:137
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:139
 @MainActor private func docExample93() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1372,7 +1372,7 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:170
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:172
 @MainActor private func docExample94() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1394,7 +1394,7 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:210
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:212
 @MainActor private func docExample95() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1411,7 +1411,7 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:228
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:230
 @MainActor private func docExample96() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
@@ -1428,7 +1428,7 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:269
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:271
 @MainActor private func docExample97() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
@@ -1827,7 +1827,7 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
-// Sources/CellKit/Documentation.docc/RowIdentity.md:65
+// Sources/CellKit/Documentation.docc/RowIdentity.md:67
 @MainActor private func docExample118() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
@@ -2300,7 +2300,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:167
+// README.md:170
 @MainActor private func docExample152() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
