@@ -25,6 +25,19 @@ struct ResourceLastValueTests {
         return (screen, loader, gate)
     }
 
+    /// `makeScreen()` with each image shown in its cell, the 10 rows on screen loading;
+    /// with `post1Loaded`, post 1's load answered "old.jpg" and cached.
+    private func showingImages(post1Loaded: Bool) async -> (PostScreen, ResourceLoader<Post, String>, FetchGate<String>) {
+        let (screen, loader, gate) = makeScreen()
+        screen.controller.dispatch.onResource(Post.self) { (cell: PhotoCell, _, update) in cell.image = update.value as? String }
+        await gate.waitForCalls(10)
+        if post1Loaded {
+            await gate.resume(argument: 1, returning: "old.jpg")
+            await settle { loader.cachedValue(for: ItemID(Post(1))) != nil }
+        }
+        return (screen, loader, gate)
+    }
+
     private func image(_ screen: PostScreen, _ item: Int) -> String?? {
         (screen.listView.cell(at: ItemPath(item: item, section: 0)) as? PhotoCell).map(\.image)
     }
@@ -62,11 +75,7 @@ struct ResourceLastValueTests {
     }
 
     @Test func aProvidedValueOutlivesTheLoadersOlderCacheOnReconfigure() async throws {
-        let (screen, loader, gate) = makeScreen()
-        screen.controller.dispatch.onResource(Post.self) { (cell: PhotoCell, _, update) in cell.image = update.value as? String }
-        await gate.waitForCalls(10)
-        await gate.resume(argument: 1, returning: "old.jpg")
-        await settle { loader.cachedValue(for: ItemID(Post(1))) != nil }
+        let (screen, loader, _) = await showingImages(post1Loaded: true)
         #expect(image(screen, 0) == "old.jpg")
         screen.controller.provideResource(Post(1), key: "image", value: "new.jpg")
         #expect(image(screen, 0) == "new.jpg")
@@ -79,11 +88,7 @@ struct ResourceLastValueTests {
     }
 
     @Test func aProvidedValueOutlivesTheLoadersOlderCacheWhenTheRowShowsAgain() async throws {
-        let (screen, loader, gate) = makeScreen()
-        screen.controller.dispatch.onResource(Post.self) { (cell: PhotoCell, _, update) in cell.image = update.value as? String }
-        await gate.waitForCalls(10)
-        await gate.resume(argument: 1, returning: "old.jpg")
-        await settle { loader.cachedValue(for: ItemID(Post(1))) != nil }
+        let (screen, _, _) = await showingImages(post1Loaded: true)
         screen.controller.provideResource(Post(1), key: "image", value: "new.jpg")
         screen.listView.scroll(to: 1000)
         screen.listView.scroll(to: 0)
@@ -93,9 +98,7 @@ struct ResourceLastValueTests {
     /// The last value given wins, whoever gives it: a load under way when the app provides
     /// a value goes on, and its result, given later, replaces the provided one.
     @Test func aLoadFinishingAfterAProvidedValueWinsInTurn() async throws {
-        let (screen, loader, gate) = makeScreen()
-        screen.controller.dispatch.onResource(Post.self) { (cell: PhotoCell, _, update) in cell.image = update.value as? String }
-        await gate.waitForCalls(10)
+        let (screen, loader, gate) = await showingImages(post1Loaded: false)
         screen.controller.provideResource(Post(1), key: "image", value: "provided.jpg")
         #expect(loader.isLoading(ItemID(Post(1))))
         #expect(loader.cachedValue(for: ItemID(Post(1))) == "provided.jpg")
@@ -109,11 +112,7 @@ struct ResourceLastValueTests {
     }
 
     @Test func removingTheCachedValuesForgetsTheKeptCopyForARowThatShowsAgain() async throws {
-        let (screen, loader, gate) = makeScreen()
-        screen.controller.dispatch.onResource(Post.self) { (cell: PhotoCell, _, update) in cell.image = update.value as? String }
-        await gate.waitForCalls(10)
-        await gate.resume(argument: 1, returning: "old.jpg")
-        await settle { loader.cachedValue(for: ItemID(Post(1))) != nil }
+        let (screen, loader, gate) = await showingImages(post1Loaded: true)
         #expect(image(screen, 0) == "old.jpg")
         screen.listView.scroll(to: 1000)
         loader.removeAllCachedValues()
