@@ -112,15 +112,17 @@ final class FeedScreen: DemoScreen {
     /// Loads new tweets on top; nothing while the first page loads (it is the newest already,
     /// and none of it is new: nothing was shown before it) or a refresh runs (as on the git
     /// screen: a second one would start it over, and stop End reading the pages meanwhile).
-    /// While keys wait for the next page, the refresh comes once they moved.
+    /// While keys wait for a page (also keys typed before the first screen), the refresh comes
+    /// once they moved.
     func refresh() {
-        guard firstLoadDone, !pages.isFetchingFirstPage else { return }
-        // Keys wait for the next page (past the loaded rows): they move first, then the refresh
-        // brings the new tweets (it would drop them).
+        // Keys wait for a page (past the loaded rows, or typed before the first screen): they
+        // move first, then the refresh brings the new tweets (it would drop them). Checked before
+        // the first page's guard: `End r` typed ahead reads every page, then refreshes.
         if navigation.keysWait {
             navigation.afterKeys { [weak self] in self?.refresh() }
             return
         }
+        guard firstLoadDone, !pages.isFetchingFirstPage else { return }
         // On the first page's error row, the refresh brings the first page: none of it is new.
         refreshBringsFirstPage = pages.items.isEmpty
         // Every page loaded: the refresh reads the feed to its end at once (the tweets below the

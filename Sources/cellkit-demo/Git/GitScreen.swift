@@ -204,7 +204,8 @@ final class GitScreen: DemoScreen {
     ///
     /// `r` while End or "search the rest" reads every page refreshes once that is done (End's
     /// move to the last row included); `r` while keys wait for the next page refreshes once they
-    /// moved; list keys pressed while a refresh runs wait for it (End right after `r` reads every
+    /// moved (also keys typed before the first screen: `End r` reads every page, then refreshes);
+    /// list keys pressed while a refresh runs wait for it (End right after `r` reads every
     /// page of the new history).
     func refresh() {
         if loadingAll || searchingRest {
@@ -213,16 +214,18 @@ final class GitScreen: DemoScreen {
             return
         }
         guard !refreshing else { return }
-        // The first page loads (at the start, or its retry from the error row): no head is
-        // shown to count new commits from yet, and a refresh now would cancel that page.
-        // `r` does nothing, as the feed's does.
-        guard !(pages.isFetchingFirstPage && pages.items.isEmpty) else { return }
-        // Keys wait for the next page (past the loaded rows): they move first, then the refresh
-        // starts (it would drop them, and the selection it keeps would be the one before them).
+        // Keys wait for a page (past the loaded rows, or typed before the first screen): they
+        // move first, then the refresh starts (it would drop them, and the selection it keeps
+        // would be the one before them). Checked before the first page's guard: `End r` typed
+        // ahead reads every page, then refreshes, as if typed then.
         if navigation.keysWait {
             navigation.afterKeys { [weak self] in self?.refresh() }
             return
         }
+        // The first page loads (at the start, or its retry from the error row): no head is
+        // shown to count new commits from yet, and a refresh now would cancel that page.
+        // `r` does nothing, as the feed's does.
+        guard !(pages.isFetchingFirstPage && pages.items.isEmpty) else { return }
         retryDiffstats()
         guard !pages.isFetching else {
             source.refresh()
