@@ -49,3 +49,36 @@ struct DemoReport15TypedAheadRefreshTests {
         #expect(at.row == at.of && at.of > 1_000, "\(status)")
     }
 }
+
+/// Demo report 15, defect D: `10×PgDn r` with a new commit on the git screen moved to the right
+/// row, but the status line never said "1 new commit".
+@Suite("cellkit-demo git: report 15 D, `r` after PgDn past the loaded rows", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct DemoReport15PageDownThenRefreshTests {
+    @Test("`10×PgDn r` with a new commit: the moves, then “1 new commit”, as a plain r says", arguments: [5, 10])
+    func pageDownThenRefresh(pageSize: Int) async throws {
+        let repository = try ScratchRepository.emptyCommits("pgdn-then-r", 300)
+        defer { repository.remove() }
+        let pageDowns = Array(repeating: Key.pageDown, count: 10)
+        // Where the moves alone go, in the history without the new commit.
+        let plain = await AppSession(GitScreen(path: repository.path, pageSize: pageSize))
+        try await plain.waitFor("the first page") { $0.contains("+ commits") }
+        plain.app.handle(pageDowns)
+        try await plain.waitFor("the moves") { (position($0)?.row ?? 0) > 50 }
+        let target = try await plain.settled()
+        let targetSubject = try #require(plain.selectedSubject, "\(target)")
+        let targetRow = try #require(position(target)?.row, "\(target)")
+
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: pageSize))
+        try await session.waitFor("the first page") { $0.contains("+ commits") }
+        try runGit(repository, "git commit -q --allow-empty -m 'new top'")
+        session.app.handle(pageDowns + [.character("r")])
+        try await session.waitFor("the moves and the refresh") { $0.hasPrefix(" 1 new commit") }
+        let status = try await session.settled()
+        // The message stays (as a plain r's does through the pages after its first one), the
+        // selection on the commit the moves went to, one row lower.
+        #expect(status.hasPrefix(" 1 new commit"), "\(status)")
+        #expect(session.selectedSubject == targetSubject, "\(status)")
+        #expect(position(status)?.row == targetRow + 1, "\(status)")
+    }
+}

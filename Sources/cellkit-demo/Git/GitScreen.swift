@@ -227,10 +227,9 @@ final class GitScreen: DemoScreen {
         // `r` does nothing, as the feed's does.
         guard !(pages.isFetchingFirstPage && pages.items.isEmpty) else { return }
         retryDiffstats()
-        guard !pages.isFetching else {
-            source.refresh()
-            return
-        }
+        // A next page loading (the end on screen asked for it, as after keys that moved past
+        // the loaded rows) does not skip git's count: the refresh goes as a plain `r` does and
+        // says what it found (its first page takes the place of that page, which comes again).
         guard let shownHead = pages.items.first?.hash else {
             // Nothing shown (no commits yet, or the first page failed): git counts the new
             // commits (the first page holds only `pageSize` of them).
