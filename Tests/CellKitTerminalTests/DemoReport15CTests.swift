@@ -82,3 +82,56 @@ struct DemoReport15PageDownThenRefreshTests {
         #expect(position(status)?.row == targetRow + 1, "\(status)")
     }
 }
+
+/// Demo report 15, defect E: a graft that made commits go, in the same `r` as new commits on
+/// top, was not checked for commits gone (only an unchanged head was); nor was one that brought
+/// older commits back (with every page loaded, they never showed).
+@Suite("cellkit-demo git: report 15 E, a reshaped history with new commits on top", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct DemoReport15GraftWithNewCommitsTests {
+    private func subjects(_ session: AppSession) -> [String] {
+        session.screen.loadedSnapshot.model.sections.flatMap(\.items).compactMap { ($0.model as? CommitInfo)?.subject }
+    }
+
+    @Test("a graft and a new commit in one r: the status says both, the list is git's history; undone with another: the older commits counted and read")
+    func graftAndNewCommit() async throws {
+        let repository = try ScratchRepository.emptyCommits("graft-and-new", 30)
+        defer { repository.remove() }
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 5))
+        session.app.handle([.end])
+        try await session.waitFor("every page") { $0.hasPrefix(" 30 commits") }
+        try runGit(repository, "git replace --graft HEAD~5; git commit -q --allow-empty -m 'new top'")
+        session.app.handle([.character("r")])
+        try await session.waitFor("the refresh") { $0.hasPrefix(" The history was rewritten") || $0.hasPrefix(" 1 new commit") }
+        let status = try await session.settled()
+        #expect(status.hasPrefix(" The history was rewritten: 24 commits gone, 1 new commit "), "\(status)")
+        #expect(subjects(session) == ["new top"] + (25...30).reversed().map { "c \($0)" })
+        #expect(session.screen.controller.displayed.itemCount == 7)
+
+        // The graft undone, another commit on top: the commits below come back, read as End reads them.
+        try runGit(repository, "git replace -d $(git rev-parse HEAD~6) >/dev/null; git commit -q --allow-empty -m 'newer top'")
+        session.app.handle([.character("r")])
+        try await session.waitFor("the second refresh") { $0.hasPrefix(" 1 new commit") || $0.hasPrefix(" The history") }
+        let second = try await session.settled()
+        #expect(second.hasPrefix(" 1 new commit, 24 older commits "), "\(second)")
+        session.app.handle([.end])
+        try await session.waitFor("every page") { position($0).map { $0.row == 32 && $0.of == 32 } ?? false }
+        #expect(subjects(session) == ["newer top", "new top"] + (1...30).reversed().map { "c \($0)" })
+    }
+
+    @Test("with pages left, a graft and a new commit in one r: “at least” the loaded commits gone, and the new one")
+    func graftAndNewCommitWithPagesLeft() async throws {
+        let repository = try ScratchRepository.emptyCommits("graft-and-new-paged", 60)
+        defer { repository.remove() }
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 5)) { $0.screen.loadPagesOnlyWhenAsked() }
+        try await session.waitFor("the first page") { $0.hasPrefix(" 5+ commits") }
+        try runGit(repository, "git replace --graft HEAD~2; git commit -q --allow-empty -m 'new top'")
+        session.app.handle([.character("r")])
+        try await session.waitFor("the refresh") { $0.hasPrefix(" The history was rewritten") || $0.hasPrefix(" 1 new commit") }
+        let status = try await session.settled()
+        // c 57 and c 56 went, and c 56 was the last loaded: older ones may have gone too.
+        #expect(status.hasPrefix(" The history was rewritten: at least 2 commits gone, 1 new commit "), "\(status)")
+        #expect(subjects(session) == ["new top", "c 60", "c 59", "c 58"])
+        #expect(!session.screen.loadedSnapshot.hasMore)
+    }
+}

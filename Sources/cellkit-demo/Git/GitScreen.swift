@@ -200,7 +200,8 @@ final class GitScreen: DemoScreen {
 
     /// Reads the history again. New commits (not in the history shown, newer than its
     /// head) go on top and are counted; when the history was rewound or rewritten
-    /// (`git reset`, a rebase), it is read again from the top, without the commits it lost.
+    /// (`git reset`, a rebase), or a graft or a shallower fetch made commits shown go (with
+    /// new commits on top or not), it is read again from the top, without the commits it lost.
     ///
     /// `r` while End or "search the rest" reads every page refreshes once that is done (End's
     /// move to the last row included); `r` while keys wait for the next page refreshes once they
@@ -272,6 +273,20 @@ final class GitScreen: DemoScreen {
                 let moved = refs.commitsDecoratedDifferently(from: refsShown)
                 return shown.dropFirst(max(1, firstRows)).contains { moved.contains(Substring($0)) }
             }
+            /// A graft, or a shallow clone's boundary moved: commits shown may have gone from the
+            /// history (`git replace --graft`, `git fetch --depth=2`), also under `newOnTop` new
+            /// commits. When some did, the history is read again from the top, and the status says
+            /// what went and what came; returns whether it did.
+            @MainActor func reloadedWithoutCommitsGone(newOnTop: Int) async -> Bool {
+                guard let refs, let refsShown, refs.reshapesHistory(from: refsShown), let now = await repository.historyHashes() else { return false }
+                let kept = Set(now)
+                guard shown.contains(where: { !kept.contains($0) }) else { return false }
+                // New commits on top are git's count (those of `now` not shown may be older ones too).
+                let message = Self.replacedMessage(shown: shown, shownAll: shownAll, now: now, notOlder: shownAll && newOnTop == 0 ? now : nil)
+                self.refreshMessage = newOnTop > 0 ? message.map { $0 + ", " + Self.newCommits(newOnTop) } : message
+                await self.reload(keepingSelection: selected, readingUpTo: shown.count + newOnTop).value
+                return true
+            }
             switch change {
             case .unchanged:
                 if let refs, refs == refsShown {
@@ -282,16 +297,7 @@ final class GitScreen: DemoScreen {
                     self.showStatus("Up to date")
                     return
                 }
-                // A graft, or a shallow clone's boundary moved: commits shown may have gone
-                // from the history (`git replace --graft`, `git fetch --depth=2`).
-                if let refs, let refsShown, refs.reshapesHistory(from: refsShown), let now = await repository.historyHashes() {
-                    let kept = Set(now)
-                    if shown.contains(where: { !kept.contains($0) }) {
-                        self.refreshMessage = Self.replacedMessage(shown: shown, shownAll: shownAll, now: now, notOlder: shownAll ? now : nil)
-                        await self.reload(keepingSelection: selected, readingUpTo: shown.count).value
-                        return
-                    }
-                }
+                if await reloadedWithoutCommitsGone(newOnTop: 0) { return }
                 // Every commit loaded, and more now below them: a shallow clone deepened
                 // (`git fetch --deepen`), its boundary commits given parents.
                 let total = shownAll ? await repository.commitCount() : nil
@@ -308,7 +314,15 @@ final class GitScreen: DemoScreen {
                 await self.source.refresh().value
                 await self.keepSelection(selected)
             case .added(let count):
-                self.refreshMessage = count == 0 ? "Up to date" : Self.newCommits(count)
+                // Commits may have gone under the new ones (a graft made with them): checked as
+                // under an unchanged head.
+                if await reloadedWithoutCommitsGone(newOnTop: count) { return }
+                // Every commit loaded, and more now below them too (a graft undone, a deepen, made
+                // with the new commits): counted and read, as under an unchanged head.
+                var total: Int?
+                if shownAll, let refs, let refsShown, refs.reshapesHistory(from: refsShown) { total = await repository.commitCount() }
+                let older = total.map { max(0, $0 - shown.count - count) } ?? 0
+                self.refreshMessage = (count == 0 ? "Up to date" : Self.newCommits(count)) + (older > 0 ? ", " + Self.olderCommits(older) : "")
                 if decorationsMovedBelow(self.pageSize - count) {
                     await self.reload(keepingSelection: selected, readingUpTo: shown.count + count, readingAll: true).value
                     return
@@ -316,10 +330,11 @@ final class GitScreen: DemoScreen {
                 // The first page reaches the head shown: no new commit is left for a later page;
                 // the commits loaded below it are kept as they are (not read again).
                 self.history.nextFirstPageSize = count + 1
-                self.history.keepBelowNextFirstPage(self.pages.items, newCommits: count, hasMore: self.pages.hasMore)
+                self.history.keepBelowNextFirstPage(self.pages.items, newCommits: count, hasMore: self.pages.hasMore || older > 0)
                 // Every commit was loaded: the rows the refresh keeps below its first page are
-                // the rest (the source says more may follow until a page confirms them).
-                self.printed.knownTotal = shownAll ? shown.count + count : nil
+                // the rest, but for the older ones counted (the source says more may follow until
+                // a page confirms them).
+                self.printed.knownTotal = shownAll ? older > 0 ? total : shown.count + count : nil
                 await self.source.refresh().value
                 await self.keepSelection(selected)
             case .rewritten(let removed, let added):
