@@ -119,6 +119,28 @@ struct DemoReport15GraftWithNewCommitsTests {
         #expect(subjects(session) == ["newer top", "new top"] + (1...30).reversed().map { "c \($0)" })
     }
 
+    @Test("a deepen that brings a new commit too: the new commit and the older ones counted, and read")
+    func deepenWithNewCommit() async throws {
+        let origin = try ScratchRepository.emptyCommits("deepen-and-new", 12)
+        defer { origin.remove() }
+        let shallow = origin.root.appendingPathComponent("shallow").path
+        let cloned = try Spawn.run(["git", "clone", "-q", "--depth", "7", "file://" + origin.path, shallow])
+        try #require(cloned.status == 0, "\(cloned.errorOutput)")
+        let session = await AppSession(GitScreen(path: shallow, pageSize: 5))
+        session.app.handle([.end])
+        try await session.waitFor("the shallow history") { $0.hasPrefix(" 7 commits") }
+        try runGit(origin, "git commit -q --allow-empty -m 'new top'")
+        let fetched = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git fetch -q --deepen=3 origin; git merge -q --ff-only FETCH_HEAD", "sh", shallow])
+        try #require(fetched.status == 0, "\(fetched.errorOutput)")
+        session.app.handle([.character("r")])
+        try await session.waitFor("the refresh") { $0.hasPrefix(" 1 new commit") || $0.hasPrefix(" The history") }
+        let status = try await session.settled()
+        #expect(status.hasPrefix(" 1 new commit, 3 older commits "), "\(status)")
+        session.app.handle([.end])
+        try await session.waitFor("every page") { position($0).map { $0.row == 11 && $0.of == 11 } ?? false }
+        #expect(subjects(session) == ["new top"] + (3...12).reversed().map { "c \($0)" })
+    }
+
     @Test("with pages left, a graft and a new commit in one r: “at least” the loaded commits gone, and the new one")
     func graftAndNewCommitWithPagesLeft() async throws {
         let repository = try ScratchRepository.emptyCommits("graft-and-new-paged", 60)
