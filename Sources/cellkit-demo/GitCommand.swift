@@ -26,7 +26,7 @@ struct GitCommand: ParsableCommand {
         commits newer than the head shown (r during End or while the filter searches the rest refreshes once that is done); after a rewind or \
         rebase the history is read again (the selected commit stays selected when it is still there), and the status \
         line says how many commits went (all of them when HEAD is left on an unborn branch; also when a graft or a \
-        shallower fetch drops them under the same head). A PATH \
+        shallower fetch drops them, under the same head or under new commits). A PATH \
         that is not a repository, does not exist, cannot be read, or that git refuses (dubious \
         ownership, with git's safe.directory advice; a bad config value, with git's message) shows \
         the error row, and exits 1 when piped. A commit git cannot read (a corrupt repository) \
