@@ -56,7 +56,7 @@ private final class HistoryScreen {
 
     /// Polls (with a bound) until `done` holds for the frame and the status line, and no refresh
     /// runs (an `r` while one runs is not taken).
-    func waitFor(_ what: String, timeout: TimeInterval = 15, _ done: ([String], String?) -> Bool) async throws {
+    func waitFor(_ what: String, timeout: TimeInterval = 90, _ done: ([String], String?) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             await screen.controller.settle()

@@ -48,7 +48,7 @@ final class AppSession {
     }
 
     /// Polls (with a bound) until `done` holds for the status line.
-    func waitFor(_ what: String, timeout: TimeInterval = 30, _ done: (String) -> Bool) async throws {
+    func waitFor(_ what: String, timeout: TimeInterval = 90, _ done: (String) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             await screen.controller.settle()
