@@ -90,13 +90,20 @@ struct DuplicateEditTests {
     /// The texts of a paged and a remote source that loaded `first`, took `edit`, then fetched
     /// `refreshed` (a refresh).
     static func refreshed(_ first: [Post], edit: @escaping (inout [Post]) -> Void, then refreshed: [Post]) async -> [[String]] {
+        await Self.refreshed(first, edits: [edit], then: refreshed)
+    }
+
+    /// ``refreshed(_:edit:then:)`` with several edits, one after the other.
+    static func refreshed(_ first: [Post], edits: [(inout [Post]) -> Void], then refreshed: [Post]) async -> [[String]] {
         let fetches = Fetches(pages: [first, refreshed])
         let paged = PaginatedDataSource<Post>(prefetchDistance: 0) { _ in Page(await fetches.paged(), hasMore: false) }
         let remote = RemoteDataSource<Post> { await fetches.remote() }
         await paged.load().value
         await remote.load().value
-        paged.edit(edit)
-        remote.edit(edit)
+        for edit in edits {
+            paged.edit(edit)
+            remote.edit(edit)
+        }
         await paged.refresh().value
         await remote.refresh().value
         return [paged.items.map(\.text), remote.items.map(\.text)]
@@ -171,6 +178,12 @@ struct DuplicateEditTests {
         }, then: Self.xyb) {
             #expect(texts == ["y", "b"])
         }
+        // Removed one at a time ("y", then "x"), then a row of id 1 inserted with other content: it
+        // lifts the removal of the one removed last, "x", whose server copy then shows; "y" stays removed.
+        for texts in await Self.refreshed(Self.xyb, edits: [{ _ = $0.remove(at: 1) }, { _ = $0.remove(at: 0) },
+                                                            { $0.insert(Post(1, "x, rewritten"), at: 0) }], then: Self.xyb) {
+            #expect(texts == ["x", "b"])
+        }
     }
 
     @Test func aRowInsertedWithAnIDThatShowsGoesAtTheNextFetch() async {
@@ -198,6 +211,20 @@ struct DuplicateEditTests {
         #expect(source.items.map(\.text) == ["x", "b", "c"])
         await source.loadNextPage()?.value
         #expect(source.items.map(\.text) == ["x", "b", "c"])
+    }
+
+    @Test func rowsOfOneIDAreMatchedByContentThenOrder() {
+        func match(_ base: [String], _ rows: [String]) -> [Int?] { RowMatching.match(base, rows, isContentEqual: ==) }
+        #expect(match(["x", "y"], ["y"]) == [1], "the row left is the one with its content")
+        #expect(match(["x", "y"], ["y", "x"]) == [1, 0], "swapped")
+        #expect(match(["x", "y"], ["z"]) == [0], "no equal content: the first row left")
+        #expect(match(["x", "y"], ["y", "z", "w"]) == [1, 0, nil], "rows beyond them are new")
+        #expect(match(["p", "p"], ["p"]) == [0])
+        // Many rows of one id, a few removed and two moved: each keeps its row.
+        let base = (0..<3000).map(String.init)
+        var rows = base.filter { Int($0)! % 700 != 3 }
+        rows.swapAt(10, 2000)
+        #expect(match(base, rows) == rows.map { Int($0)! })
     }
 
     /// Random removals and moves, in nested edits too, on lists whose ids repeat (each row's

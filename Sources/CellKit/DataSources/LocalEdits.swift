@@ -69,7 +69,7 @@ struct LocalEdits<Item: Identifiable & Sendable> where Item.ID: Sendable {
                 inserted.insert(id)
                 lift(new, id)
             } else {
-                let matched = RowMatching.match(old, new, isContentEqual: Self.isContentEqual)
+                let matched = Self.match(old, new)
                 var taken = [Bool](repeating: false, count: old.count)
                 for case let place? in matched { taken[place] = true }
                 let gone = old.indices.filter { !taken[$0] }.map { old[$0] }
@@ -90,6 +90,11 @@ struct LocalEdits<Item: Identifiable & Sendable> where Item.ID: Sendable {
     }
 
     private static func isContentEqual(_ a: Item, _ b: Item) -> Bool { ListItem(a).isContentEqual(to: ListItem(b)) }
+
+    /// ``RowMatching/match(_:_:isContentEqual:)`` of items, their content compared as rows'.
+    private static func match(_ base: [Item], _ rows: [Item]) -> [Int?] {
+        RowMatching.match(base.map { ListItem($0) }, rows.map { ListItem($0) }) { $0.isContentEqual(to: $1) }
+    }
 
     /// Whether row `id` was inserted locally and no fetch returned it yet.
     func isInserted(_ id: ItemID) -> Bool { inserted.contains(id) }
@@ -145,7 +150,7 @@ struct LocalEdits<Item: Identifiable & Sendable> where Item.ID: Sendable {
         var skipped = Set<Int>()
         for (id, indices) in groups {
             let shownRows = stay[id] ?? []
-            let places = RowMatching.match(shownRows + (removedRows[id] ?? []), indices.map { fetched[$0] }, isContentEqual: Self.isContentEqual)
+            let places = Self.match(shownRows + (removedRows[id] ?? []), indices.map { fetched[$0] })
             for (index, place) in zip(indices, places) where (place ?? -1) >= shownRows.count { skipped.insert(index) }
         }
         return skipped

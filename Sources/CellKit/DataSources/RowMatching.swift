@@ -22,26 +22,33 @@ enum RowMatching {
     /// too, in order) of the row it takes the place of, or `nil` for a row beyond them: equal
     /// content first (the first row of `base` left with equal content), then the rows left
     /// in order.
-    /// - Complexity: O(*n* + *m*) when the rows keep their content and order, O(*n* × *m*) at
-    ///   most (duplicates only: the rows of one identity).
+    /// - Complexity: about O(*n* + *m*) content comparisons when the rows keep their content
+    ///   (rows removed or moved), O(*n* × *m*) at most (many rows of one identity whose content
+    ///   changed).
     static func match<Row>(_ base: [Row], _ rows: [Row], isContentEqual: (Row, Row) -> Bool) -> [Int?] {
         var matched = [Int?](repeating: nil, count: rows.count)
-        var taken = [Bool](repeating: false, count: base.count)
-        var firstFree = 0
+        // free[i]: a row of `base` at or after i that may be untaken (the first untaken one once
+        // followed to its end): taken rows are skipped without comparing them again.
+        var free = Array(0...base.count)
+        func firstFree(from index: Int) -> Int {
+            var root = index
+            while free[root] != root { root = free[root] }
+            var step = index
+            while free[step] != root { (step, free[step]) = (free[step], root) }
+            return root
+        }
         for (index, row) in rows.enumerated() {
-            var candidate = firstFree
-            while candidate < base.count && (taken[candidate] || !isContentEqual(base[candidate], row)) { candidate += 1 }
+            var candidate = firstFree(from: 0)
+            while candidate < base.count && !isContentEqual(base[candidate], row) { candidate = firstFree(from: candidate + 1) }
             guard candidate < base.count else { continue }
             matched[index] = candidate
-            taken[candidate] = true
-            while firstFree < base.count && taken[firstFree] { firstFree += 1 }
+            free[candidate] = candidate + 1
         }
-        var next = firstFree
         for index in rows.indices where matched[index] == nil {
-            while next < base.count && taken[next] { next += 1 }
-            guard next < base.count else { break }
-            matched[index] = next
-            taken[next] = true
+            let candidate = firstFree(from: 0)
+            guard candidate < base.count else { break }
+            matched[index] = candidate
+            free[candidate] = candidate + 1
         }
         return matched
     }
