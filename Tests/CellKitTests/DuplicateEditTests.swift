@@ -87,6 +87,16 @@ struct DuplicateEditTests {
         for texts in sources.texts { #expect(texts == ["a dup", "a", "b"]) }
     }
 
+    @Test func sectionsThatShareAnIDAreToldApartByOrderInANestedEdit() {
+        func section(_ posts: [Post]) -> TableSection { TableSection(id: 0, items: posts.map { ListItem($0) }) }
+        let source = SimpleDataSource(model: TableModel(sections: [section([Post(1, "a")]), section([Post(2, "b"), Post(3, "c")])]))
+        source.edit { model in
+            source.edit { inner in _ = inner.remove(at: ItemPath(item: 1, section: 1)) }   // "c", in the second section 0
+            _ = model.insert([ListItem(Post(4, "d"))], at: ItemPath(item: 1, section: 0))
+        }
+        #expect(source.model.sections.map { $0.items.compactMap { $0.model(as: Post.self)?.text } } == [["a", "d"], ["b"]])
+    }
+
     /// The texts of a paged and a remote source that loaded `first`, took `edit`, then fetched
     /// `refreshed` (a refresh).
     static func refreshed(_ first: [Post], edit: @escaping (inout [Post]) -> Void, then refreshed: [Post]) async -> [[String]] {
