@@ -75,8 +75,12 @@ public struct DuplicateIdentifier: Hashable, Sendable, CustomStringConvertible {
             places = groups.map { "\($0.rows.count == 1 ? "row" : "rows") \($0.rows.map(String.init).joined(separator: ", ")) of section \($0.section)" }.joined(separator: " and ")
         case .section: places = "sections " + positions.map { String($0.section) }.joined(separator: ", ")
         }
-        let noun = kind == .item ? "identifier" : "section identifier"
-        return "duplicate \(noun) \(identifier) in \(side) snapshot at \(places); the first occurrence keeps the identity, later ones are distinct items"
+        switch kind {
+        case .item:
+            return "duplicate identifier \(identifier) in \(side) snapshot at \(places); the first occurrence keeps the identity, later ones are distinct items"
+        case .section:
+            return "duplicate section identifier \(identifier) in \(side) snapshot at \(places); the first occurrence keeps the identity, later ones are distinct sections (each deleted or inserted whole, with its rows)"
+        }
     }
 }
 

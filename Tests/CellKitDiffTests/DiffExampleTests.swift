@@ -189,6 +189,12 @@ struct DiffExampleTests {
             DuplicateIdentifier(side: .old, kind: .section, identifier: "1", positions: [ItemPath(item: -1, section: 0), ItemPath(item: -1, section: 1)]),
         ])
         #expect(changes.duplicates[0].description.contains("section identifier 1 in old snapshot at sections 0, 1"))
+        // What it says of the later ones (outside check 13c: it said "distinct items"): the
+        // later section is deleted whole, with its row; row 5 is inserted into the first.
+        #expect(changes.duplicates[0].description.hasSuffix(
+            "the first occurrence keeps the identity, later ones are distinct sections (each deleted or inserted whole, with its rows)"))
+        #expect(changes.stages.flatMap(\.changeset.sectionDeletes) == [1])
+        #expect(changes.stages.flatMap(\.changeset.itemInserts) == [ItemPath(item: 0, section: 0)])
         try checkSectioned(old: old, new: new)
     }
 

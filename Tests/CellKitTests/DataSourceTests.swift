@@ -242,6 +242,47 @@ struct DataSourceRaceTests {
         #expect(screen.placeholder is NoResultsPlaceholder)
     }
 
+    /// The recipe for a stream that throws (DataSourcesPagingAndRefresh; outside check 13c: the
+    /// article showed no way for the error to reach the screen): the last content with `.failed`.
+    @Test func aThrowingStreamsErrorReachesTheScreen() async throws {
+        @MainActor func follow(_ stream: AsyncThrowingStream<[Post], any Error>, in controller: ListController) -> Task<Void, Never> {
+            Task { @MainActor [weak controller] in
+                var latest = TableModel()
+                do {
+                    for try await postsNow in stream {
+                        latest = TableModel(postsNow)
+                        controller?.submit(ListSnapshot(latest, state: postsNow.isEmpty ? .empty : .loaded))
+                    }
+                } catch is CancellationError {
+                } catch {
+                    controller?.submit(ListSnapshot(latest, state: .failed(error)))
+                }
+            }
+        }
+        // With content: it stays (the newest, also when it had not shown yet), onError hears the error.
+        let screen = PostScreen()
+        let (stream, feed) = AsyncThrowingStream.makeStream(of: [Post].self)
+        let task = follow(stream, in: screen.controller)
+        feed.yield(posts(0..<2))
+        feed.yield(posts(0..<3))
+        feed.finish(throwing: FetchFailed(reason: "socket closed"))
+        await task.value
+        await screen.controller.settle()
+        #expect(screen.shownIDs == [0, 1, 2])
+        #expect(screen.errors.value == ["fetch failed: socket closed"])
+        try screen.expectConsistent()
+
+        // With none: the error row.
+        let empty = PostScreen()
+        let (failing, end) = AsyncThrowingStream.makeStream(of: [Post].self)
+        let failed = follow(failing, in: empty.controller)
+        end.finish(throwing: FetchFailed())
+        await failed.value
+        await empty.controller.settle()
+        #expect(empty.placeholder is ErrorPlaceholder)
+        #expect(empty.errors.value.isEmpty)
+    }
+
     @Test func manySnapshotsFromManyTasksEndWithTheLastOneAndNoInvalidBatch() async throws {
         // Seeded: snapshots of random sizes and orders, submitted from the main actor while
         // earlier ones are still being diffed; every batch is checked by the headless view.

@@ -126,6 +126,38 @@ struct RowIdentityTests {
         #expect(ItemID(Draft(id: nil, title: "x")) != ItemID(Draft(id: 0, title: "x")))
     }
 
+    /// RowIdentity: ids of several kinds in one model type through a `Sendable` wrapper
+    /// (outside check 13c: `AnyHashable` is not `Sendable`, and the article did not say what works).
+    @Test func idsOfSeveralTypesWorkThroughASendableWrapper() throws {
+        struct AnyID: Hashable, Sendable {
+            let base: any Hashable & Sendable
+            init(_ base: some Hashable & Sendable) { self.base = base }
+            static func == (a: AnyID, b: AnyID) -> Bool { AnyHashable(a.base) == AnyHashable(b.base) }
+            func hash(into hasher: inout Hasher) { AnyHashable(base).hash(into: &hasher) }
+        }
+        struct Entry: Identifiable, Equatable, Sendable { let id: AnyID; var title: String }
+
+        let old = [Entry(id: AnyID(7), title: "post"), Entry(id: AnyID("7"), title: "ad"), Entry(id: AnyID(8), title: "other")]
+        let new = [Entry(id: AnyID("7"), title: "ad, edited"), Entry(id: AnyID(7), title: "post"), Entry(id: AnyID(8), title: "other")]
+        // The wrapper is the id: 7 and "7" are two rows, found with the wrapper only.
+        let model = TableModel(old)
+        #expect(model.indexPath(of: ItemID(type: Entry.self, id: AnyID("7"))) == ItemPath(item: 1, section: 0))
+        #expect(model.indexPath(of: ItemID(type: Entry.self, id: AnyID(7))) == ItemPath(item: 0, section: 0))
+        #expect(model.indexPath(of: ItemID(type: Entry.self, id: 7)) == nil)
+        // The diff sees a move and an update, no duplicate, no delete or insert.
+        let changes = StagedChangeset(from: old.map { ListItem($0) }, to: new.map { ListItem($0) })
+        let all = changes.stages.map(\.changeset)
+        #expect(changes.duplicates.isEmpty)
+        #expect(all.allSatisfy { $0.itemDeletes.isEmpty && $0.itemInserts.isEmpty })
+        #expect(all.flatMap(\.itemMoves).count == 1 && all.flatMap(\.itemUpdates).count == 1)
+        // On a screen too.
+        let (controller, listView, log) = screen(old.map { ListItem($0) })
+        controller.apply(TableModel(sections: [TableSection(id: 0, items: new.map { ListItem($0) })]))
+        #expect(log.all.filter { $0.kind == .duplicateIdentifier }.isEmpty, "\(log.all)")
+        try listView.checkConsistency()
+        #expect(controller.displayed.indexPath(of: ItemID(type: Entry.self, id: AnyID(7))) == ItemPath(item: 1, section: 0))
+    }
+
     /// A resource goes by the object a row shows, not by an explicit id that happens to equal
     /// another object's own id (recheck 12, r1: `ListItem(Draft 11, id: 1)` beside Draft 1 got
     /// Draft 1's image, through `provideResource` and a `ResourceLoader`).

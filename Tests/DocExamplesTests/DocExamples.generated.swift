@@ -410,7 +410,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:373
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:374
 @MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -444,7 +444,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/RemoteDataSource.swift:82
+// Sources/CellKit/DataSources/RemoteDataSource.swift:83
 @MainActor private func docExample39() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
 
@@ -488,7 +488,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/SimpleDataSource.swift:107
+// Sources/CellKit/DataSources/SimpleDataSource.swift:108
 @MainActor private func docExample42() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
@@ -1428,14 +1428,22 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:271
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:279
 @MainActor private func docExample97() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
-    @MainActor func follow(_ scores: AsyncStream<[Score]>, in controller: ListController) -> Task<Void, Never> {
+    @MainActor func follow(_ scores: AsyncThrowingStream<[Score], any Error>, in controller: ListController) -> Task<Void, Never> {
         Task { @MainActor [weak controller] in
-            for await latest in scores {
-                controller?.submit(ListSnapshot(TableModel(latest), state: latest.isEmpty ? .empty : .loaded))
+            var latest = TableModel()
+            do {
+                for try await scoresNow in scores {
+                    latest = TableModel(scoresNow)
+                    controller?.submit(ListSnapshot(latest, state: scoresNow.isEmpty ? .empty : .loaded))
+                }
+            } catch is CancellationError {
+                // The screen went: nothing to show.
+            } catch {
+                controller?.submit(ListSnapshot(latest, state: .failed(error)))
             }
         }
     }
@@ -1695,7 +1703,7 @@ import Testing
     assert(source.items == inbox.conversations)
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:230
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:232
 @MainActor private func docExample111() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1719,7 +1727,7 @@ import Testing
     assert(mails == [Mail(id: 2, isRead: true), Mail(id: 3)])
 }
 
-// Sources/CellKit/Documentation.docc/PagingAndEdits.md:257
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:259
 @MainActor private func docExample112() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
@@ -1731,8 +1739,19 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/Performance.md:91
+// Sources/CellKit/Documentation.docc/PagingAndEdits.md:299
 @MainActor private func docExample113() async throws {
+    struct Reply: Identifiable, Equatable, Sendable { let id: Int; var text: String }
+
+    let thread = RemoteDataSource { [Reply(id: 1, text: "first"), Reply(id: 1, text: "again"), Reply(id: 2, text: "ok")] }
+    await thread.load().value
+    thread.edit { replies in replies.removeAll { $0.text == "first" } }   // one of the two rows of id 1
+    await thread.refresh().value
+    assert(thread.items.map(\.text) == ["again", "ok"])
+}
+
+// Sources/CellKit/Documentation.docc/Performance.md:91
+@MainActor private func docExample114() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1742,7 +1761,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1769,7 +1788,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:60
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1793,7 +1812,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:151
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample117() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1815,7 +1834,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:180
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1827,8 +1846,8 @@ import Testing
     assert(warmed.count == 3)                  // rows 2, 3 and 4: just below the two on screen
 }
 
-// Sources/CellKit/Documentation.docc/RowIdentity.md:67
-@MainActor private func docExample118() async throws {
+// Sources/CellKit/Documentation.docc/RowIdentity.md:76
+@MainActor private func docExample119() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1844,8 +1863,23 @@ import Testing
     assert(tags.indexPath(of: Tag(name: "linux")) == ItemPath(item: 1, section: 0))
 }
 
+// Sources/CellKit/Documentation.docc/RowIdentity.md:94
+@MainActor private func docExample120() async throws {
+    struct AnyID: Hashable, Sendable {
+        let base: any Hashable & Sendable
+        init(_ base: some Hashable & Sendable) { self.base = base }
+        static func == (a: AnyID, b: AnyID) -> Bool { AnyHashable(a.base) == AnyHashable(b.base) }
+        func hash(into hasher: inout Hasher) { AnyHashable(base).hash(into: &hasher) }
+    }
+    struct Entry: Identifiable, Equatable, Sendable { let id: AnyID; var title: String }
+
+    let entries = TableModel([Entry(id: AnyID(7), title: "a post"), Entry(id: AnyID("7"), title: "an ad")])
+    assert(entries.indexPath(of: ItemID(type: Entry.self, id: AnyID("7"))) == ItemPath(item: 1, section: 0))
+    assert(entries.indexPath(of: ItemID(type: Entry.self, id: 7)) == nil)   // the id is the wrapper
+}
+
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample121() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1861,7 +1895,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample122() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1883,7 +1917,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:137
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample123() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func keepTheSelectionInView() throws {
@@ -1904,7 +1938,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:182
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample124() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1919,7 +1953,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:209
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample125() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1936,7 +1970,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:248
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample126() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1951,7 +1985,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:267
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample127() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1971,7 +2005,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample128() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1986,7 +2020,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample129() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -2004,7 +2038,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample130() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -2018,7 +2052,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:41
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample131() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -2033,14 +2067,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample132() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:33
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample133() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2057,7 +2091,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample134() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -2065,7 +2099,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample135() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -2078,7 +2112,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample136() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -2087,7 +2121,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:94
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample137() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -2095,7 +2129,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:202
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample138() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -2104,7 +2138,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:210
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample139() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -2112,14 +2146,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:292
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample140() async throws {
     let avatar = StyledLine("AL", style: TextStyle(foreground: .brightWhite, background: .palette(39)))
     let eight = avatar.limitingColors(to: 8).spans[0].style
     assert(eight.foreground == .white && eight.background == .cyan)
 }
 
 // Sources/CellKitTerminal/StyledText.swift:322
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample141() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -2127,14 +2161,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:508
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample142() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:53
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample143() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2146,7 +2180,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:27
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample144() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2155,14 +2189,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:50
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample145() async throws {
     let xterm = TerminalCapabilities(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
     assert(xterm.colors == 256)
     assert(TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"]).colors == 0)
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:16
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample146() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2173,7 +2207,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:11
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample147() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2189,7 +2223,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:15
-@MainActor private func docExample146() async throws {
+@MainActor private func docExample148() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2206,7 +2240,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample147() async throws {
+@MainActor private func docExample149() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2230,13 +2264,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample148() async throws {
+@MainActor private func docExample150() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample149() async throws {
+@MainActor private func docExample151() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2263,7 +2297,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample150() async throws {
+@MainActor private func docExample152() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2283,7 +2317,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample151() async throws {
+@MainActor private func docExample153() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2301,7 +2335,7 @@ import Testing
 }
 
 // README.md:171
-@MainActor private func docExample152() async throws {
+@MainActor private func docExample154() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2314,7 +2348,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 152 examples compile and run") @MainActor func run() async throws {
+    @Test("all 154 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2467,5 +2501,7 @@ struct DocExamples {
         try await docExample150()
         try await docExample151()
         try await docExample152()
+        try await docExample153()
+        try await docExample154()
     }
 }

@@ -54,7 +54,9 @@ final class NestedEdits<Content> {
 }
 
 /// Replaying what one edit changed (`before` → `after`) on content that another edit
-/// changed meanwhile (`onto`), rows matched by identity.
+/// changed meanwhile (`onto`), rows matched by identity; rows that share an identity
+/// (duplicates) by content, then by order (see ``RowMatching``): which of them an edit
+/// removed, kept or moved is read from what it left.
 enum EditReplay {
     /// `onto` with the changes that turned `before` into `after`:
     /// - rows `after` lacks (removed) are removed;
@@ -67,31 +69,48 @@ enum EditReplay {
     static func replay<Row, ID: Hashable>(
         _ before: [Row], _ after: [Row], onto: [Row], id: (Row) -> ID, isContentEqual: (Row, Row) -> Bool
     ) -> [Row] {
-        var beforeIndex: [ID: Int] = [:]
-        for (index, row) in before.enumerated() where beforeIndex[id(row)] == nil { beforeIndex[id(row)] = index }
-        let afterIDs = Set(after.lazy.map(id))
-        var result = onto.filter { row in beforeIndex[id(row)] == nil || afterIDs.contains(id(row)) }
+        replayKeyed(before, after, onto: onto, id: id, isContentEqual: isContentEqual).rows
+    }
+
+    /// ``replay(_:_:onto:id:isContentEqual:)``, with the key of each row of the result (see
+    /// ``RowMatching/keys(_:_:id:isContentEqual:)``: counted in `before`).
+    static func replayKeyed<Row, ID: Hashable>(
+        _ before: [Row], _ after: [Row], onto: [Row], id: (Row) -> ID, isContentEqual: (Row, Row) -> Bool
+    ) -> (rows: [Row], keys: [RowMatching.Key<ID>]) {
+        let keyed = RowMatching.keys(before, [after, onto], id: id, isContentEqual: isContentEqual)
+        let afterKeys = keyed.versions[0]
+        var beforeIndex: [RowMatching.Key<ID>: Int] = [:]
+        beforeIndex.reserveCapacity(before.count)
+        for (index, key) in keyed.before.enumerated() { beforeIndex[key] = index }
+        let kept = Set(afterKeys)
+        var result: [Row] = []
+        var resultKeys: [RowMatching.Key<ID>] = []
+        for (row, key) in zip(onto, keyed.versions[1]) where beforeIndex[key] == nil || kept.contains(key) {
+            result.append(row)
+            resultKeys.append(key)
+        }
 
         // The kept rows that did not move: the longest run in their old order.
-        var kept: [(after: Int, before: Int)] = []
-        for (index, row) in after.enumerated() {
-            if let old = beforeIndex[id(row)] { kept.append((index, old)) }
+        var stayed: [(after: Int, before: Int)] = []
+        for (index, key) in afterKeys.enumerated() {
+            if let old = beforeIndex[key] { stayed.append((index, old)) }
         }
-        let stays = Set(longestIncreasing(kept.map(\.before)).map { kept[$0].after })
+        let stays = Set(longestIncreasing(stayed.map(\.before)).map { stayed[$0].after })
         // Whether a row of `before` follows position `index` of `after`.
         var keptAfter = [Bool](repeating: false, count: after.count + 1)
         for index in after.indices.reversed() {
-            keptAfter[index] = keptAfter[index + 1] || beforeIndex[id(after[index])] != nil
+            keptAfter[index] = keptAfter[index + 1] || beforeIndex[afterKeys[index]] != nil
         }
 
         for (index, row) in after.enumerated() {
-            let rowID = id(row)
-            let position = result.firstIndex { id($0) == rowID }
-            if let old = beforeIndex[rowID] {
+            let key = afterKeys[index]
+            let position = resultKeys.firstIndex(of: key)
+            if let old = beforeIndex[key] {
                 guard let position else { continue }  // removed meanwhile: stays removed
                 if !isContentEqual(before[old], row) { result[position] = row }
                 if stays.contains(index) { continue }
                 result.remove(at: position)
+                resultKeys.remove(at: position)
             } else if position != nil {
                 continue  // added meanwhile too
             }
@@ -104,15 +123,15 @@ enum EditReplay {
                 var anchor: Int?
                 var previous = index - 1
                 while anchor == nil, previous >= 0 {
-                    let previousID = id(after[previous])
-                    anchor = result.firstIndex { id($0) == previousID }
+                    anchor = resultKeys.firstIndex(of: afterKeys[previous])
                     previous -= 1
                 }
                 target = anchor.map { $0 + 1 } ?? 0
             }
             result.insert(row, at: min(target, result.count))
+            resultKeys.insert(key, at: min(target, resultKeys.count))
         }
-        return result
+        return (result, resultKeys)
     }
 
     /// `onto` with what turned the items `before` into `after`, rows matched by their
@@ -126,12 +145,17 @@ enum EditReplay {
     /// they changed), and in each section both hold, its rows replayed by identity.
     static func replay(_ before: TableModel, _ after: TableModel, onto: TableModel) -> TableModel {
         var result = onto
-        result.sections = replay(before.sections, after.sections, onto: onto.sections, id: \.id, isContentEqual: { _, _ in true })
-        let beforeSections = Dictionary(before.sections.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let afterSections = Dictionary(after.sections.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for index in result.sections.indices {
-            let sectionID = result.sections[index].id
-            guard let old = beforeSections[sectionID], let new = afterSections[sectionID] else { continue }
+        // Sections that share an ID are told apart by their order (see ``RowMatching``).
+        let sections = replayKeyed(before.sections, after.sections, onto: onto.sections, id: \.id, isContentEqual: { _, _ in true })
+        result.sections = sections.rows
+        let keyed = RowMatching.keys(before.sections, [after.sections], id: \.id, isContentEqual: { _, _ in true })
+        var beforeSections: [RowMatching.Key<SectionID>: TableSection] = [:]
+        for (key, section) in zip(keyed.before, before.sections) { beforeSections[key] = section }
+        var afterSections: [RowMatching.Key<SectionID>: TableSection] = [:]
+        for (key, section) in zip(keyed.versions[0], after.sections) { afterSections[key] = section }
+        for (index, key) in sections.keys.enumerated() {
+            let sectionID = key.id
+            guard let old = beforeSections[key], let new = afterSections[key] else { continue }
             if old.header != new.header { result.sections[index].header = new.header }
             if old.footer != new.footer { result.sections[index].footer = new.footer }
             let oldRows = Array(old.items)

@@ -181,7 +181,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// page by itself (``awaitsVisibleEnd`` is `false`) until a page or a load is asked for
     /// (a row coming on screen, ``loadNextPage()``, ``loadUntil(_:)``, a load or refresh).
     private var heldByCancel = false
-    private var edits = LocalEdits()
+    private var edits = LocalEdits<Item>()
     /// Whether the closure of an ``edit(_:)`` runs, and the edits made inside it, applied after it.
     private let nested = NestedEdits<[Item]>()
 
@@ -347,7 +347,8 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     /// handed in. Later loads respect the edit:
     /// - a removed item never comes back, neither from a later page nor from a
     ///   refresh (its row identity, ``ItemID``, is skipped from then on, unless it
-    ///   is inserted again; removing a `Dog` 1 does not hide a `Cat` 1);
+    ///   is inserted again; removing a `Dog` 1 does not hide a `Cat` 1; of rows that share
+    ///   an id, only the server's copy of the one removed is skipped: see <doc:PagingAndEdits>);
     /// - an inserted item stays where it was put until a fetch returns it; then the
     ///   server's copy takes its place: where the refreshed first page or the next page
     ///   puts it (as an item the server just sent), in the server's version;
@@ -392,11 +393,11 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
         try nested.edit(items, change, replay: EditReplay.replay) { edited in
+            let previous = items
             let before = items.map { ItemID($0) }
             items = edited
             let after = items.map { ItemID($0) }
-            edits.record(before: before, after: after)
-            ids = Set(after)
+            ids = edits.record(before: previous, beforeIDs: before, after: items, afterIDs: after)
             unconfirmedHint = 0
             if !unconfirmed.isEmpty {
                 // Removed rows leave the set; so do moved ones: they stay where they were put.
@@ -511,7 +512,7 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             nextPageError = nil
             let previous = items
             // Repeats within the page stay: distinct rows, reported by the controller's diff.
-            let fresh = edits.admitted(page.items)
+            let fresh = edits.admitted(page.items, shown: items)
             var merged = fresh
             unconfirmed = []
             unconfirmedHint = 0
@@ -615,10 +616,10 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         var placedIDs = Set<ItemID>()
         // Rows shown now that move to the page's place (unconfirmed or inserted locally).
         var moving = Set<ItemID>()
-        for item in page {
+        let insertedBefore = edits.inserted
+        for item in edits.admitted(page, shown: items) {
             let id = ItemID(item)
-            let wasInserted = edits.isInserted(id)
-            guard edits.admits(id) else { continue }
+            let wasInserted = insertedBefore.contains(id)
             if placedIDs.contains(id) || !ids.contains(id) || unconfirmed.contains(id) || wasInserted {
                 if ids.contains(id) && !placedIDs.contains(id) { moving.insert(id) }
                 placed.append(item)

@@ -42,7 +42,7 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     private let makeModel: @MainActor ([Item]) -> TableModel
     private var loads = LoadGenerations()
     private var hasLoaded = false
-    private var edits = LocalEdits()
+    private var edits = LocalEdits<Item>()
     /// Whether the closure of an ``edit(_:)`` runs, and the edits made inside it, applied after it.
     private let nested = NestedEdits<[Item]>()
 
@@ -67,7 +67,8 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     /// and move with `Array`'s methods. A later fetch (``refresh()``, ``load()``)
     /// shows the server's items, versions and order, except that a removed item
     /// stays removed (its row identity, ``ItemID``, is skipped from then on, unless
-    /// it is inserted again; removing a `Dog` 1 does not hide a `Cat` 1) and an
+    /// it is inserted again; removing a `Dog` 1 does not hide a `Cat` 1; of rows that share
+    /// an id, only the server's copy of the one removed: see <doc:PagingAndEdits>) and an
     /// inserted item the server does not return yet stays where it was put.
     /// A fetch running during the edit respects it too.
     ///
@@ -96,7 +97,7 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
     @discardableResult
     public func edit<Result>(_ change: (inout [Item]) throws -> Result) rethrows -> Result {
         try nested.edit(items, change, replay: EditReplay.replay) { edited in
-            edits.record(before: items.map { ItemID($0) }, after: edited.map { ItemID($0) })
+            edits.record(before: items, beforeIDs: items.map { ItemID($0) }, after: edited, afterIDs: edited.map { ItemID($0) })
             items = edited
             let model = makeModel(items)
             let state: ContentState = isFetching && model.isEmpty ? .loading : .settled(model)

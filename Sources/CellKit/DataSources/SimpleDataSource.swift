@@ -96,7 +96,8 @@ public final class SimpleDataSource: ListDataSource {
     /// the source) is applied after the outer edit, in one publication with it: its
     /// closure runs at once, on a copy of the content from before the outer edit (what
     /// reading the source shows), its result is returned, and what it changed is then
-    /// replayed on the outer edit's result, rows and sections matched by identity: the
+    /// replayed on the outer edit's result, rows and sections matched by identity (those
+    /// that share one by content, then order: see <doc:PagingAndEdits>): the
     /// rows it removed go, the rows it changed take its version, the rows it inserted or
     /// moved go where it put them (at the top when nothing was before them, at the end
     /// when only new rows followed them, else after the row before them). A row the
