@@ -21,6 +21,13 @@ import CellKitTerminal
 /// Enter on the "Couldn't load more" row asks for the page again; once it is in, the
 /// selection is on the page's first row (keys pressed meanwhile wait for it, as they
 /// wait for a page that a key past the loaded rows asked for).
+///
+/// Under a filter (``isEnabled`` says no) the list shows the rows that match: a key that
+/// moves down past the last one shown (↓, j, Ctrl-N, PgDn, Space, Ctrl-F) waits for the pages
+/// that bring the next match (a page may bring none), or for the last page, and then moves,
+/// as without a filter; it never selects the paging row at the list's end ("Loading more…",
+/// or the screen's own, ``isTrailingRow``). When no more rows match, the selection stays on
+/// the last match.
 @MainActor
 final class PagedNavigation {
     /// The paged source's operations this needs.
@@ -39,8 +46,12 @@ final class PagedNavigation {
 
     private let pages: Pages
     private let controller: ListController
-    /// Whether keys move through the loaded pages (not while a filter shows a part of them).
+    /// Whether keys move through the loaded pages (not while a filter shows a part of them:
+    /// then only the keys that move down past the last row shown wait, for the next match).
     var isEnabled: () -> Bool = { true }
+    /// Whether `row` is the screen's own paging row at the list's end (the history's "search
+    /// the rest" under a filter): it counts as the "Loading more…" row does, one past the last row.
+    var isTrailingRow: (ListItem) -> Bool = { _ in false }
     /// Whether End / G loads every page also while ``isEnabled`` says no (a filter that
     /// searches the rows loaded: End then has it search every page); the keys pressed while
     /// it loads wait or stop it as they do without a filter.
@@ -87,7 +98,8 @@ final class PagedNavigation {
 
     /// Handles `key` for `list`; returns whether it did (the list view must not).
     func handle(_ key: Key, in list: TerminalListView) -> Bool {
-        guard Self.isNavigation(key), isEnabled() || waiting || (endLoadsAllWhenDisabled && Self.isEnd(key)) else { return false }
+        let filtered = !isEnabled()
+        guard Self.isNavigation(key), !filtered || waiting || (endLoadsAllWhenDisabled && Self.isEnd(key)) || Self.movesDown(key) else { return false }
         if waiting {
             if let (task, run) = loadingAll, Self.movesUp(key) {
                 // Stop End: the key moves the selection now; the page under way lands where it is
@@ -113,6 +125,9 @@ final class PagedNavigation {
             queue.append(key)
             wait(for: pages.loadUntil(0), in: list, then: nil) { [pages] in pages.count() > 0 }
             return true
+        }
+        if filtered, Self.movesDown(key) {
+            return waitForMatches(key, in: list)
         }
         switch key {
         case .enter:
@@ -163,6 +178,47 @@ final class PagedNavigation {
             return true
         default:
             return false
+        }
+    }
+
+    /// Under a filter: `key` (one that moves down) past the last row shown waits for the pages
+    /// that bring a row it moves to (the next match; for a page, as many as it moves over), or
+    /// for the last page; returns whether it waits (else the list moves it now).
+    private func waitForMatches(_ key: Key, in list: TerminalListView) -> Bool {
+        guard pages.hasMore(), !pages.failed() else { return false }
+        let shown = contentCount
+        // The selection stays on the row it was on (the last match, or the paging row's place).
+        let position = list.selectedPath.map(contentIndex) ?? 0
+        let needed: Int
+        switch key {
+        case .down, .character("j"), .control("n"):
+            guard isAtEnd(list) else { return false }
+            needed = shown
+        default:
+            needed = position + max(1, list.visibleItemPaths.count)
+            guard needed >= shown else { return false }
+        }
+        queue.insert(key, at: 0)
+        wait(for: loadUntilShown(moreThan: needed), in: list, then: nil, restoring: position) { [pages, weak self] in
+            (self?.contentCount ?? 0) > shown || !pages.hasMore()
+        }
+        return true
+    }
+
+    /// Loads page after page until the list shows more than `needed` rows (a filter shows the
+    /// rows that match: a page may bring none), none is left, or one fails or brings nothing.
+    private func loadUntilShown(moreThan needed: Int) -> Task<Void, Never> {
+        Task { [pages, controller, weak self] in
+            while !Task.isCancelled {
+                await controller.settle()
+                guard let self, self.contentCount <= needed, pages.hasMore(), !pages.failed() else { return }
+                let count = pages.count()
+                // A page that loads already (asked for by the end on screen) is waited for, not asked for twice.
+                let page = pages.loadUntil(count)
+                await withTaskCancellationHandler { await page.value } onCancel: { page.cancel() }
+                if pages.count() <= count { break }
+            }
+            await controller.settle()
         }
     }
 
@@ -301,18 +357,18 @@ final class PagedNavigation {
         return contentIndex(of: selected) >= contentCount - 1
     }
 
-    /// The content sections shown (without the load-more row's).
+    /// The content sections shown (without the paging rows': "Loading more…", the screen's trailing row).
     private var contentSections: [TableSection] {
-        controller.displayed.sections.filter { !Self.isLoadMore($0) }
+        controller.displayed.sections.filter { !isPaging($0) }
     }
 
     private var contentCount: Int { contentSections.reduce(0) { $0 + $1.items.count } }
 
-    /// The position of `path` among the content rows; the load-more row counts as one past the last.
+    /// The position of `path` among the content rows; a paging row counts as one past the last.
     private func contentIndex(of path: ItemPath) -> Int {
         let sections = controller.displayed.sections
         guard sections.indices.contains(path.section) else { return contentCount }
-        if Self.isLoadMore(sections[path.section]) { return contentCount }
+        if isPaging(sections[path.section]) { return contentCount }
         return sections[..<path.section].reduce(0) { $0 + $1.items.count } + path.item
     }
 
@@ -322,7 +378,7 @@ final class PagedNavigation {
         var remaining = index
         var last: ItemPath?
         for (s, section) in controller.displayed.sections.enumerated() where !section.items.isEmpty {
-            if Self.isLoadMore(section) {
+            if isPaging(section) {
                 if loadMoreAfter { last = ItemPath(item: 0, section: s) }
                 continue
             }
@@ -338,7 +394,22 @@ final class PagedNavigation {
         section.items.count == 1 && section.items[0].model is LoadMorePlaceholder
     }
 
+    /// Whether `section` is a paging row's: the load-more row's, or the screen's trailing row's (``isTrailingRow``).
+    private func isPaging(_ section: TableSection) -> Bool {
+        section.items.count == 1 && (section.items[0].model is LoadMorePlaceholder || isTrailingRow(section.items[0]))
+    }
+
     private static func isEnd(_ key: Key) -> Bool { key == .end || key == .character("G") }
+
+    /// Whether `key` moves the selection down (a row or a page): under a filter, past the last match it waits for the next.
+    private static func movesDown(_ key: Key) -> Bool {
+        switch key {
+        case .down, .character("j"), .control("n"), .pageDown, .character(" "), .control("f"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Whether `key` moves the selection up or to the top (it stops End's loading).
     private static func movesUp(_ key: Key) -> Bool {

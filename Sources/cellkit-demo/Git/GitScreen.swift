@@ -122,6 +122,9 @@ final class GitScreen: DemoScreen {
         // Before the rows show: the no-results row counts the commits searched so far.
         source.willPublish = { [weak self] loaded in self?.updateNoResults(loaded: loaded.model.itemCount) }
         navigation.isEnabled = { [weak self] in self?.source.filter.isEmpty ?? false }
+        // Under a filter, "search the rest" ends the list as "Loading more…" does: a key past the
+        // last match waits for the next one, and does not select it.
+        navigation.isTrailingRow = { $0.model is SearchRest }
     }
 
     /// A paged source over a new `git log` of `repository`.
