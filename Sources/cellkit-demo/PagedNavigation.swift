@@ -16,7 +16,7 @@ import CellKitTerminal
 /// moves up stops it at once, as it does when typed while End loads.
 ///
 /// ``afterKeys(_:)`` runs something once the keys kept are handled (a refresh: `r` typed
-/// while keys wait for a page comes after them).
+/// while keys wait for a page comes after them; a filter typed then, too).
 ///
 /// Enter on the "Couldn't load more" row asks for the page again; once it is in, the
 /// selection is on the page's first row (keys pressed meanwhile wait for it, as they
@@ -64,8 +64,8 @@ final class PagedNavigation {
     private var endRuns = 0
     /// The End whose start the screen was told (``Pages/loadingAll``) and not its stop yet.
     private var endTold: Int?
-    /// What runs once the keys kept are handled (``afterKeys(_:)``).
-    private var afterKeysAction: (@MainActor () -> Void)?
+    /// What runs once the keys kept are handled, in the order asked (``afterKeys(_:)``).
+    private var afterKeysActions: [@MainActor () -> Void] = []
     /// Counts the waits given up (a key stopped End): a wait that ends after it was given up does nothing.
     private var abandonedWaits = 0
 
@@ -114,7 +114,7 @@ final class PagedNavigation {
                     endStopped(run)
                 }
                 // What waited for the keys runs once this one moved (the caller moves it now).
-                if afterKeysAction != nil { Task { runAfterKeysIfIdle() } }
+                if !afterKeysActions.isEmpty { Task { runAfterKeysIfIdle() } }
                 return false
             }
             queue.append(key)
@@ -263,16 +263,17 @@ final class PagedNavigation {
 
     /// Runs `action` once the keys kept are handled: at once when none are kept or waiting for a
     /// page, else when the last of them moved (`r` typed while keys wait for the next page refreshes
-    /// after they moved, not dropping them). A second action replaces the first.
+    /// after they moved, not dropping them; a filter typed then applies after them, so that they
+    /// move through the rows they were typed on). Actions asked for meanwhile run in the order asked.
     func afterKeys(_ action: @escaping @MainActor () -> Void) {
-        afterKeysAction = action
+        afterKeysActions.append(action)
         runAfterKeysIfIdle()
     }
 
     private func runAfterKeysIfIdle() {
-        guard !waiting, queue.isEmpty, let action = afterKeysAction else { return }
-        afterKeysAction = nil
-        action()
+        while !waiting, queue.isEmpty, !afterKeysActions.isEmpty {
+            afterKeysActions.removeFirst()()
+        }
     }
 
     /// Waits for `task` and the list to show its result, then handles `key` (then tells `moved`)

@@ -171,3 +171,48 @@ struct FilteredBurstTests {
         #expect(position(status)?.row == 51, "\(status)")
     }
 }
+
+/// fixdemo15, the race behind the flaky burst test: keys typed before a filter that waited for a
+/// page were handled after the filter applied (it applied at once), through the filtered rows: the
+/// place they waited on, counted among all the rows, was taken among the matches, and the keys
+/// then read page after page for matches. They move through the rows they were typed on now, then
+/// the filter applies (as `r` typed after them refreshes once they moved).
+@Suite("cellkit-demo: keys typed before a filter move before it applies")
+@MainActor
+struct KeysBeforeAFilterTests {
+    @Test("feed: `30×j /perlman⏎` lands on the tweet 30×j lands on, then filters")
+    func feed() async throws {
+        func session() async throws -> AppSession {
+            let feed = FeedScreen(seed: 1, failRate: 0, timing: FeedServer.Timing(firstPage: 0, page: 50), avatarDelay: 0)
+            let session = await AppSession(feed)
+            try await session.waitFor("the first page") { $0.hasPrefix(" 20 tweets") }
+            return session
+        }
+        let down = String(repeating: "j", count: 30)
+        let plain = try await session()
+        plain.type(down)
+        try await plain.waitFor("the moves") { _ in (plain.selectedContentIndex ?? 0) >= 30 }
+        let target = try #require(plain.selected as? Tweet)
+        // The tweet 30×j lands on matches the filter.
+        #expect(target.author.handle == "perlman")
+        let filtered = try await session()
+        filtered.type(down + "/perlman\n")
+        try await filtered.waitFor("the moves and the filter") { $0.contains(" match in the ") }
+        let status = try await filtered.settled()
+        #expect((filtered.selected as? Tweet)?.id == target.id, "\(status)")
+    }
+
+    @Test("git: `60×j /c 1⏎` lands on the commit 60×j lands on, then filters", .enabled(if: GitFixture.isAvailable))
+    func git() async throws {
+        let repository = try ScratchRepository.emptyCommits("keys-then-filter", 200)
+        defer { repository.remove() }
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 20))
+        try await session.waitFor("the first page") { $0.contains("20+ commits") }
+        session.type(String(repeating: "j", count: 60) + "/c 1\n")
+        try await session.waitFor("the moves and the filter") { $0.contains(" match in the ") }
+        let status = try await session.settled()
+        #expect(session.selectedSubject == "c 140", "\(status)")
+        #expect(session.screen.loadedSnapshot.hasMore, "\(status)")
+    }
+}
+

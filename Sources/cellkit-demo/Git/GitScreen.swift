@@ -469,6 +469,14 @@ final class GitScreen: DemoScreen {
     }
 
     func filter(_ text: String) {
+        // Keys typed after the filter wait for it.
+        filtersShowing += 1
+        // Keys typed before it that wait for a page move first, through the rows they were typed on.
+        navigation.afterKeys { [weak self] in self?.show(filter: text) }
+    }
+
+    /// Filters the rows with `text`; the keys held meanwhile go once the list shows them.
+    private func show(filter text: String) {
         let list = controller.listView as? TerminalListView
         let selected = list?.selectedPath.flatMap { controller.displayed.item(at: $0) }
         if source.filter.isEmpty {
@@ -481,8 +489,6 @@ final class GitScreen: DemoScreen {
         filterText = text
         updateNoResults(loaded: loadedCount)
         source.filter = text
-        // Keys that come before the list shows the new rows wait for them.
-        filtersShowing += 1
         Task { [controller] in
             await controller.settle()
             // Keys typed ahead with the filter's Enter, before the first page shows, wait for it
