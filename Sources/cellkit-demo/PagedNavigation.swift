@@ -42,6 +42,9 @@ final class PagedNavigation {
         /// Told when End starts loading every page (`true`) and when it stops (`false`: once
         /// its last move is done, or once the page under way landed after a key stopped it).
         var loadingAll: @MainActor (Bool) -> Void = { _ in }
+        /// Told when a key under a filter starts reading pages for the next match (`true`) and
+        /// when no key does any more (`false`).
+        var searching: @MainActor (Bool) -> Void = { _ in }
     }
 
     private let pages: Pages
@@ -66,8 +69,13 @@ final class PagedNavigation {
     private var endTold: Int?
     /// What runs once the keys kept are handled, in the order asked (``afterKeys(_:)``).
     private var afterKeysActions: [@MainActor () -> Void] = []
-    /// Counts the waits given up (a key stopped End): a wait that ends after it was given up does nothing.
+    /// Counts the waits given up (a key stopped End, a filter change stopped a search): a wait that
+    /// ends after it was given up does nothing.
     private var abandonedWaits = 0
+    /// The reading of pages for the next match that keys wait for, under a filter (see ``stopSearching()``).
+    private var search: Task<Void, Never>?
+    /// How many such readings run (one stopped may still wait for its page while the next starts).
+    private var searches = 0
 
     convenience init<Item>(_ source: PaginatedDataSource<Item>, controller: ListController) {
         self.init({ source }, controller: controller)
@@ -78,7 +86,8 @@ final class PagedNavigation {
     /// (`false`), for a screen that reads bigger pages meanwhile.
     convenience init<Item>(
         _ source: @escaping @MainActor () -> PaginatedDataSource<Item>, controller: ListController,
-        loadingAll: @escaping @MainActor (Bool) -> Void = { _ in }
+        loadingAll: @escaping @MainActor (Bool) -> Void = { _ in },
+        searching: @escaping @MainActor (Bool) -> Void = { _ in }
     ) {
         self.init(pages: Pages(
             loadNext: { source().loadNextPage() },
@@ -87,7 +96,8 @@ final class PagedNavigation {
             hasMore: { source().hasMore },
             failed: { source().nextPageError != nil },
             firstLoading: { source().isFetchingFirstPage && source().items.isEmpty },
-            loadingAll: loadingAll
+            loadingAll: loadingAll,
+            searching: searching
         ), controller: controller)
     }
 
@@ -199,25 +209,43 @@ final class PagedNavigation {
             guard needed >= shown else { return false }
         }
         queue.insert(key, at: 0)
-        wait(for: loadUntilShown(moreThan: needed), in: list, then: nil, restoring: position) { [pages, weak self] in
+        let task = loadUntilShown(moreThan: needed)
+        search = task
+        wait(for: task, in: list, then: nil, restoring: position) { [pages, weak self] in
             (self?.contentCount ?? 0) > shown || !pages.hasMore()
         }
         return true
     }
 
+    /// The filter changes: keys that wait for the next match of the filter shown stop waiting (they
+    /// are dropped, and the selection stays where it is; the page under way still arrives), so that
+    /// the new filter applies at once, not once a search of the whole list for a rare match ended.
+    func stopSearching() {
+        guard waiting, let task = search else { return }
+        task.cancel()
+        search = nil
+        abandonedWaits += 1
+        waiting = false
+        queue.removeAll()
+    }
+
     /// Loads page after page until the list shows more than `needed` rows (a filter shows the
     /// rows that match: a page may bring none), none is left, or one fails or brings nothing.
     private func loadUntilShown(moreThan needed: Int) -> Task<Void, Never> {
-        Task { [pages, controller, weak self] in
+        searches += 1
+        if searches == 1 { pages.searching(true) }
+        return Task { [pages, controller] in
             while !Task.isCancelled {
                 await controller.settle()
-                guard let self, self.contentCount <= needed, pages.hasMore(), !pages.failed() else { return }
+                guard contentCount <= needed, pages.hasMore(), !pages.failed() else { break }
                 let count = pages.count()
                 // A page that loads already (asked for by the end on screen) is waited for, not asked for twice.
                 let page = pages.loadUntil(count)
                 await withTaskCancellationHandler { await page.value } onCancel: { page.cancel() }
                 if pages.count() <= count { break }
             }
+            searches -= 1
+            if searches == 0 { pages.searching(false) }
             await controller.settle()
         }
     }
@@ -294,6 +322,7 @@ final class PagedNavigation {
             await controller.settle()
             guard wait == abandonedWaits else { return }
             loadingAll = nil
+            search = nil
             waiting = false
             if let position, let path = contentPath(at: position, loadMoreAfter: true) { list.select(path) }
             // Nothing came: the keys kept meanwhile go. A failed page keeps the key that waited

@@ -216,3 +216,56 @@ struct KeysBeforeAFilterTests {
     }
 }
 
+/// A history whose oldest commit and newest one match "needle", with `count` commits between them.
+private func needleRepository(_ name: String, _ count: Int) throws -> ScratchRepository {
+    try ScratchRepository(name, script: """
+        git config user.name T; git config user.email t@example.com
+        git commit -q --allow-empty -m "needle first"
+        for i in $(seq 1 \(count)); do git commit -q --allow-empty -m "c $i"; done
+        git commit -q --allow-empty -m "needle top"
+        """)
+}
+
+/// fixdemo15: a key past the last match may read far for the next one (a filter few rows match).
+@Suite("cellkit-demo git: a key past the last match, with the next one far down", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct FilteredSearchFarDownTests {
+    /// The screen on a needle history, filtered with "needle", the newest needle selected.
+    static func filtered(_ repository: ScratchRepository, pageSize: Int) async throws -> AppSession {
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: pageSize))
+        try await session.waitFor("the first page") { $0.contains("+ commits") }
+        session.type("/needle\n")
+        try await session.waitFor("the filter") { $0.contains(" loaded") }
+        _ = try await session.settled()
+        try session.selectLastShown()
+        #expect(session.selectedSubject == "needle top")
+        return session
+    }
+
+    @Test("it reads in pages that grow, as End does: a few pages, not one per 2 commits")
+    func growingPages() async throws {
+        let repository = try needleRepository("filter-far-grow", 200)
+        defer { repository.remove() }
+        let session = try await Self.filtered(repository, pageSize: 2)
+        let passes = session.screen.filterPasses
+        session.type("j")
+        try await session.waitFor("the next match") { _ in session.selectedSubject == "needle first" || session.pagingRowSelected }
+        let status = try await session.settled()
+        #expect(session.selectedSubject == "needle first", "\(status)")
+        // Each page read is a filter pass (2 commits a page: over 100 passes).
+        #expect(session.screen.filterPasses - passes < 40, "\(session.screen.filterPasses - passes) filter passes")
+    }
+
+    @Test("Esc while it reads stops it: the filter goes at once, the selection stays on the last match")
+    func escapeStopsIt() async throws {
+        let repository = try needleRepository("filter-far-esc", 300)
+        defer { repository.remove() }
+        let session = try await Self.filtered(repository, pageSize: 10)
+        session.app.handle([.character("j"), .escape])
+        try await session.waitFor("the whole list") { !$0.contains("filter:") && $0.contains(" commits") }
+        let status = try await session.settled()
+        #expect(session.selectedSubject == "needle top", "\(status)")
+        #expect(session.screen.loadedSnapshot.hasMore, "\(status)")
+    }
+}
+

@@ -153,7 +153,9 @@ final class FeedScreen: DemoScreen {
     func filter(_ text: String) {
         // Keys typed after the filter wait for it.
         filtersShowing += 1
-        // Keys typed before it that wait for a page move first, through the rows they were typed on.
+        // Keys that wait for the next match of the filter shown stop (a rare match may be far down);
+        // keys typed before the filter that wait for a page move first, through the rows they were typed on.
+        navigation.stopSearching()
         navigation.afterKeys { [weak self] in self?.show(filter: text) }
     }
 

@@ -100,7 +100,7 @@ final class GitScreen: DemoScreen {
             guard let value = await store.value(for: row.info.hash) else { throw CancellationError() }
             return value
         }
-        // End reads in pages that grow.
+        // End, and a key past the last match under a filter (a rare one may be far down), read in pages that grow.
         navigation = PagedNavigation({ [currentPages] in currentPages.pages }, controller: controller, loadingAll: { [weak self] on in
             guard let self else { return }
             history.growing = on
@@ -109,6 +109,9 @@ final class GitScreen: DemoScreen {
                 refreshAfterEnd = false
                 refresh()
             }
+        }, searching: { [weak self] on in
+            guard let self, !loadingAll, !searchingRest else { return }
+            history.growing = on
         })
         // Pages read with their diffstats (piped) need none per row.
         if !withDiffstats { controller.addResourceLoader(diffstats) }
@@ -471,7 +474,9 @@ final class GitScreen: DemoScreen {
     func filter(_ text: String) {
         // Keys typed after the filter wait for it.
         filtersShowing += 1
-        // Keys typed before it that wait for a page move first, through the rows they were typed on.
+        // Keys that wait for the next match of the filter shown stop (a rare match may be far down);
+        // keys typed before the filter that wait for a page move first, through the rows they were typed on.
+        navigation.stopSearching()
         navigation.afterKeys { [weak self] in self?.show(filter: text) }
     }
 
