@@ -174,4 +174,16 @@ struct PagedNavigationTests {
         #expect((filtered.selected as? Line)?.id == 6, "\(String(describing: filtered.selected))")
         #expect(filtered.loads == 4 && filtered.pages.isEmpty)
     }
+
+    @Test("under a filter, PgDn past the last match waits for the pages a screen of matches needs, then moves a screen")
+    func filteredPageDownPastTheLastMatch() async {
+        let filtered = FilteredList(shown: 5, ending: ListItem(LoadMorePlaceholder()), pages: [2, 0, 3, 3, 3])
+        filtered.press(.pageDown)
+        #expect((filtered.selected as? Line)?.id == 4, "\(String(describing: filtered.selected))")
+        await filtered.settle { !filtered.navigation.keysWait && (filtered.selected as? Line)?.id != 4 }
+        // A screen of 6 one-line rows: 5 rows down. It needed the rows of a screen below the one it
+        // was on (10 matches): four pages, one with none.
+        #expect((filtered.selected as? Line)?.id == 9, "\(String(describing: filtered.selected))")
+        #expect(filtered.loads == 4)
+    }
 }

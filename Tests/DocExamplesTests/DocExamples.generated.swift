@@ -2300,7 +2300,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:170
+// README.md:176
 @MainActor private func docExample152() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
