@@ -98,9 +98,10 @@ struct PagedNavigationTests {
                 loadNext: { nil },
                 loadUntil: { [unowned self] _ in
                     self.loads += 1
-                    return Task { [unowned self] in
+                    return Task { [weak self] in
                         // The page comes on a later turn (the key waits meanwhile).
                         await Task.yield()
+                        guard let self else { return }
                         self.loaded += 20
                         self.shown += self.pages.removeFirst()
                         if self.pages.isEmpty { self.ending = nil }
@@ -125,15 +126,21 @@ struct PagedNavigationTests {
 
         var selected: (any Sendable)? { list.selectedPath.flatMap { controller.displayed.item(at: $0)?.model } }
 
+        /// What a failure says: the rows shown, the pages to come, the selection.
+        var state: String { "\(shown) shown, pages to come \(pages), \(loads) asked for, keys wait: \(navigation.keysWait), selected \(String(describing: list.selectedPath))" }
+
         /// Presses `key` as the screen does (the navigation first, then the list).
         func press(_ key: Key) {
             if !navigation.handle(key, in: list) { list.handle(key) }
         }
 
-        /// Lets the pages and the keys' moves happen until `done` (polling, with a generous deadline).
+        /// Lets the pages and the keys' moves happen until `done` (polling, with a generous deadline:
+        /// 20 s, and 10,000 turns of the main actor, which other tests may hold meanwhile).
         func settle(until done: () -> Bool) async {
             let deadline = Date().addingTimeInterval(20)
-            while !done(), Date() < deadline {
+            var turns = 0
+            while !done(), Date() < deadline || turns < 10_000 {
+                turns += 1
                 await Task.yield()
                 await controller.settle()
             }
@@ -154,9 +161,9 @@ struct PagedNavigationTests {
         let filtered = FilteredList(shown: 5, ending: row, pages: [3, 3])
         filtered.press(.character("j"))
         // The selection stays on the last match while the page loads.
-        #expect((filtered.selected as? Line)?.id == 4, "\(String(describing: filtered.selected))")
+        #expect((filtered.selected as? Line)?.id == 4, "\(filtered.state)")
         await filtered.settle { (filtered.selected as? Line)?.id != 4 }
-        #expect((filtered.selected as? Line)?.id == 5, "\(String(describing: filtered.selected))")
+        #expect((filtered.selected as? Line)?.id == 5, "\(filtered.state)")
         #expect(filtered.loads == 1)
     }
 
@@ -165,13 +172,13 @@ struct PagedNavigationTests {
         let filtered = FilteredList(shown: 5, ending: ListItem(Rest()), pages: [0, 0, 2, 0])
         filtered.press(.character("j"))
         await filtered.settle { (filtered.selected as? Line)?.id != 4 }
-        #expect((filtered.selected as? Line)?.id == 5, "\(String(describing: filtered.selected))")
+        #expect((filtered.selected as? Line)?.id == 5, "\(filtered.state)")
         #expect(filtered.loads == 3)
         // Row 6, the last match: the last page brings none; the paging row goes with it.
         filtered.press(.character("j"))
         filtered.press(.character("j"))
         await filtered.settle { filtered.loads == 4 && !filtered.navigation.keysWait }
-        #expect((filtered.selected as? Line)?.id == 6, "\(String(describing: filtered.selected))")
+        #expect((filtered.selected as? Line)?.id == 6, "\(filtered.state)")
         #expect(filtered.loads == 4 && filtered.pages.isEmpty)
     }
 
@@ -179,11 +186,11 @@ struct PagedNavigationTests {
     func filteredPageDownPastTheLastMatch() async {
         let filtered = FilteredList(shown: 5, ending: ListItem(LoadMorePlaceholder()), pages: [2, 0, 3, 3, 3])
         filtered.press(.pageDown)
-        #expect((filtered.selected as? Line)?.id == 4, "\(String(describing: filtered.selected))")
+        #expect((filtered.selected as? Line)?.id == 4, "\(filtered.state)")
         await filtered.settle { !filtered.navigation.keysWait && (filtered.selected as? Line)?.id != 4 }
         // A screen of 6 one-line rows: 5 rows down. It needed the rows of a screen below the one it
         // was on (10 matches): four pages, one with none.
-        #expect((filtered.selected as? Line)?.id == 9, "\(String(describing: filtered.selected))")
+        #expect((filtered.selected as? Line)?.id == 9, "\(filtered.state)")
         #expect(filtered.loads == 4)
     }
 }
