@@ -14,6 +14,7 @@ struct FeedCommand: ParsableCommand {
         tweets at the top without moving the row you are on (with every page loaded, at once: the pages below \
         are not read again); / filters the loaded tweets and people, the status line says how many rows match \
         in how many tweets; the filtered list's last row on screen loads more pages while they bring rows, \
+        a key that moves down past the last match waits for the pages that bring the next one, \
         and End then loads every page too; avatars download (simulated) for the rows \
         on screen only. --fail-rate makes loads fail (the error row, Enter retries), the same way for the same --seed.
         """

@@ -34,7 +34,7 @@ struct GitCommand: ParsableCommand {
         git's fatal line. A filter (/) \
         matches subjects, authors, short hashes and refs as the rows show them (a control \
         character as its symbol, ␛), searches the loaded pages and says so (its end on screen reads more pages while they bring \
-        matches): its last row (Enter) searches the rest of the history (Esc stops it and goes back to the row selected before the filter); one that \
+        matches; a key that moves down past the last match reads on to the next one, Esc stops it): its last row (Enter) searches the rest of the history (Esc stops it and goes back to the row selected before the filter); one that \
         matches nothing shows the no-results row.
 
         The path is always the repository: GIT_DIR and GIT_WORK_TREE in the environment are \

@@ -16,11 +16,18 @@ import CellKitTerminal
 /// moves up stops it at once, as it does when typed while End loads.
 ///
 /// ``afterKeys(_:)`` runs something once the keys kept are handled (a refresh: `r` typed
-/// while keys wait for a page comes after them).
+/// while keys wait for a page comes after them; a filter typed then, too).
 ///
 /// Enter on the "Couldn't load more" row asks for the page again; once it is in, the
 /// selection is on the page's first row (keys pressed meanwhile wait for it, as they
 /// wait for a page that a key past the loaded rows asked for).
+///
+/// Under a filter (``isEnabled`` says no) the list shows the rows that match: a key that
+/// moves down past the last one shown (↓, j, Ctrl-N, PgDn, Space, Ctrl-F) waits for the pages
+/// that bring the next match (a page may bring none), or for the last page, and then moves,
+/// as without a filter; it never selects the paging row at the list's end ("Loading more…",
+/// or the screen's own, ``isTrailingRow``). When no more rows match, the selection stays on
+/// the last match.
 @MainActor
 final class PagedNavigation {
     /// The paged source's operations this needs.
@@ -35,12 +42,19 @@ final class PagedNavigation {
         /// Told when End starts loading every page (`true`) and when it stops (`false`: once
         /// its last move is done, or once the page under way landed after a key stopped it).
         var loadingAll: @MainActor (Bool) -> Void = { _ in }
+        /// Told when a key under a filter starts reading pages for the next match (`true`) and
+        /// when no key does any more (`false`).
+        var searching: @MainActor (Bool) -> Void = { _ in }
     }
 
     private let pages: Pages
     private let controller: ListController
-    /// Whether keys move through the loaded pages (not while a filter shows a part of them).
+    /// Whether keys move through the loaded pages (not while a filter shows a part of them:
+    /// then only the keys that move down past the last row shown wait, for the next match).
     var isEnabled: () -> Bool = { true }
+    /// Whether `row` is the screen's own paging row at the list's end (the history's "search
+    /// the rest" under a filter): it counts as the "Loading more…" row does, one past the last row.
+    var isTrailingRow: (ListItem) -> Bool = { _ in false }
     /// Whether End / G loads every page also while ``isEnabled`` says no (a filter that
     /// searches the rows loaded: End then has it search every page); the keys pressed while
     /// it loads wait or stop it as they do without a filter.
@@ -53,10 +67,15 @@ final class PagedNavigation {
     private var endRuns = 0
     /// The End whose start the screen was told (``Pages/loadingAll``) and not its stop yet.
     private var endTold: Int?
-    /// What runs once the keys kept are handled (``afterKeys(_:)``).
-    private var afterKeysAction: (@MainActor () -> Void)?
-    /// Counts the waits given up (a key stopped End): a wait that ends after it was given up does nothing.
+    /// What runs once the keys kept are handled, in the order asked (``afterKeys(_:)``).
+    private var afterKeysActions: [@MainActor () -> Void] = []
+    /// Counts the waits given up (a key stopped End, a filter change stopped a search): a wait that
+    /// ends after it was given up does nothing.
     private var abandonedWaits = 0
+    /// The reading of pages for the next match that keys wait for, under a filter (see ``stopSearching()``).
+    private var search: Task<Void, Never>?
+    /// How many such readings run (one stopped may still wait for its page while the next starts).
+    private var searches = 0
 
     convenience init<Item>(_ source: PaginatedDataSource<Item>, controller: ListController) {
         self.init({ source }, controller: controller)
@@ -67,7 +86,8 @@ final class PagedNavigation {
     /// (`false`), for a screen that reads bigger pages meanwhile.
     convenience init<Item>(
         _ source: @escaping @MainActor () -> PaginatedDataSource<Item>, controller: ListController,
-        loadingAll: @escaping @MainActor (Bool) -> Void = { _ in }
+        loadingAll: @escaping @MainActor (Bool) -> Void = { _ in },
+        searching: @escaping @MainActor (Bool) -> Void = { _ in }
     ) {
         self.init(pages: Pages(
             loadNext: { source().loadNextPage() },
@@ -76,7 +96,8 @@ final class PagedNavigation {
             hasMore: { source().hasMore },
             failed: { source().nextPageError != nil },
             firstLoading: { source().isFetchingFirstPage && source().items.isEmpty },
-            loadingAll: loadingAll
+            loadingAll: loadingAll,
+            searching: searching
         ), controller: controller)
     }
 
@@ -87,7 +108,8 @@ final class PagedNavigation {
 
     /// Handles `key` for `list`; returns whether it did (the list view must not).
     func handle(_ key: Key, in list: TerminalListView) -> Bool {
-        guard Self.isNavigation(key), isEnabled() || waiting || (endLoadsAllWhenDisabled && Self.isEnd(key)) else { return false }
+        let filtered = !isEnabled()
+        guard Self.isNavigation(key), !filtered || waiting || (endLoadsAllWhenDisabled && Self.isEnd(key)) || Self.movesDown(key) else { return false }
         if waiting {
             if let (task, run) = loadingAll, Self.movesUp(key) {
                 // Stop End: the key moves the selection now; the page under way lands where it is
@@ -102,7 +124,7 @@ final class PagedNavigation {
                     endStopped(run)
                 }
                 // What waited for the keys runs once this one moved (the caller moves it now).
-                if afterKeysAction != nil { Task { runAfterKeysIfIdle() } }
+                if !afterKeysActions.isEmpty { Task { runAfterKeysIfIdle() } }
                 return false
             }
             queue.append(key)
@@ -113,6 +135,9 @@ final class PagedNavigation {
             queue.append(key)
             wait(for: pages.loadUntil(0), in: list, then: nil) { [pages] in pages.count() > 0 }
             return true
+        }
+        if filtered, Self.movesDown(key) {
+            return waitForMatches(key, in: list)
         }
         switch key {
         case .enter:
@@ -166,6 +191,65 @@ final class PagedNavigation {
         }
     }
 
+    /// Under a filter: `key` (one that moves down) past the last row shown waits for the pages
+    /// that bring a row it moves to (the next match; for a page, as many as it moves over), or
+    /// for the last page; returns whether it waits (else the list moves it now).
+    private func waitForMatches(_ key: Key, in list: TerminalListView) -> Bool {
+        guard pages.hasMore(), !pages.failed() else { return false }
+        let shown = contentCount
+        // The selection stays on the row it was on (the last match, or the paging row's place).
+        let position = list.selectedPath.map(contentIndex) ?? 0
+        let needed: Int
+        switch key {
+        case .down, .character("j"), .control("n"):
+            guard isAtEnd(list) else { return false }
+            needed = shown
+        default:
+            needed = position + max(1, list.visibleItemPaths.count)
+            guard needed >= shown else { return false }
+        }
+        queue.insert(key, at: 0)
+        let task = loadUntilShown(moreThan: needed)
+        search = task
+        wait(for: task, in: list, then: nil, restoring: position) { [pages, weak self] in
+            (self?.contentCount ?? 0) > shown || !pages.hasMore()
+        }
+        return true
+    }
+
+    /// The filter changes: keys that wait for the next match of the filter shown stop waiting (they
+    /// are dropped, and the selection stays where it is; the page under way still arrives), so that
+    /// the new filter applies at once, not once a search of the whole list for a rare match ended.
+    func stopSearching() {
+        guard waiting, let task = search else { return }
+        task.cancel()
+        search = nil
+        abandonedWaits += 1
+        waiting = false
+        queue.removeAll()
+    }
+
+    /// Loads page after page until the list shows more than `needed` rows (a filter shows the
+    /// rows that match: a page may bring none), none is left, or one fails or brings nothing.
+    private func loadUntilShown(moreThan needed: Int) -> Task<Void, Never> {
+        searches += 1
+        if searches == 1 { pages.searching(true) }
+        return Task { [pages, controller] in
+            while !Task.isCancelled {
+                await controller.settle()
+                guard contentCount <= needed, pages.hasMore(), !pages.failed() else { break }
+                let count = pages.count()
+                // A page that loads already (asked for by the end on screen) is waited for, not asked for twice.
+                let page = pages.loadUntil(count)
+                await withTaskCancellationHandler { await page.value } onCancel: { page.cancel() }
+                if pages.count() <= count { break }
+            }
+            searches -= 1
+            if searches == 0 { pages.searching(false) }
+            await controller.settle()
+        }
+    }
+
     /// Loads page after page until none is left, with the selection on the load-more
     /// row at the end while each page loads. Stops at a page that fails (its row, failed,
     /// stays selected and on screen: it came on screen loading, so showing it does not
@@ -207,16 +291,17 @@ final class PagedNavigation {
 
     /// Runs `action` once the keys kept are handled: at once when none are kept or waiting for a
     /// page, else when the last of them moved (`r` typed while keys wait for the next page refreshes
-    /// after they moved, not dropping them). A second action replaces the first.
+    /// after they moved, not dropping them; a filter typed then applies after them, so that they
+    /// move through the rows they were typed on). Actions asked for meanwhile run in the order asked.
     func afterKeys(_ action: @escaping @MainActor () -> Void) {
-        afterKeysAction = action
+        afterKeysActions.append(action)
         runAfterKeysIfIdle()
     }
 
     private func runAfterKeysIfIdle() {
-        guard !waiting, queue.isEmpty, let action = afterKeysAction else { return }
-        afterKeysAction = nil
-        action()
+        while !waiting, queue.isEmpty, !afterKeysActions.isEmpty {
+            afterKeysActions.removeFirst()()
+        }
     }
 
     /// Waits for `task` and the list to show its result, then handles `key` (then tells `moved`)
@@ -237,6 +322,7 @@ final class PagedNavigation {
             await controller.settle()
             guard wait == abandonedWaits else { return }
             loadingAll = nil
+            search = nil
             waiting = false
             if let position, let path = contentPath(at: position, loadMoreAfter: true) { list.select(path) }
             // Nothing came: the keys kept meanwhile go. A failed page keeps the key that waited
@@ -301,18 +387,18 @@ final class PagedNavigation {
         return contentIndex(of: selected) >= contentCount - 1
     }
 
-    /// The content sections shown (without the load-more row's).
+    /// The content sections shown (without the paging rows': "Loading more…", the screen's trailing row).
     private var contentSections: [TableSection] {
-        controller.displayed.sections.filter { !Self.isLoadMore($0) }
+        controller.displayed.sections.filter { !isPaging($0) }
     }
 
     private var contentCount: Int { contentSections.reduce(0) { $0 + $1.items.count } }
 
-    /// The position of `path` among the content rows; the load-more row counts as one past the last.
+    /// The position of `path` among the content rows; a paging row counts as one past the last.
     private func contentIndex(of path: ItemPath) -> Int {
         let sections = controller.displayed.sections
         guard sections.indices.contains(path.section) else { return contentCount }
-        if Self.isLoadMore(sections[path.section]) { return contentCount }
+        if isPaging(sections[path.section]) { return contentCount }
         return sections[..<path.section].reduce(0) { $0 + $1.items.count } + path.item
     }
 
@@ -322,7 +408,7 @@ final class PagedNavigation {
         var remaining = index
         var last: ItemPath?
         for (s, section) in controller.displayed.sections.enumerated() where !section.items.isEmpty {
-            if Self.isLoadMore(section) {
+            if isPaging(section) {
                 if loadMoreAfter { last = ItemPath(item: 0, section: s) }
                 continue
             }
@@ -338,7 +424,22 @@ final class PagedNavigation {
         section.items.count == 1 && section.items[0].model is LoadMorePlaceholder
     }
 
+    /// Whether `section` is a paging row's: the load-more row's, or the screen's trailing row's (``isTrailingRow``).
+    private func isPaging(_ section: TableSection) -> Bool {
+        section.items.count == 1 && (section.items[0].model is LoadMorePlaceholder || isTrailingRow(section.items[0]))
+    }
+
     private static func isEnd(_ key: Key) -> Bool { key == .end || key == .character("G") }
+
+    /// Whether `key` moves the selection down (a row or a page): under a filter, past the last match it waits for the next.
+    private static func movesDown(_ key: Key) -> Bool {
+        switch key {
+        case .down, .character("j"), .control("n"), .pageDown, .character(" "), .control("f"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Whether `key` moves the selection up or to the top (it stops End's loading).
     private static func movesUp(_ key: Key) -> Bool {

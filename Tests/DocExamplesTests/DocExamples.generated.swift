@@ -2334,7 +2334,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:171
+// README.md:177
 @MainActor private func docExample154() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 

@@ -153,9 +153,18 @@ final class FeedScreen: DemoScreen {
     private var heldKeys: [(Key, TerminalListView)] = []
 
     func filter(_ text: String) {
+        // Keys typed after the filter wait for it.
+        filtersShowing += 1
+        // Keys that wait for the next match of the filter shown stop (a rare match may be far down);
+        // keys typed before the filter that wait for a page move first, through the rows they were typed on.
+        navigation.stopSearching()
+        navigation.afterKeys { [weak self] in self?.show(filter: text) }
+    }
+
+    /// Filters the rows with `text`; the keys held meanwhile go once the list shows them.
+    private func show(filter text: String) {
         // The no-results row and the status line say what was searched (see `willPublish`).
         source.filter = text
-        filtersShowing += 1
         Task { [controller] in
             await controller.settle()
             // Keys typed ahead with the filter's Enter, before the first page shows, wait for it

@@ -100,7 +100,7 @@ final class GitScreen: DemoScreen {
             guard let value = await store.value(for: row.info.hash) else { throw CancellationError() }
             return value
         }
-        // End reads in pages that grow.
+        // End, and a key past the last match under a filter (a rare one may be far down), read in pages that grow.
         navigation = PagedNavigation({ [currentPages] in currentPages.pages }, controller: controller, loadingAll: { [weak self] on in
             guard let self else { return }
             history.growing = on
@@ -109,6 +109,9 @@ final class GitScreen: DemoScreen {
                 refreshAfterEnd = false
                 refresh()
             }
+        }, searching: { [weak self] on in
+            guard let self, !loadingAll, !searchingRest else { return }
+            history.growing = on
         })
         // Pages read with their diffstats (piped) need none per row.
         if !withDiffstats { controller.addResourceLoader(diffstats) }
@@ -122,6 +125,9 @@ final class GitScreen: DemoScreen {
         // Before the rows show: the no-results row counts the commits searched so far.
         source.willPublish = { [weak self] loaded in self?.updateNoResults(loaded: loaded.model.itemCount) }
         navigation.isEnabled = { [weak self] in self?.source.filter.isEmpty ?? false }
+        // Under a filter, "search the rest" ends the list as "Loading more…" does: a key past the
+        // last match waits for the next one, and does not select it.
+        navigation.isTrailingRow = { $0.model is SearchRest }
     }
 
     /// A paged source over a new `git log` of `repository`.
@@ -483,6 +489,16 @@ final class GitScreen: DemoScreen {
     }
 
     func filter(_ text: String) {
+        // Keys typed after the filter wait for it.
+        filtersShowing += 1
+        // Keys that wait for the next match of the filter shown stop (a rare match may be far down);
+        // keys typed before the filter that wait for a page move first, through the rows they were typed on.
+        navigation.stopSearching()
+        navigation.afterKeys { [weak self] in self?.show(filter: text) }
+    }
+
+    /// Filters the rows with `text`; the keys held meanwhile go once the list shows them.
+    private func show(filter text: String) {
         let list = controller.listView as? TerminalListView
         let selected = list?.selectedPath.flatMap { controller.displayed.item(at: $0) }
         if source.filter.isEmpty {
@@ -495,8 +511,6 @@ final class GitScreen: DemoScreen {
         filterText = text
         updateNoResults(loaded: loadedCount)
         source.filter = text
-        // Keys that come before the list shows the new rows wait for them.
-        filtersShowing += 1
         Task { [controller] in
             await controller.settle()
             // Keys typed ahead with the filter's Enter, before the first page shows, wait for it
