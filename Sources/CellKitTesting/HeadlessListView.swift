@@ -25,8 +25,17 @@ import CellKit
 /// the maximum, and the height properties below set out of range.
 ///
 /// Heights are asked as `UITableView` asks them with estimated heights: only for
-/// rows that come into the viewport; other rows count as ``rowHeight``. A
-/// viewport of height 0 shows no rows.
+/// rows that come into the viewport; other rows count as ``rowHeight``. Rows measured
+/// shorter than their estimate pull more rows into the viewport, and those are asked
+/// too, until every row in it has had its height asked, however far the estimate is
+/// off. A scroll to a row (``scrollToItem(at:)``) asks the heights of the rows that come
+/// into view there before it clamps the offset to the content, so near the end of the
+/// list a row taller than its estimate lands at the top. A viewport of height 0 shows no rows.
+///
+/// A row is in the viewport when it ends below the viewport's top edge and starts above
+/// its bottom edge. A row of height 0 strictly inside the viewport gets a cell; one on
+/// the top edge covers none of it and gets none: rows of height 0 at the very top of
+/// the list show no cell, as with a ``rowHeight`` of 0.
 ///
 /// Every height it uses (a row's from the delegate, ``rowHeight``,
 /// ``sectionHeaderHeight``, ``viewportHeight``) is clamped to
@@ -359,8 +368,8 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     }
 
     /// Scrolls the top of the viewport to `target()` (the top of a row or of a section), in
-    /// one layout pass that first asks the heights of the rows that come into view there,
-    /// as `UITableView` measures the row it scrolls to: the offset is clamped to the content
+    /// one layout pass that first asks the heights of the rows that come into view there:
+    /// the offset is clamped to the content
     /// with their real heights, so a row near the end taller than its estimate still lands
     /// at the top, and one shorter than it ends the content at the bottom of the viewport.
     private func scrollNow(toOffsetOf target: () -> Double) {
@@ -385,7 +394,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         core.performViewportChange(.scrollBy) { [unowned self] in scrollNow(to: contentOffset + delta) }
     }
 
-    /// Scrolls so that the row at `path` is at the top of the viewport. A path the
+    /// Scrolls so that the row at `path` is at the top of the viewport, or, near the end of
+    /// the list, as close to it as the content allows: the heights of the rows that come
+    /// into view there are asked first, so the offset is clamped with their real heights,
+    /// not their estimates (a row far taller than its estimate still lands at the top). A path the
     /// list view does not have (a row past the end of its section, a section past the
     /// last) is refused, as `UITableView.scrollToRow(at:at:animated:)` raises for it
     /// ("Attempted to scroll the table view to an out-of-bounds row"): ``log`` gets a

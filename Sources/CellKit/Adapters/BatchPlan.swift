@@ -71,9 +71,9 @@ public enum BatchPlan: Hashable, Sendable {
     }
 
     /// Where the counts a list view has and those its data source reports differ, naming
-    /// the section, not the whole arrays (a list of many sections): "the list view has 5
-    /// rows in section 1 where its data source reports 4 (2 more sections differ)", or the
-    /// numbers of sections when those differ. - Complexity: O(*s*), the sections.
+    /// the section: "the list view has 5 rows in section 1 where its data source reports 4
+    /// (2 more sections differ)", or the numbers of sections when those differ; both arrays
+    /// of counts follow only for up to 10 sections. - Complexity: O(*s*), the sections.
     static func describeCounts(listView cached: [Int], dataSource reported: [Int]) -> String {
         let common = min(cached.count, reported.count)
         var differing: [Int] = []
@@ -86,7 +86,10 @@ public enum BatchPlan: Hashable, Sendable {
             let more = differing.count > 1 ? " (\(differing.count - 1) more section\(differing.count == 2 ? "" : "s") differ\(differing.count == 2 ? "s" : ""))" : ""
             parts.append("the list view has \(cached[first]) rows in section \(first) where its data source reports \(reported[first])\(more)")
         }
-        return parts.isEmpty ? "the list view and its data source report the same counts" : parts.joined(separator: ", and ")
+        guard !parts.isEmpty else { return "the list view and its data source report the same counts" }
+        // A few sections read best whole; many would bury the section that differs.
+        let whole = max(cached.count, reported.count) <= 10 ? " (rows per section: \(cached) in the list view, \(reported) in its data source)" : ""
+        return parts.joined(separator: ", and ") + whole
     }
 
     /// Decides how to apply `changeset`, which takes a list with `oldCounts` rows
