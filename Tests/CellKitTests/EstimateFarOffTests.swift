@@ -239,6 +239,13 @@ struct RowOffsetIndexEdgeTests {
             if step > 0 {
                 for _ in 0..<20 { index.setHeight(randomHeight(), ofRow: Int(rng.next() % UInt64(n))) }
             }
+            // Exact sums: the same offsets as an index built afresh from the heights as they
+            // are now (no drift from the changes), never decreasing from row to row.
+            let fresh = RowOffsetIndex(heights: (0..<n).map(index.height(ofRow:)))
+            for row in 0...n {
+                #expect(index.offset(ofRow: row) == fresh.offset(ofRow: row), "seed \(seed), step \(step), row \(row)")
+                if row > 0 { #expect(index.offset(ofRow: row) >= index.offset(ofRow: row - 1), "seed \(seed), step \(step), row \(row)") }
+            }
             for row in 0..<n where index.height(ofRow: row) > 0 {
                 let top = index.offset(ofRow: row)
                 #expect(index.row(atOffset: top) == row, "seed \(seed), step \(step), row \(row) at \(top)")

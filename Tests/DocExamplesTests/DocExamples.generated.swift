@@ -140,7 +140,7 @@ import Testing
     )))
 }
 
-// Sources/CellKit/Adapters/BatchPlan.swift:144
+// Sources/CellKit/Adapters/BatchPlan.swift:147
 @MainActor private func docExample14() async throws {
     // Section 3 moves to 1 and a row is inserted at its top, a section is inserted at 0.
     let batch = Changeset(sectionInserts: [0], sectionMoves: [Move(from: 3, to: 1)], itemInserts: [ItemPath(item: 0, section: 1)])
@@ -1618,7 +1618,7 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:208
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:210
 @MainActor private func docExample107() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
@@ -1905,7 +1905,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:196
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:197
 @MainActor private func docExample122() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1920,7 +1920,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:223
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:224
 @MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1937,7 +1937,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:262
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:263
 @MainActor private func docExample124() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1952,7 +1952,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:281
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:282
 @MainActor private func docExample125() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
