@@ -284,6 +284,9 @@ struct RowOffsetIndexEdgeTests {
         #expect(index.rows(from: 88, to: 100).isEmpty && index.rows(from: 100, to: 200).isEmpty)   // was 3..<4
         #expect(index.rows(from: -50, to: 0).isEmpty && index.rows(from: .nan, to: 10).isEmpty)
         #expect(index.rows(from: -50, to: 1) == 0..<1)
+        // Limits past 2^52 points are compared as rounded offsets.
+        #expect(index.row(atOffset: .infinity) == 3 && index.row(atOffset: 1e300) == 3)
+        #expect(index.rows(from: 10, to: .infinity) == 0..<4 && index.rows(from: 1e17, to: 1e18).isEmpty)
     }
 }
 

@@ -122,6 +122,13 @@ public struct RowOffsetIndex: Sendable {
     /// exact and each is rounded as ``offset(ofRow:)`` rounds it, so the offsets it compares
     /// are the ones ``offset(ofRow:)`` gives, and they never decrease.
     private func prefix(below limit: Double, orAt: Bool) -> Int {
+        guard limit >= 0 else { return 0 }   // NaN and negative: no top is at or below it
+        // The limit's whole points: a sum two points or more away from it is decided by its
+        // whole points alone; only one near it is rounded to a `Double` and compared.
+        // (Past 2^52 points every sum is rounded and compared: neither test below decides.)
+        let isSmall = limit < 0x1p52
+        let points: UInt64 = isSmall ? UInt64(limit) : 0
+        let above: UInt64 = isSmall ? points + 1 : .max
         var position = 0
         var sum = ExactSum.zero
         var step = 1
@@ -130,8 +137,16 @@ public struct RowOffsetIndex: Sendable {
             let next = position + step
             if next < tree.count {
                 let candidate = sum + tree[next]
-                let top = candidate.double
-                if orAt ? top <= limit : top < limit {
+                let isBelow: Bool
+                if candidate.whole &+ 1 < points {
+                    isBelow = true
+                } else if candidate.whole > above {
+                    isBelow = false
+                } else {
+                    let top = candidate.double
+                    isBelow = orAt ? top <= limit : top < limit
+                }
+                if isBelow {
                     position = next
                     sum = candidate
                 }
