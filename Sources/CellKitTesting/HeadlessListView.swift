@@ -25,8 +25,17 @@ import CellKit
 /// the maximum, and the height properties below set out of range.
 ///
 /// Heights are asked as `UITableView` asks them with estimated heights: only for
-/// rows that come into the viewport; other rows count as ``rowHeight``. A
-/// viewport of height 0 shows no rows.
+/// rows that come into the viewport; other rows count as ``rowHeight``. Rows measured
+/// shorter than their estimate pull more rows into the viewport, and those are asked
+/// too, until every row in it has had its height asked, however far the estimate is
+/// off. A scroll to a row (``scrollToItem(at:)``) asks the heights of the rows that come
+/// into view there before it clamps the offset to the content, so near the end of the
+/// list a row taller than its estimate lands at the top. A viewport of height 0 shows no rows.
+///
+/// A row is in the viewport when it ends below the viewport's top edge and starts above
+/// its bottom edge. A row of height 0 strictly inside the viewport gets a cell; one on
+/// the top edge covers none of it and gets none: rows of height 0 at the very top of
+/// the list show no cell, as with a ``rowHeight`` of 0.
 ///
 /// Every height it uses (a row's from the delegate, ``rowHeight``,
 /// ``sectionHeaderHeight``, ``viewportHeight``) is clamped to
@@ -62,13 +71,19 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// The list-view logic this view replays (counts, validation, visible cells, pools).
     public private(set) lazy var core: ListViewCore = makeCore()
 
-    /// The height of the visible window (clamped as heights are: see the type's discussion).
+    /// The height of the visible window.
+    ///
+    /// It reads back the height the view lays out with: one outside
+    /// `0...`\``/CellKit/RowHeights/maximumHeight`` is clamped as it is set (NaN and negative
+    /// heights give 0, larger ones the maximum) and logged as refused (see the type's
+    /// discussion), so `HeadlessListView(viewportHeight: .nan).viewportHeight` is 0.
     ///
     /// Set while the view lays out rows or runs a batch (from a configure handler, a display
     /// hook or a presenter), the property takes the new value at once, but the viewport
     /// changes, and its rows are laid out, once that pass is over (as a scroll: see ``scroll(to:)``).
     public var viewportHeight: Double {
         didSet {
+            viewportHeight = checked(viewportHeight, "viewportHeight")   // no observer call again
             guard isUpdating else { return resizeNow() }  // no closure when idle
             core.performViewportChange(.resize) { [unowned self] in resizeNow() }
         }
@@ -77,11 +92,23 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     ///
     /// Use a positive height. With 0, rows take no space by their estimate, so
     /// none comes into the viewport: no height is asked and no cell is made,
-    /// as with a viewport of height 0. NaN and negative heights count as 0 and are
-    /// logged as refused (see the type's discussion).
-    public var rowHeight: Double { didSet { rowHeightValue = checked(rowHeight, "rowHeight") } }
-    /// The height of a section header that has a title (0: headers take no space).
-    public var sectionHeaderHeight: Double { didSet { headerHeightValue = checked(sectionHeaderHeight, "sectionHeaderHeight") } }
+    /// as with a viewport of height 0. NaN and negative heights count as 0, larger ones
+    /// as ``/CellKit/RowHeights/maximumHeight``; the property reads back the height in use,
+    /// and one out of range is logged as refused (see the type's discussion).
+    public var rowHeight: Double {
+        didSet {
+            rowHeight = checked(rowHeight, "rowHeight")
+            rowHeightValue = rowHeight
+        }
+    }
+    /// The height of a section header that has a title (0: headers take no space); clamped
+    /// and read back as ``rowHeight`` is.
+    public var sectionHeaderHeight: Double {
+        didSet {
+            sectionHeaderHeight = checked(sectionHeaderHeight, "sectionHeaderHeight")
+            headerHeightValue = sectionHeaderHeight
+        }
+    }
     // The heights above, clamped to 0...RowHeights.maximumHeight.
     private var viewportValue: Double = 0
     private var rowHeightValue: Double = 0
@@ -126,6 +153,9 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
 
     private let layout: Layout
     private var layoutPending = false
+    /// Set while ``performBatchUpdates(_:updateData:)`` runs: the core's scroll that keeps
+    /// the first visible row in place moves the offset, and the layout after the batch shows its rows.
+    private var isRunningBatch = false
 
     /// Creates a list view with a viewport of `viewportHeight` and rows of `rowHeight` by default.
     public init(viewportHeight: Double = 600, rowHeight: Double = 44, sectionHeaderHeight: Double = 0, prefetchDistance: Int = 0) {
@@ -137,6 +167,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         viewportValue = checked(viewportHeight, "viewportHeight")
         rowHeightValue = checked(rowHeight, "rowHeight")
         headerHeightValue = checked(sectionHeaderHeight, "sectionHeaderHeight")
+        // The properties read back the heights in use (no observer runs in an initializer).
+        self.viewportHeight = viewportValue
+        self.rowHeight = rowHeightValue
+        self.sectionHeaderHeight = headerHeightValue
         layout.estimate = rowHeightValue
     }
 
@@ -171,7 +205,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
 
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
+        let wasRunningBatch = isRunningBatch
+        isRunningBatch = true
         let outcome = core.performBatchUpdates(changeset, updateData: updateData)
+        isRunningBatch = wasRunningBatch
         // The cells of the rows that came into view are part of the batch (UIKit makes them in its update).
         if outcome == .animated { core.layingOut { layoutVisibleRows() } }
         return outcome
@@ -252,13 +289,41 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         if !defersLayoutAfterReload { layoutIfNeeded() }
     }
 
+    /// How far below the top of the viewport the row at `path` starts (negative: above
+    /// it), with the heights as the view knows them (rows not asked yet at ``rowHeight``);
+    /// `nil` for a row the list view does not have.
+    ///
+    /// The core reads it before a batch to keep the first visible row in place
+    /// (``keepsFirstVisibleRowInPlace``); a test may read it too.
     public func viewportOffset(ofItemAt path: ItemPath) -> Double? {
         offset(ofItemAt: path).map { $0 - contentOffset }
     }
 
+    /// Scrolls so that the row at `path` starts `offset` below the top of the viewport
+    /// (negative: above it), clamped to the content, and lays out the rows that come into
+    /// view, as ``scrollToItem(at:)`` does for an offset of 0: the rows from that position
+    /// down are measured first, so near the end of the list the offset is clamped with
+    /// their real heights, not their estimates. A row the list view does not have
+    /// scrolls nothing; NaN counts as 0.
+    ///
+    /// The core calls it after a batch to keep the first visible row in place
+    /// (``keepsFirstVisibleRowInPlace``): inside the batch it only moves the offset, and the
+    /// layout at the end of the batch shows the rows. Called while the view lays out rows
+    /// (from a configure handler or display hook), it waits for the end of that pass, as
+    /// ``scroll(to:)`` does.
     public func scrollItem(at path: ItemPath, toViewportOffset offset: Double) {
-        guard let top = self.offset(ofItemAt: path) else { return }
-        contentOffset = clampedOffset(top - offset)
+        let distance = offset.isNaN ? 0 : offset
+        if isRunningBatch {
+            if let top = self.offset(ofItemAt: path) { contentOffset = clampedOffset(top - distance) }
+            return
+        }
+        guard isUpdating else { return scrollItemNow(at: path, toViewportOffset: distance) }
+        core.performViewportChange(.scroll) { [unowned self] in scrollItemNow(at: path, toViewportOffset: distance) }
+    }
+
+    private func scrollItemNow(at path: ItemPath, toViewportOffset offset: Double) {
+        guard let flat = layout.flatIndex(of: path) else { return }
+        scrollNow { layout.top(ofRow: flat) - offset }
     }
 
     public func makeCell(_ source: CellSource, for path: ItemPath) -> AnyObject {
@@ -302,8 +367,23 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         layoutVisibleRows()
     }
 
+    /// Scrolls the top of the viewport to `target()` (the top of a row or of a section), in
+    /// one layout pass that first asks the heights of the rows that come into view there:
+    /// the offset is clamped to the content
+    /// with their real heights, so a row near the end taller than its estimate still lands
+    /// at the top, and one shorter than it ends the content at the bottom of the viewport.
+    private func scrollNow(toOffsetOf target: () -> Double) {
+        guard !layoutPending else { return scrollNow(to: target()) }
+        core.layingOut {
+            contentOffset = target()     // not clamped yet: the rows there are asked first
+            _ = visibleRange()
+            contentOffset = target()
+            layOutRowsInViewport()
+        }
+    }
+
     private func resizeNow() {
-        viewportValue = checked(viewportHeight, "viewportHeight")
+        viewportValue = viewportHeight   // clamped when set
         layoutVisibleRows()
     }
 
@@ -314,7 +394,10 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         core.performViewportChange(.scrollBy) { [unowned self] in scrollNow(to: contentOffset + delta) }
     }
 
-    /// Scrolls so that the row at `path` is at the top of the viewport. A path the
+    /// Scrolls so that the row at `path` is at the top of the viewport, or, near the end of
+    /// the list, as close to it as the content allows: the heights of the rows that come
+    /// into view there are asked first, so the offset is clamped with their real heights,
+    /// not their estimates (a row far taller than its estimate still lands at the top). A path the
     /// list view does not have (a row past the end of its section, a section past the
     /// last) is refused, as `UITableView.scrollToRow(at:at:animated:)` raises for it
     /// ("Attempted to scroll the table view to an out-of-bounds row"): ``log`` gets a
@@ -341,9 +424,9 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         if core.isReloadPending { layoutIfNeeded() }
         switch core.scrollTarget(for: path) {
         case .sectionTop(let section):
-            scroll(to: layout.top(ofSection: section))
+            scrollNow { layout.top(ofSection: section) }
         case .row(let row):
-            if let flat = layout.flatIndex(of: row) { scroll(to: layout.top(ofRow: flat)) }
+            if let flat = layout.flatIndex(of: row) { scrollNow { layout.top(ofRow: flat) } }
         case .missing(let reason):
             refuse("scrollToItem(at:): \(reason); nothing scrolled", isViolation: isViolation)
         }
@@ -468,9 +551,17 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     private func visibleRange() -> Range<Int> {
         var range = layout.rows(from: contentOffset, to: contentOffset + viewportValue)
         // Asking heights moves the rows below: ask until the range holds only asked rows.
-        for _ in 0..<8 {
-            var asked = false
+        // A round that goes on asked a row not asked before, so the loop ends; rows far
+        // shorter than their estimate take a round per viewport of estimates (500 rows of
+        // height 0 under an estimate of 44: 250 rounds), never a fixed number that would
+        // leave rows in the viewport at their estimate, unasked.
+        while true {
             let known = layout.askedRows                // asked before: not looked up again
+            // Once this round is over, every row of `known` and `range` has its height, so the
+            // next round looks only at the rows it brings (a height forgotten meanwhile by a
+            // callback empties the mark again: Layout.forget).
+            layout.markAsked(Self.union(known, range))
+            var asked = false
             for flat in range where !known.contains(flat) {
                 let path = layout.path(ofRow: flat)
                 guard !layout.isKnown(path) else { continue }
@@ -481,10 +572,18 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
                 layout.setHeight(height ?? rowHeightValue, at: path)
                 asked = true
             }
-            guard asked else { layout.markAsked(range); break }
+            guard asked else { break }
             range = layout.rows(from: contentOffset, to: contentOffset + viewportValue)
         }
+        // Only the rows on screen stay marked: those that leave it may be forgotten (forgetIfEstimate).
+        layout.markAsked(range)
         return range
+    }
+
+    /// The rows of `a` and `b` when they overlap or touch (one range); `b` otherwise.
+    private static func union(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> {
+        guard !a.isEmpty, a.lowerBound <= b.upperBound, b.lowerBound <= a.upperBound else { return b }
+        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
     }
 
     /// Makes the cells of the rows in the viewport and lets go of the others, as one
@@ -501,7 +600,8 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
         var range = visibleRange()
         // Rows measured shorter than their estimate shorten the content: the offset stays
         // within it (the end of the viewport at the last row), which brings rows above into view.
-        for _ in 0..<8 {
+        // A round that goes on asked new heights (else the content is as clamped), so it ends.
+        while true {
             let clamped = clampedOffset(contentOffset)
             guard clamped != contentOffset else { break }
             contentOffset = clamped

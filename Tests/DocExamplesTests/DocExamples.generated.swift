@@ -140,7 +140,7 @@ import Testing
     )))
 }
 
-// Sources/CellKit/Adapters/BatchPlan.swift:125
+// Sources/CellKit/Adapters/BatchPlan.swift:147
 @MainActor private func docExample14() async throws {
     // Section 3 moves to 1 and a row is inserted at its top, a section is inserted at 0.
     let batch = Changeset(sectionInserts: [0], sectionMoves: [Move(from: 3, to: 1)], itemInserts: [ItemPath(item: 0, section: 1)])
@@ -525,7 +525,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Heights/HeightCache.swift:9
+// Sources/CellKit/Heights/HeightCache.swift:15
 @MainActor private func docExample45() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
@@ -1558,7 +1558,7 @@ import Testing
     assert(controller.rowHeights.measurements == measured)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:70
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:72
 @MainActor private func docExample104() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1574,7 +1574,7 @@ import Testing
     assert(controller.listView(listView, heightForItemAt: ItemPath(item: 1, section: 0)) == RowHeights.maximumHeight)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:96
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:98
 @MainActor private func docExample105() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1592,7 +1592,7 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:123
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:125
 @MainActor private func docExample106() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
@@ -1626,13 +1626,15 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:199
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:210
 @MainActor private func docExample107() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
     index.setHeight(44, ofRow: 1)
     assert(index.offset(ofRow: 3) == 132 && index.totalHeight == 252)
+    assert(RowOffsetIndex(heights: [10, -5, 10]).totalHeight == 20)
+    assert(RowOffsetIndex().row(atOffset: 0) == nil)
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
@@ -1916,7 +1918,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:137
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
 @MainActor private func docExample123() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1937,7 +1939,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:182
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:197
 @MainActor private func docExample124() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -1952,7 +1954,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:209
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:224
 @MainActor private func docExample125() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1969,7 +1971,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:248
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:263
 @MainActor private func docExample126() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -1984,7 +1986,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:267
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:282
 @MainActor private func docExample127() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
@@ -2051,7 +2053,7 @@ import Testing
     }
 }
 
-// Sources/CellKitTesting/HeadlessListView.swift:41
+// Sources/CellKitTesting/HeadlessListView.swift:50
 @MainActor private func docExample131() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 

@@ -65,9 +65,31 @@ public enum BatchPlan: Hashable, Sendable {
             case .layoutPendingAfterReload: "the list view has not laid out since its last reload"
             case .overThreshold(let changes, let threshold): "\(changes) changes exceed the threshold of \(threshold)"
             case .dataChangedOutsideBatch(let cached, let reported):
-                "the data source reported \(reported) rows per section before the batch, the list view has \(cached): the data changed outside the update closure"
+                "before the batch, \(BatchPlan.describeCounts(listView: cached, dataSource: reported)): the data changed outside the update closure"
             }
         }
+    }
+
+    /// Where the counts a list view has and those its data source reports differ, naming
+    /// the section: "the list view has 5 rows in section 1 where its data source reports 4
+    /// (2 more sections differ)", or the numbers of sections when those differ; both arrays
+    /// of counts follow only for up to 10 sections. - Complexity: O(*s*), the sections.
+    static func describeCounts(listView cached: [Int], dataSource reported: [Int]) -> String {
+        let common = min(cached.count, reported.count)
+        var differing: [Int] = []
+        for section in 0..<common where cached[section] != reported[section] { differing.append(section) }
+        var parts: [String] = []
+        if cached.count != reported.count {
+            parts.append("the list view has \(cached.count) sections where its data source reports \(reported.count)")
+        }
+        if let first = differing.first {
+            let more = differing.count > 1 ? " (\(differing.count - 1) more section\(differing.count == 2 ? "" : "s") differ\(differing.count == 2 ? "s" : ""))" : ""
+            parts.append("the list view has \(cached[first]) rows in section \(first) where its data source reports \(reported[first])\(more)")
+        }
+        guard !parts.isEmpty else { return "the list view and its data source report the same counts" }
+        // A few sections read best whole; many would bury the section that differs.
+        let whole = max(cached.count, reported.count) <= 10 ? " (rows per section: \(cached) in the list view, \(reported) in its data source)" : ""
+        return parts.joined(separator: ", and ") + whole
     }
 
     /// Decides how to apply `changeset`, which takes a list with `oldCounts` rows

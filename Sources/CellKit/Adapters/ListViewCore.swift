@@ -419,7 +419,7 @@ public final class ListViewCore {
         if !isReloadPending {
             let reported = reportedCounts()
             if reported != oldCounts {
-                refuse("the data source reports \(reported) rows per section at the start of a batch, but the list view has \(oldCounts): the data changed outside the batch's update closure", isViolation: true)
+                refuse("at the start of a batch, \(BatchPlan.describeCounts(listView: oldCounts, dataSource: reported)): the data changed outside the batch's update closure", isViolation: true)
                 updateData()
                 return reload(.dataChangedOutsideBatch(cached: oldCounts, reported: reported))
             }
@@ -795,7 +795,7 @@ public final class ListViewCore {
         guard !isReloadPending else { return false }
         let reported = reportedCounts()
         guard reported == counts else {
-            refuse("reconfigureItems(at:): the data source reports \(reported) rows per section, but the list view has \(counts): the data changed outside a batch (a layout update raises for it on UIKit); reloaded instead", isViolation: true)
+            refuse("reconfigureItems(at:): \(BatchPlan.describeCounts(listView: counts, dataSource: reported)): the data changed outside a batch (a layout update raises for it on UIKit); reloaded instead", isViolation: true)
             reloadData()
             return false
         }
@@ -1106,7 +1106,7 @@ public final class ListViewCore {
         if let violation = violations.first { return violation }
         if !isReloadPending {
             let reported = reportedCounts()
-            if reported != counts { return "the list view has row counts \(counts) but its data source reports \(reported)" }
+            if reported != counts { return "\(BatchPlan.describeCounts(listView: counts, dataSource: reported)): the data changed outside a batch's update closure" }
         }
         var seen: [ObjectIdentifier: ItemPath] = [:]
         for path in visible.keys.sorted() {
