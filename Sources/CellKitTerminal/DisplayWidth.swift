@@ -6,6 +6,24 @@
 /// A small `wcwidth` that needs no locale: tables of the wide and zero-width
 /// ranges, searched by binary search.
 ///
+/// ## Unicode version
+///
+/// The categories (zero width, unassigned) and the emoji shown wide come from the Unicode
+/// data of the Swift standard library the program runs with: Unicode 17.0 for Swift 6.3 on
+/// Linux (on Apple platforms, the system's). The East Asian wide ranges are Unicode 17.0's
+/// too, but for a few symbols counted as the C library's `wcwidth` counts them (and tmux 3.3a
+/// draws them): one column for those Unicode 16.0 made wide (U+2630–U+2637, U+268A–U+268F,
+/// U+1D300–U+1D376), two for U+3248–U+324F. An unassigned code point or noncharacter counts
+/// one column: ``StyledLine`` shows it as `�` (U+FFFD).
+///
+/// A terminal draws with its own tables. One older than the characters in a line draws
+/// those it does not know in fewer columns: tmux 3.3a on Debian 12 (whose C library has
+/// Unicode 14 data) draws the emoji of Unicode 15 to 17 (such as 🩵 U+1FA75) in no column, so
+/// a line holding one is drawn 2 columns short: what follows it moves left and the end of
+/// the line stays blank; nothing is cut or wrapped. A character the standard library does
+/// not know yet is shown as `�`, so a terminal with newer tables never draws text wider than
+/// it was counted.
+///
 /// ```swift
 /// assert(DisplayWidth.of("abc") == 3)
 /// assert(DisplayWidth.of("日本") == 4)
@@ -35,6 +53,10 @@ public enum DisplayWidth {
         case .format:
             // Prepended concatenation marks (such as the Arabic number sign) are visible.
             return contains(_visibleFormatRanges, v) ? 1 : 0
+        case .unassigned:
+            // Unassigned code points and noncharacters: terminals draw them in 0, 1 or 2
+            // columns, so `StyledLine` shows U+FFFD instead, which takes one.
+            return 1
         default:
             break
         }
@@ -116,7 +138,8 @@ let _visibleFormatRanges: [ClosedRange<UInt32>] = [
     0x110BD...0x110BD, 0x110CD...0x110CD,
 ]
 
-/// East Asian Wide and Fullwidth characters, and emoji shown wide (sorted).
+/// East Asian Wide and Fullwidth characters, and emoji shown wide (sorted): Unicode 17.0's,
+/// but for a few symbols counted as `wcwidth` counts them (see ``DisplayWidth``).
 @usableFromInline
 let _wideRanges: [ClosedRange<UInt32>] = [
     0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0,
@@ -128,7 +151,7 @@ let _wideRanges: [ClosedRange<UInt32>] = [
     0x27B0...0x27B0, 0x27BF...0x27BF, 0x2B1B...0x2B1C, 0x2B50...0x2B50, 0x2B55...0x2B55,
     0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DFF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
     0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
-    0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x16FF0...0x16FF1, 0x17000...0x18CFF, 0x18D00...0x18D08, 0x1AFF0...0x1AFFE, 0x1B000...0x1B2FF,
+    0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x16FF0...0x16FF6, 0x17000...0x18CFF, 0x18D00...0x18D1E, 0x18D80...0x18DF2, 0x1AFF0...0x1AFFE, 0x1B000...0x1B2FF,
     0x1F004...0x1F004, 0x1F0CF...0x1F0CF, 0x1F18E...0x1F18E, 0x1F191...0x1F19A,
     0x1F200...0x1F202, 0x1F210...0x1F23B, 0x1F240...0x1F248, 0x1F250...0x1F251,
     0x1F260...0x1F265, 0x1F300...0x1F320, 0x1F32D...0x1F335, 0x1F337...0x1F37C,

@@ -277,7 +277,9 @@ public struct InputDecoder: Sendable {
         let text = String(decoding: slice, as: UTF8.self)
         // C1 controls, the bidirectional controls and marks, and the line and paragraph
         // separators are no printable character (the rows show them as `�` or not at all).
-        guard let character = text.first, text.count == 1, !text.unicodeScalars.contains(where: { StyledLine.visible($0) != $0 }) else {
+        // An unassigned code point or a noncharacter is typed text: shown as `�`, as in the rows.
+        guard let character = text.first, text.count == 1,
+              !text.unicodeScalars.contains(where: { StyledLine.visible($0) != $0 && $0.properties.generalCategory != .unassigned }) else {
             return (nil, length)
         }
         return (.character(character), length)

@@ -18,7 +18,8 @@ public enum Key: Hashable, Sendable {
     case control(Character)
     /// A printable character. The decoder drops the characters a row would not show as
     /// typed (invalid UTF-8, C1 controls, the bidirectional controls and direction marks,
-    /// U+2028 and U+2029): they make no key.
+    /// U+2028 and U+2029): they make no key. An unassigned code point or a noncharacter is a
+    /// character (the prompt shows it as `�`, as the rows do).
     case character(Character)
     /// Alt (Meta) plus a printable character, sent as ESC then the character.
     case alt(Character)

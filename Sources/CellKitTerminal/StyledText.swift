@@ -191,7 +191,11 @@ public struct StyledSpan: Hashable, Sendable {
 /// (U+202A–U+202E, U+2066–U+2069), which reorder the text after them (a
 /// right-to-left override shows `"\u{202E}gnp.exe"` as `exe.png`), are shown as `�`
 /// too, as are the line and paragraph separators (U+2028, U+2029, line breaks to some terminals), and the invisible direction marks (U+200E, U+200F, U+061C) are dropped:
-/// text is shown in the order it is stored. ``fitted(to:padStyle:)``,
+/// text is shown in the order it is stored. Unassigned code points and noncharacters
+/// (U+FFFF, U+FDD0–U+FDEF, U+0378, …: general category Cn in the standard library's Unicode
+/// data, see ``DisplayWidth``), which terminals draw in 0, 1 or 2 columns as their own tables
+/// say (tmux in 0), are shown as `�` too, one column everywhere: what is counted is what is
+/// drawn. ``fitted(to:padStyle:)``,
 /// ``rendered(ansi:)`` and ``plainText`` of a fitted line all use this form.
 ///
 /// The spans are drawn one after another, so the terminal joins a grapheme cluster
@@ -205,6 +209,8 @@ public struct StyledSpan: Hashable, Sendable {
 /// assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
 /// let spoof = StyledLine("\u{202E}gnp.exe")
 /// assert(spoof.fitted(to: 8).plainText == "\u{FFFD}gnp.exe")
+/// let unassigned = StyledLine("a\u{FFFF}\u{378}b")
+/// assert(unassigned.fitted(to: 5).plainText == "a\u{FFFD}\u{FFFD}b ")
 /// ```
 ///
 /// ```swift
@@ -461,13 +467,15 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     }
 
     /// `text` with every control character replaced by its one-column visible form:
-    /// C0 by its control picture (U+2400 + code), DEL by `␡`, C1, U+2028, U+2029 and the bidirectional
-    /// embedding, override and isolate controls by `�`; the direction marks are dropped.
+    /// C0 by its control picture (U+2400 + code), DEL by `␡`, C1, U+2028, U+2029, the bidirectional
+    /// embedding, override and isolate controls, and unassigned code points and noncharacters
+    /// by `�`; the direction marks are dropped.
     static func visible(_ text: String) -> String {
-        // Fast path: C0 and DEL are single bytes; C1 is encoded as C2 80...C2 9F, the
-        // bidi controls start with E2 80, E2 81 or D8 9C.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xD8 }),
-              text.unicodeScalars.contains(where: { visible($0) != $0 }) else { return text }
+        // Fast path: C0 and DEL are single bytes; C1 is encoded as C2 80...C2 9F; everything
+        // else replaced is U+0378 or above (lead byte CD or more: the bidi controls start with
+        // E2 80, E2 81 or D8 9C). Latin text (lead bytes C3 to CC) takes the fast path too.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 >= 0xCD }),
+              text.unicodeScalars.contains(where: isReplaced) else { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if let shown = visible(scalar) { scalars.append(shown) }
@@ -475,20 +483,38 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral, Custom
         return String(scalars)
     }
 
+    /// Whether `visible(scalar)` is not `scalar` itself.
+    @inline(__always)
+    private static func isReplaced(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v < 0x378 { return v < 0x20 || (v >= 0x7F && v < 0xA0) }
+        return visible(scalar) != scalar
+    }
+
     /// How `scalar` is shown: itself, a visible stand-in, or `nil` (dropped).
     static func visible(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
-        switch scalar.value {
-        case 0x00...0x1F: return Unicode.Scalar(0x2400 + scalar.value)!
-        case 0x7F: return "\u{2421}"
-        case 0x80...0x9F: return "\u{FFFD}"
-        // Embeddings, overrides, their pop, and isolates: they reorder what follows.
-        case 0x202A...0x202E, 0x2066...0x2069: return "\u{FFFD}"
-        // The line and paragraph separators: line breaks to some terminals, nothing to others.
-        case 0x2028, 0x2029: return "\u{FFFD}"
-        // Left-to-right, right-to-left and Arabic letter marks: invisible, zero width.
-        case 0x200E, 0x200F, 0x061C: return nil
-        default: return scalar
+        let v = scalar.value
+        // Comparisons, not a `switch` of ranges: this runs for every scalar of non-ASCII text.
+        if v < 0xA0 {
+            if v >= 0x20 && v < 0x7F { return scalar }
+            if v < 0x20 { return Unicode.Scalar(0x2400 + v)! }
+            return v == 0x7F ? "\u{2421}" : "\u{FFFD}"  // DEL; C1
         }
+        // Below U+0378, the first unassigned code point: nothing else to replace.
+        if v < 0x378 { return scalar }
+        if v >= 0x2028 && v <= 0x2069 {
+            // The line and paragraph separators (line breaks to some terminals, nothing to
+            // others); embeddings, overrides, their pop, and isolates (they reorder what follows).
+            if v <= 0x2029 || (v >= 0x202A && v <= 0x202E) || v >= 0x2066 { return "\u{FFFD}" }
+        }
+        // Left-to-right, right-to-left and Arabic letter marks: invisible, zero width.
+        if v == 0x200E || v == 0x200F || v == 0x61C { return nil }
+        // Ranges with no unassigned code point (`_assignedRanges`): no lookup for most text.
+        if DisplayWidth.contains(_assignedRanges, v) { return scalar }
+        // Unassigned code points and noncharacters (general category Cn, as the standard
+        // library's Unicode data has them): terminals draw them in 0, 1 or 2 columns, as
+        // their own tables say, so they are shown as `�`, one column on every terminal.
+        return scalar.properties.generalCategory == .unassigned ? "\u{FFFD}" : scalar
     }
 }
 
@@ -501,14 +527,16 @@ extension StyledLine {
     /// visible form (see ``StyledLine``): each control character is one column, as
     /// drawn. A character wider than the whole line (a wide character at width 1) is
     /// shown as ``fitted(to:padStyle:)`` shows it, cut to "…", so no line is wider
-    /// than `width` and no line is empty, except the one line of a `text` with no
-    /// words. At most `maxLines` lines; the last one is cut with "…". A width or
-    /// `maxLines` of zero or less gives no lines.
+    /// than `width`. A word that takes no column (only zero-width characters: a lone
+    /// zero-width space, joiner or combining mark) is left out, so no line is empty or
+    /// blank, except the one line of a `text` with no words. At most `maxLines` lines; the
+    /// last one is cut with "…". A width or `maxLines` of zero or less gives no lines.
     ///
     /// ```swift
     /// let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     /// assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     /// assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
+    /// assert(StyledLine.wrap("a \u{200B} b", width: 1).map(\.plainText) == ["a", "b"])
     /// ```
     public static func wrap(_ text: String, width: Int, maxLines: Int = .max, style: TextStyle = .plain) -> [StyledLine] {
         guard width > 0, maxLines > 0 else { return [] }
@@ -523,8 +551,10 @@ extension StyledLine {
         for rawWord in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0.isNewline }) {
             // Measured as drawn: a control character is a one-column symbol, a direction mark nothing.
             let word = visible(String(rawWord))
-            if word.isEmpty { continue }
             let wordWidth = DisplayWidth.of(word)
+            // A word that takes no column (a lone zero-width space, joiner or combining mark)
+            // would show as nothing, or as a blank line of its own: left out.
+            if wordWidth == 0 { continue }
             let gap = current.isEmpty ? 0 : 1
             if currentWidth + gap + wordWidth <= width {
                 if gap == 1 { current += " " }
@@ -563,3 +593,15 @@ extension StyledLine {
         return lines.map { StyledLine($0, style: style) }
     }
 }
+
+/// Ranges of code points assigned whole since Unicode 10.0 or before, so in the data of every
+/// standard library Swift 6 runs on (sorted): the common scripts' letters (Greek, Cyrillic, Hebrew,
+/// Arabic, Devanagari, Thai, Vietnamese Latin), punctuation, arrows,
+/// box drawing and symbols, the control pictures, CJK ideographs, kana, Hangul syllables,
+/// fullwidth forms and emoji. `StyledLine.visible(_:)` looks no category up for them.
+let _assignedRanges: [ClosedRange<UInt32>] = [
+    0x038E...0x03A1, 0x03A3...0x03FF, 0x0400...0x052F, 0x05D0...0x05EA, 0x0620...0x065F, 0x0900...0x097F,
+    0x0E01...0x0E3A, 0x1E00...0x1EFF, 0x2010...0x2064, 0x2100...0x218B, 0x2190...0x23FF,
+    0x2400...0x2426, 0x2460...0x27FF, 0x3000...0x303F, 0x3041...0x3096, 0x3099...0x30FF,
+    0x4E00...0x9FD5, 0xAC00...0xD7A3, 0xFF01...0xFFBE, 0xFFF9...0xFFFD, 0x1F300...0x1F64F,
+]

@@ -45,7 +45,14 @@ import CellKit
 /// or `vim`), drawing nothing; `fg` continues it, and it takes the terminal and redraws.
 /// Stopped and then asked to end (`kill %1`: the shell sends SIGTERM or SIGHUP, then
 /// SIGCONT), it ends with 128 + the signal instead of stopping again. The loading row's spinner runs a timer
-/// only while it is on screen: an idle app does not wake up.
+/// only while it is on screen: an idle app does not wake up. ``onExit`` hears only of the
+/// ends the app handles itself (`q`, Ctrl-D, Ctrl-C, SIGINT, SIGTERM, SIGHUP, SIGQUIT).
+///
+/// On a small terminal the bars give way to the list: with 2 rows there is no status line
+/// (the title bar and one row of the list), with 1 row only the title bar. While the filter
+/// is typed on a line too narrow for the prompt, the filter's end and the caret beside the
+/// position, the position gives way; from 6 columns on, the filter's last character and the
+/// caret stay in view.
 ///
 /// The list view loads its data at its first frame (see ``TerminalListView``), so a list
 /// whose data source is set by hand, as here, shows its rows without a `reloadData()`.
@@ -87,8 +94,9 @@ public final class TerminalApp {
     public var onListKey: ((Key) -> Bool)?
     /// Whether the frames use colors; without, they keep bold, dim, underline and
     /// reverse video (the selection, the title bar and the position stay in reverse video).
-    /// Defaults to ``TerminalCapabilities/usesColor`` of the environment: `NO_COLOR`
-    /// or a monochrome `TERM` turn colors off.
+    /// Defaults to ``TerminalCapabilities/usesColor`` of the environment: `NO_COLOR`, a
+    /// monochrome `TERM`, or a `TERM` whose terminfo entry has no colors (`xterm-r6`, `sun`)
+    /// turn colors off.
     public var usesColor = TerminalCapabilities.current.usesColor {
         didSet {
             screen.invalidate()
@@ -106,7 +114,15 @@ public final class TerminalApp {
             scheduleRender()
         }
     }
-    /// Called just before the process exits, after the terminal was restored.
+    /// Called just before the process exits, after the terminal was restored, with the exit
+    /// status: for `q` and Ctrl-D (0), Ctrl-C (130), SIGINT, SIGTERM, SIGHUP and SIGQUIT
+    /// (128 + the signal), the terminal going away (0) and ``quit(status:)``.
+    ///
+    /// Not for the other ways the process ends, which restore the terminal but run no more of
+    /// the app's code: a crash (a trap, SIGSEGV, SIGBUS, SIGILL, SIGFPE), `abort()`, the other
+    /// signals whose default action ends the process (SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, …), and
+    /// `exit()` called anywhere but ``quit(status:)``. Work that must happen on those too (saving
+    /// state) cannot wait for this call.
     public var onExit: ((Int32) -> Void)?
 
     /// How many times the spinner's timer woke the app while no spinner was on screen:
@@ -525,9 +541,15 @@ public final class TerminalApp {
     }
 
     private func statusLine(columns: Int) -> StyledLine {
-        let position = " " + listView.positionDescription + " "
+        var position = " " + listView.positionDescription + " "
         var left: StyledLine
-        let width = max(0, columns - DisplayWidth.of(position))
+        var width = max(0, columns - DisplayWidth.of(position))
+        if isEditingFilter, !filterText.isEmpty, width - 3 < 3 {
+            // Too narrow for the prompt, "…" and the filter's last character (2 columns if
+            // wide) and the caret beside the position: the position gives way while typing.
+            position = ""
+            width = columns
+        }
         if isEditingFilter {
             // The end of what is being typed and the caret stay in view: a filter too long
             // for the line shows its tail after "…".
@@ -545,7 +567,7 @@ public final class TerminalApp {
             left = StyledLine(" " + (statusMessage ?? ""), style: .dim)
         }
         var line = left.fitted(to: width, padStyle: .plain)
-        line.append(position, style: .inverse)
+        if !position.isEmpty { line.append(position, style: .inverse) }
         return line.fitted(to: columns)
     }
 

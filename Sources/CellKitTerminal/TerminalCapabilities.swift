@@ -14,11 +14,13 @@ import Darwin
 ///   (``canTakeOverScreen`` is `false`; ``Terminal/isInteractive`` is `false`, and
 ///   ``Terminal/enterRawMode()`` throws ``TerminalError/unsupportedTerminal(term:)``).
 ///   Print the rows plainly instead (``TerminalListView/plainLines(width:from:)``).
-/// - `NO_COLOR` set to anything but the empty string (<https://no-color.org>), or a
+/// - `NO_COLOR` set to anything but the empty string (<https://no-color.org>), a
 ///   `TERM` of a monochrome terminal (`vt52`, `vt100`, `vt220`, …, and names ending in
-///   `-m` or `-mono`): ``usesColor`` is `false`, and ``TerminalApp`` draws without
+///   `-m` or `-mono`), or a `TERM` whose terminfo entry has no colors (no `colors`
+///   number, as `xterm-r6`, `sun`, `mach` and `rxvt-basic`, where `tput colors` prints -1;
+///   or one below 8, `colors#0` included): ``usesColor`` is `false`, and ``TerminalApp`` draws without
 ///   colors, keeping bold, dim, underline and reverse video (the selection and the bars
-///   stay visible in reverse video).
+///   stay visible in reverse video). So is `TERM` unset, empty or `dumb`.
 ///
 /// - How many colors: ``colors``, from the `colors` number of the terminal's terminfo entry
 ///   (`xterm`, `screen`, `linux` and `xterm-color` have 8): ``TerminalApp`` maps the colors
@@ -30,20 +32,25 @@ import Darwin
 /// let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
 /// assert(plain.canTakeOverScreen && !plain.usesColor)
 /// assert(TerminalCapabilities(environment: ["TERM": "vt100"]).usesColor == false)
+/// assert(TerminalCapabilities(environment: [:]).usesColor == false)
 /// ```
 public struct TerminalCapabilities: Hashable, Sendable {
     /// Whether the terminal takes cursor movement and the alternate screen: `TERM` is set,
     /// not empty and not `dumb`.
     public var canTakeOverScreen: Bool
-    /// Whether styles may use colors: `NO_COLOR` is unset or empty, and `TERM` does not
-    /// name a monochrome terminal.
+    /// Whether styles may use colors: `NO_COLOR` is unset or empty, `TERM` is set, not
+    /// empty and not `dumb` (``canTakeOverScreen``), it does not name a monochrome terminal,
+    /// and its terminfo entry, when one is found, has colors (``colors`` is not 0).
     public var usesColor: Bool
 
     /// How many colors the terminal shows: 0 when ``usesColor`` is `false`; 256 when
     /// `COLORTERM` is `truecolor` or `24bit`; else the `colors` number of `TERM`'s terminfo
     /// entry (8 for `xterm`, `screen`, `linux`, `xterm-color`; 256 for `xterm-256color`), read
     /// from the directories ncurses reads (`TERMINFO`, `~/.terminfo`, `TERMINFO_DIRS`,
-    /// `/etc/terminfo`, `/lib/terminfo`, `/usr/share/terminfo`). With no entry found: 256 for
+    /// `/etc/terminfo`, `/lib/terminfo`, `/usr/share/terminfo`). An entry without a `colors`
+    /// number (`xterm-r6`, `sun`, `mach`, `rxvt-basic`: `tput colors` prints -1), or with one
+    /// below 8 (`colors#0`), is a terminal without colors: 0, and ``usesColor`` is `false`.
+    /// With no entry found: 256 for
     /// a name that says so (`…-256color`, `…-direct`) or a terminal known for it (`alacritty`,
     /// `xterm-kitty`, `foot`, `wezterm`, `xterm-ghostty`), else 8.
     ///
@@ -60,8 +67,8 @@ public struct TerminalCapabilities: Hashable, Sendable {
         let term = environment["TERM"] ?? ""
         canTakeOverScreen = !term.isEmpty && term != "dumb"
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-        usesColor = canTakeOverScreen && !noColor && !Self.isMonochrome(term)
-        colors = usesColor ? Self.colorCount(term: term, environment: environment) : 0
+        colors = canTakeOverScreen && !noColor && !Self.isMonochrome(term) ? Self.colorCount(term: term, environment: environment) : 0
+        usesColor = colors > 0
     }
 
     /// The capabilities of this process's environment.
@@ -78,11 +85,12 @@ public struct TerminalCapabilities: Hashable, Sendable {
         term.hasSuffix("-m") || term.hasSuffix("-mono") || term.hasPrefix("vt") && term.dropFirst(2).first?.isNumber == true
     }
 
-    /// How many colors `term` shows (see ``colors``); `term` is not monochrome.
+    /// How many colors `term` shows (see ``colors``); `term` is not monochrome by name. 0 when
+    /// its terminfo entry has no `colors` number (absent or cancelled: -1, -2) or one below 8.
     static func colorCount(term: String, environment: [String: String]) -> Int {
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         if colorTerm == "truecolor" || colorTerm == "24bit" { return 256 }
-        if let count = Terminfo.colors(of: term, environment: environment) { return count > 0 ? count : 8 }
+        if let count = Terminfo.colors(of: term, environment: environment) { return count >= 8 ? count : 0 }
         let known = ["alacritty", "xterm-kitty", "foot", "wezterm", "xterm-ghostty"]
         return term.hasSuffix("-256color") || term.hasSuffix("-direct") || known.contains(term) ? 256 : 8
     }

@@ -383,6 +383,41 @@ extension TerminalListView {
         layout()
     }
 
+    /// The identity of the load-more row a ``/CellKit/ListController`` adds after a paged list's
+    /// content (``/CellKit/LoadMorePlaceholder``: "Loading more…", or its failed form).
+    private static let loadMoreRow = ItemID(type: LoadMorePlaceholder.self, id: LoadMorePlaceholder(message: "", failureMessage: "").id)
+
+    /// Brings the load-more row at the end of the list whole on screen when the end of the
+    /// content above it is on screen (the last line of the entry before it shows), as long as
+    /// the selected row stays whole on screen: the "Loading more…" row that the end coming on
+    /// screen (End, ↓) started, and the failed row it turns into, show without another key.
+    func showLoadMoreRowAfterVisibleEnd() {
+        core.layingOut { showLoadMoreRowIfEndIsOnScreen() }
+    }
+
+    private func showLoadMoreRowIfEndIsOnScreen() {
+        guard let last = lastRow(), let before = previous(.row(last)),
+              dataSource?.listView(self, identityOfItemAt: last) == Self.loadMoreRow else { return }
+        layout()
+        if let shown = placements.first(where: { $0.entry == .row(last) }), shown.skipped == 0, shown.shown == shown.height { return }
+        guard let end = placements.first(where: { $0.entry == before }), end.skipped + end.shown == end.height else { return }
+        let (savedAnchor, savedOffset) = (anchor, anchorOffset)
+        scroll(toBottom: last)
+        layout()
+        if let selected = selectedPath {
+            let covered = stickySection != nil ? 1 : 0
+            let keepsSelection = placements.contains { placement in
+                placement.entry == .row(selected) && placement.skipped == 0 && placement.y >= covered
+                    && placement.y + placement.height <= rows
+            }
+            if !keepsSelection {
+                anchor = savedAnchor
+                anchorOffset = savedOffset
+                layout()
+            }
+        }
+    }
+
     /// Puts `path` at the top of the screen, just below its pinned header.
     func scroll(toTop path: ItemPath) {
         if path.item == 0, hasHeader(path.section), pinsHeader(over: path) {

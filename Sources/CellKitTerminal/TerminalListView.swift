@@ -134,6 +134,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
         if outcome == .animated {
             core.layingOut { fillViewport() }
             scrollToSelection()
+            showLoadMoreRowAfterVisibleEnd()
             setNeedsDisplay()
         }
         return outcome
@@ -232,6 +233,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
             }
         }, measureAgain: { [unowned self] _ in
             layout()
+            showLoadMoreRowAfterVisibleEnd()
             setNeedsDisplay()
         })
     }
@@ -247,6 +249,7 @@ public final class TerminalListView: ListViewCoreOwner, ListViewBackend {
         if selectedPath == nil { selectedPath = firstSelectableRow() }
         fillViewport()
         scrollToSelection()
+        showLoadMoreRowAfterVisibleEnd()
         setNeedsDisplay()
     }
 

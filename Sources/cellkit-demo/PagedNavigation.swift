@@ -309,8 +309,8 @@ final class PagedNavigation {
     /// after it are kept or, End running, stop it (a key that moves up).
     /// When `progressed` says nothing arrived (a failed page, a refresh running), the kept keys are
     /// dropped, but for the one that waited for a page that failed: it moves over the loaded rows
-    /// (onto the "Couldn't load more" row); when that row asks for the page again as it shows, the
-    /// other keys wait for the page and go on from its first row.
+    /// (onto the "Couldn't load more" row); the other keys, past that row, ask for the page again
+    /// (as the row does when it comes on screen), wait for it and go on from its first row.
     private func wait(
         for task: Task<Void, Never>, in list: TerminalListView, then key: Key?, restoring position: Int? = nil,
         progressed: @escaping @MainActor () -> Bool = { true }, moved: (@MainActor () -> Void)? = nil
@@ -327,7 +327,7 @@ final class PagedNavigation {
             if let position, let path = contentPath(at: position, loadMoreAfter: true) { list.select(path) }
             // Nothing came: the keys kept meanwhile go. A failed page keeps the key that waited
             // for it, which moves over the loaded rows (as far as the "Couldn't load more" row);
-            // when that row, on screen, asks for the page again, the other keys wait for it.
+            // the other keys ask for the page again and wait for it.
             if !progressed() {
                 if pages.failed() && key == nil, !queue.isEmpty {
                     let first = queue.removeFirst()
@@ -339,9 +339,12 @@ final class PagedNavigation {
                         let at = list.selectedPath.map(contentIndex)
                         waiting = true
                         await controller.settle()
+                        // The keys kept go past the row: they ask for its page again, as the row
+                        // does when it comes on screen (the list shows it already when it came on
+                        // screen loading, with the end of the rows in view: then nothing asks).
+                        if pages.failed(), Self.isOnLoadMoreRow(list, controller) { _ = pages.loadNext() }
                         if !pages.failed(), pages.hasMore() || pages.count() > loaded {
-                            // The row, on screen, asked for the page again: the keys wait for it
-                            // and for the list to show it.
+                            // The page is asked for again: the keys wait for it and for the list to show it.
                             await pages.loadUntil(loaded).value
                             await controller.settle()
                         }
@@ -417,6 +420,12 @@ final class PagedNavigation {
             last = ItemPath(item: section.items.count - 1, section: s)
         }
         return last
+    }
+
+    /// Whether the selection is on the load-more row.
+    private static func isOnLoadMoreRow(_ list: TerminalListView, _ controller: ListController) -> Bool {
+        guard let selected = list.selectedPath, controller.displayed.sections.indices.contains(selected.section) else { return false }
+        return isLoadMore(controller.displayed.sections[selected.section])
     }
 
     /// Whether `section` is the load-more row's (its one row; reading it costs one row, not the section).

@@ -142,7 +142,7 @@ struct ClusterLayoutTests {
         var rng = SplitMix64(seed: seed)
         for _ in 0..<300 {
             let text = (0..<Int.random(in: 0...6, using: &rng)).map { _ in Self.randomText(&rng, maxPieces: 5) }.joined(separator: " ")
-            let hasWords = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0.isNewline }).contains { !StyledLine.visible(String($0)).isEmpty }
+            let hasWords = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0.isNewline }).contains { DisplayWidth.of(StyledLine.visible(String($0))) > 0 }
             for width in [1, 2, 3, 4, 7, 12] {
                 let maxLines = Int.random(in: 1...4, using: &rng)
                 for lines in [StyledLine.wrap(text, width: width), StyledLine.wrap(text, width: width, maxLines: maxLines)] {

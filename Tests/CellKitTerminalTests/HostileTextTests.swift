@@ -104,3 +104,24 @@ struct HostileTextTests {
         #expect(fixture.list.plainLines(width: width).count == 4)
     }
 }
+
+/// `StyledLine.wrap` and words that take no column (outside report 13b, doc gap 6).
+@Suite("Wrapping words of zero-width characters")
+struct ZeroWidthWordTests {
+    // Failed before the fix: a word of only zero-width characters (a lone ZWSP, ZWJ, BOM or
+    // combining mark) became a line of its own, blank, at narrow widths ("no line is empty").
+    @Test("a word that takes no column is left out: no line is blank", arguments: [
+        "\u{200B}", "\u{200D}", "\u{FEFF}", "\u{301}", "\u{200B}\u{301}\u{FEFF}", "\u{200E}",
+    ])
+    func zeroWidthWords(word: String) {
+        // After a line break or a tab (a space before a joiner or a mark is one character with it).
+        for width in 1...4 {
+            let lines = StyledLine.wrap("a\n" + word + "\tb", width: width)
+            #expect(lines.map(\.plainText) == (width >= 3 ? ["a b"] : ["a", "b"]), "\(width): \(lines.map { $0.plainText.unicodeScalars.map { String($0.value, radix: 16) } })")
+            #expect(lines.allSatisfy { $0.displayWidth > 0 })
+        }
+        // Only such words: the one line of a text with no words.
+        #expect(StyledLine.wrap(word + "\n" + word, width: 5).map(\.plainText) == [""])
+        #expect(StyledLine.wrap(word + "\nab", width: 1).map(\.plainText) == ["a", "b"])
+    }
+}

@@ -115,4 +115,82 @@ struct PagingRowTests {
         #expect(source.items.count == 40 && !source.hasMore)
         #expect(!controller.displayed.sections.flatMap(\.items).contains { $0.model is LoadMorePlaceholder })
     }
+
+    // Failed before the fix (outside report 13b, item 4): End from the top selected the last
+    // row at the bottom of the screen; the "Loading more…" row the page added below it stayed
+    // off screen, and so did "Couldn't load more" when the page failed (onError was called),
+    // until a second ↓ or End brought it on screen, which also retried the page.
+    @Test("End from the top shows the load-more row the page adds below the last row, loading and then failed, without another key")
+    func endShowsTheLoadMoreRow() async throws {
+        let server = FlakyPages()
+        let source = PaginatedDataSource<Line>(prefetchDistance: 1) { try await server.page($0) }
+        let controller = ListController(diagnostics: .ignore)
+        var errors = 0
+        controller.onError = { _ in errors += 1 }
+        controller.register(TextCell.self, for: Line.self) { cell, line in cell.text = "line \(line.id)" }
+        let list = TerminalListView(columns: 50, rows: 5)
+        controller.attach(to: list)
+        controller.bind(to: source)
+        await source.load().value
+        await controller.settle()
+        #expect(list.renderFrame()[0].plainText.contains("line 0"))
+        list.handle(.end)                        // line 9, the last row: page 1 is asked for
+        #expect(list.selectedPath == ItemPath(item: 9, section: 0))
+        #expect(source.pageInFlight == 1 || source.nextPageError != nil)
+        // The page is in flight or failed already: the row that says so is on screen either way.
+        await controller.settle()
+        var frame = list.renderFrame().map(\.plainText)
+        #expect(frame.contains { $0.contains("Loading more") || $0.contains("Couldn't load more") }, "\(frame)")
+        #expect(frame.contains { $0.contains("line 9") }, "the selected row stays on screen: \(frame)")
+        for _ in 0..<10_000 where source.nextPageError == nil { await Task.yield() }
+        await controller.settle()
+        frame = list.renderFrame().map(\.plainText)
+        #expect(frame.contains { $0.contains("↻ Couldn't load more: page 1 is offline") }, "\(frame)")
+        #expect(frame.contains { $0.contains("Select to retry (Enter)") }, "both lines of the failed row: \(frame)")
+        #expect(frame.contains { $0.contains("line 9") }, "\(frame)")
+        #expect(list.selectedPath == ItemPath(item: 9, section: 0))
+        #expect(errors == 1)
+        for _ in 0..<20 {
+            _ = list.renderFrame()
+            await Task.yield()
+        }
+        await controller.settle()
+        #expect(await server.fetches == [0, 1], "shown, the failed row does not retry by itself")
+        // ↓ onto it, Enter retries; the page's first row is selected where the row was.
+        await server.setFailing(false)
+        list.handle(.down)
+        list.handle(.enter)
+        await source.loadNextPage()?.value
+        for _ in 0..<10_000 where source.items.count < 20 { await Task.yield() }
+        await controller.settle()
+        frame = list.renderFrame().map(\.plainText)
+        #expect(list.selectedPath == ItemPath(item: 10, section: 0), "\(frame)")
+    }
+
+    @Test("the load-more row is not scrolled into view when the end of the content is not on screen, nor over the selected row")
+    func loadMoreRowStaysBelowWhenTheEndIsNotOnScreen() async throws {
+        let server = GatedPages()
+        let source = PaginatedDataSource<Line>(prefetchDistance: 1) { await server.page($0) }
+        let controller = ListController(diagnostics: .ignore)
+        controller.register(TextCell.self, for: Line.self) { cell, line in cell.text = "line \(line.id)" }
+        // One line: the selected row fills the screen, so the row after it has no room.
+        let list = TerminalListView(columns: 50, rows: 1)
+        controller.attach(to: list)
+        controller.bind(to: source)
+        await source.load().value
+        await controller.settle()
+        list.handle(.end)
+        await controller.settle()
+        #expect(source.pageInFlight == 1)
+        let frame = list.renderFrame().map(\.plainText)
+        #expect(frame.count == 1 && frame[0].contains("line 9"), "the selected row, not the loading row: \(frame)")
+        // Scrolled up: the end is off screen, and a load-more row added there stays there.
+        list.handle(.home)
+        _ = list.renderFrame()
+        #expect(list.visibleItemPaths == [ItemPath(item: 0, section: 0)])
+        await server.release()
+        for _ in 0..<10_000 where source.items.count < 20 { await Task.yield() }
+        await controller.settle()
+        #expect(list.visibleItemPaths == [ItemPath(item: 0, section: 0)])
+    }
 }

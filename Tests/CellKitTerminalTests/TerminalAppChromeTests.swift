@@ -131,12 +131,30 @@ struct TerminalAppChromeTests {
         #expect(app.composeFrame()[0].spans.contains { $0.style.background == .cyan })
     }
 
+    // Failed before the fix (outside report 13b, doc gap 4): below 12 columns (position " 1/100 ")
+    // the status line kept the position and the caret, and the filter showed only as "…".
+    @Test("while the filter is typed, its last character and the caret stay in view from 6 columns on; the position gives way below 11", arguments: 6...16)
+    func narrowFilterKeepsItsEnd(columns: Int) {
+        for (typed, last) in [("abcdefghijklmnop", "p"), ("日本語日本語", "語")] {
+            let (app, fixture) = app(columns: columns, title: "Notes")
+            defer { withExtendedLifetime(fixture) {} }
+            app.handle([.character("/")] + typed.map { Key.character($0) })
+            let status = app.composeFrame().last!
+            #expect(status.displayWidth == columns, "\(columns): \(status.plainText)")
+            #expect(status.plainText.contains(last + "▏"), "\(columns): \(status.plainText)")
+            // " 1/3 " is 5 columns: it stays while 3 columns are left for the filter beside it.
+            #expect(status.plainText.hasSuffix(" 1/3 ") == (columns >= 11), "\(columns): \(status.plainText)")
+            app.handle(.enter)
+            #expect(app.composeFrame().last!.plainText.hasSuffix(" 1/3 "), "the position is back once the filter is kept")
+        }
+    }
+
     @Test("TERM and NO_COLOR decide what the terminal can show", arguments: [
         ([:], false, false), (["TERM": ""], false, false), (["TERM": "dumb"], false, false),
         (["TERM": "xterm-256color"], true, true), (["TERM": "screen"], true, true), (["TERM": "linux"], true, true),
         (["TERM": "xterm-256color", "NO_COLOR": "1"], true, false), (["TERM": "xterm-256color", "NO_COLOR": ""], true, true),
         (["TERM": "vt100"], true, false), (["TERM": "vt220"], true, false), (["TERM": "xterm-mono"], true, false),
-        (["TERM": "vte-256color"], true, true),
+        (["TERM": "vte-256color"], true, true), (["TERM": "", "COLORTERM": "truecolor"], false, false),
     ])
     func capabilities(environment: [String: String], screen: Bool, color: Bool) {
         let capabilities = TerminalCapabilities(environment: environment)
@@ -171,15 +189,46 @@ struct TerminalAppChromeTests {
         #expect(TerminalCapabilities(environment: none).colors == (term.hasSuffix("-256color") ? 256 : 8))
     }
 
-    /// A compiled terminfo entry named `name` with only the `colors` number set (the numbers before it absent).
-    static func terminfoEntry(name: String, colors: Int, extended: Bool) -> [UInt8] {
+    // Failed before the fix (outside report 13b, defect 2): an entry with no `colors` number
+    // (`tput colors` prints -1: xterm-r6, sun, mach, rxvt-basic) or `colors#0` got colors
+    // (`usesColor` true, 8 colors), and TerminalApp sent such a terminal SGR 30–47.
+    @Test("a terminfo entry without colors (none, cancelled, or fewer than 8) is a terminal without colors", arguments: [
+        (-1, 14), (-2, 14), (0, 14), (2, 14), (0, 0), (0, 13),
+    ])
+    func terminfoEntryWithoutColors(colors: Int, numbers: Int) throws {
+        let term = "nocolors-test"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-terminfo-\(getpid())-\(colors)-\(numbers)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (index, extended) in [false, true].enumerated() {
+            let sub = directory.appendingPathComponent("\(index)").appendingPathComponent("n")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try Data(Self.terminfoEntry(name: term, colors: colors, extended: extended, numbers: numbers)).write(to: sub.appendingPathComponent(term))
+            let environment = ["TERM": term, "TERMINFO": directory.appendingPathComponent("\(index)").path, "HOME": "/nonexistent"]
+            let capabilities = TerminalCapabilities(environment: environment)
+            #expect(capabilities.canTakeOverScreen, "\(colors) \(numbers) \(extended)")
+            #expect(!capabilities.usesColor && capabilities.colors == 0, "\(colors) \(numbers) \(extended): \(capabilities)")
+            // The same file with 8 colors: it is the entry that decides.
+            try Data(Self.terminfoEntry(name: term, colors: 8, extended: extended)).write(to: sub.appendingPathComponent(term))
+            let eight = TerminalCapabilities(environment: environment)
+            #expect(eight.usesColor && eight.colors == 8, "\(eight)")
+        }
+        // The system's own entries without colors, where it has them (Debian's ncurses-base: /lib/terminfo).
+        for name in ["xterm-r6", "sun", "mach", "rxvt-basic"] where FileManager.default.fileExists(atPath: "/lib/terminfo/\(name.prefix(1))/\(name)") {
+            let capabilities = TerminalCapabilities(environment: ["TERM": name, "HOME": "/nonexistent"])
+            #expect(!capabilities.usesColor && capabilities.colors == 0, "\(name): \(capabilities)")
+        }
+    }
+
+    /// A compiled terminfo entry named `name` with only the `colors` number set (the numbers before it absent);
+    /// with `numbers` below 14, an entry that stops before `colors` (it has none).
+    nonisolated static func terminfoEntry(name: String, colors: Int, extended: Bool, numbers: Int = 14) -> [UInt8] {
         func short(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF)] }
         let names = Array((name + "|test entry").utf8) + [0]
         let bools: [UInt8] = [1, 0, 1]   // an odd count: the numbers start after a pad byte
-        var bytes = short(extended ? 0o1036 : 0o432) + short(names.count) + short(bools.count) + short(14) + short(0) + short(0)
+        var bytes = short(extended ? 0o1036 : 0o432) + short(names.count) + short(bools.count) + short(numbers) + short(0) + short(0)
         bytes += names + bools
         if bytes.count % 2 == 1 { bytes.append(0) }
-        for index in 0..<14 {
+        for index in 0..<numbers {
             let value = index == 13 ? colors : -1
             if extended {
                 bytes += short(value & 0xFFFF) + short(value < 0 ? 0xFFFF : 0)

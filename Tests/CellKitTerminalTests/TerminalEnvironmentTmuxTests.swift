@@ -39,4 +39,59 @@ struct TerminalEnvironmentTmuxTests {
         #expect(codes.contains(7), "reverse video for the selection and the bars")
         try session.quit()
     }
+
+    // Failed before the fix (outside report 13b, defect 2): a TERM whose terminfo entry has no
+    // `colors` (xterm-r6, sun: `tput colors` prints -1) got SGR 30–47 from the demo.
+    @Test("a TERM whose terminfo entry has no colors: no color codes reach the terminal; reverse video stays")
+    func terminfoWithoutColors() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-nocolor-terminfo-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sub = directory.appendingPathComponent("c")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try Data(TerminalAppChromeTests.terminfoEntry(name: "cellkit-nocolor", colors: -1, extended: false)).write(to: sub.appendingPathComponent("cellkit-nocolor"))
+        let session = try DemoSession("terminfo-nocolor", ["feed"], columns: 80, rows: 24,
+                                      environment: ["TERM": "cellkit-nocolor", "TERMINFO": directory.path, "COLORTERM": "", "NO_COLOR": ""])
+        defer { session.close() }
+        try session.tmux.waitFor("avatars") { screen in
+            screen.contains { $0.contains("@") } && !screen.contains { $0.contains("[··]") }
+        }
+        let styled = try session.tmux.tmux(["capture-pane", "-e", "-p", "-t", "main"]).output
+        let codes = styled.matches(of: /\x1B\[([0-9;]*)m/).flatMap { $0.1.split(separator: ";").compactMap { Int($0) } }
+        let colors = codes.filter { (30...48).contains($0) && $0 != 39 || (90...107).contains($0) }
+        #expect(colors.isEmpty, "color codes on screen: \(Set(codes).sorted())")
+        #expect(codes.contains(7), "reverse video for the selection and the bars")
+        try session.quit()
+    }
+
+    @Test("on a small terminal the bars give way to the list: 2 rows have no status line, 1 row only the title bar")
+    func smallTerminal() throws {
+        let session = try DemoSession("tiny-terminal", ["feed"], columns: 60, rows: 3)
+        defer { session.close() }
+        let tmux = session.tmux
+        let three = try tmux.waitFor("the title, a row and the status line") { $0.count >= 3 && $0[0].contains("CellKit · feed") && statusPosition($0)?.contains("/") == true }
+        #expect(!three[1].trimmingCharacters(in: .whitespaces).isEmpty, "\(three)")
+        try tmux.resize(columns: 60, rows: 2)
+        let two = try tmux.waitFor("the title and a row, no status line") { screen in
+            screen.count >= 2 && screen[0].contains("CellKit · feed") && !screen[1].trimmingCharacters(in: .whitespaces).isEmpty
+                && screen[1].firstMatch(of: /\d+\/\d+\s*$/) == nil
+        }
+        #expect(two.dropFirst(2).allSatisfy { $0.isEmpty }, "\(two)")
+        try tmux.resize(columns: 60, rows: 1)
+        try tmux.waitFor("the title bar alone") { $0.first?.contains("CellKit · feed") == true }
+        try tmux.resize(columns: 60, rows: 3)
+        try tmux.waitFor("the status line again") { statusPosition($0)?.contains("/") == true }
+        try session.quit()
+    }
+
+    @Test("onExit runs for the ends the app handles (SIGTERM), not for another fatal signal (SIGUSR1); both restore the terminal",
+          arguments: [("TERM", SIGTERM, true), ("USR1", SIGUSR1, false)])
+    func onExitRunsForHandledEnds(name: String, signal: Int32, called: Bool) throws {
+        // With CELLKIT_DEMO_STATS, the demo's onExit writes its counts to standard error.
+        let session = try DemoSession("on-exit-\(name)", ["feed"], environment: ["CELLKIT_DEMO_STATS": "1"])
+        defer { session.close() }
+        try session.tmux.waitFor(text: "@")
+        kill(try session.demoPID(), signal)
+        #expect(try session.waitForExitAndCheckTerminal() == 128 + signal)
+        #expect(session.standardError.contains("cellkit-demo stats:") == called, "\(session.standardError)")
+    }
 }

@@ -2092,7 +2092,7 @@ import Testing
     assert(listView.createdCellCount <= 4)
 }
 
-// Sources/CellKitTerminal/DisplayWidth.swift:9
+// Sources/CellKitTerminal/DisplayWidth.swift:27
 @MainActor private func docExample134() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
@@ -2130,16 +2130,18 @@ import Testing
     assert(style != .plain)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:202
+// Sources/CellKitTerminal/StyledText.swift:206
 @MainActor private func docExample138() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
     let spoof = StyledLine("\u{202E}gnp.exe")
     assert(spoof.fitted(to: 8).plainText == "\u{FFFD}gnp.exe")
+    let unassigned = StyledLine("a\u{FFFF}\u{378}b")
+    assert(unassigned.fitted(to: 5).plainText == "a\u{FFFD}\u{FFFD}b ")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:210
+// Sources/CellKitTerminal/StyledText.swift:216
 @MainActor private func docExample139() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
@@ -2147,14 +2149,14 @@ import Testing
     assert(line.fitted(to: 6).plainText == "Ada @…")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:292
+// Sources/CellKitTerminal/StyledText.swift:298
 @MainActor private func docExample140() async throws {
     let avatar = StyledLine("AL", style: TextStyle(foreground: .brightWhite, background: .palette(39)))
     let eight = avatar.limitingColors(to: 8).spans[0].style
     assert(eight.foreground == .white && eight.background == .cyan)
 }
 
-// Sources/CellKitTerminal/StyledText.swift:322
+// Sources/CellKitTerminal/StyledText.swift:328
 @MainActor private func docExample141() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
@@ -2162,14 +2164,15 @@ import Testing
     assert(fitted.spans[0].text == "👩\u{200D}💻")
 }
 
-// Sources/CellKitTerminal/StyledText.swift:508
+// Sources/CellKitTerminal/StyledText.swift:535
 @MainActor private func docExample142() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
+    assert(StyledLine.wrap("a \u{200B} b", width: 1).map(\.plainText) == ["a", "b"])
 }
 
-// Sources/CellKitTerminal/TerminalApp.swift:53
+// Sources/CellKitTerminal/TerminalApp.swift:60
 @MainActor private func docExample143() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
@@ -2181,16 +2184,17 @@ import Testing
     }
 }
 
-// Sources/CellKitTerminal/TerminalCapabilities.swift:27
+// Sources/CellKitTerminal/TerminalCapabilities.swift:29
 @MainActor private func docExample144() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
     assert(plain.canTakeOverScreen && !plain.usesColor)
     assert(TerminalCapabilities(environment: ["TERM": "vt100"]).usesColor == false)
+    assert(TerminalCapabilities(environment: [:]).usesColor == false)
 }
 
-// Sources/CellKitTerminal/TerminalCapabilities.swift:50
+// Sources/CellKitTerminal/TerminalCapabilities.swift:57
 @MainActor private func docExample145() async throws {
     let xterm = TerminalCapabilities(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
     assert(xterm.colors == 256)
@@ -2336,7 +2340,7 @@ import Testing
     assert(listView.visibleTexts == ["Newer", "Hello, lists"])           // one insert, animated
 }
 
-// README.md:177
+// README.md:178
 @MainActor private func docExample154() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
