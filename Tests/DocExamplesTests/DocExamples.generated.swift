@@ -356,7 +356,7 @@ import Testing
     assert(byline != .default)
 }
 
-// Sources/CellKit/DataSources/ListDataSource.swift:13
+// Sources/CellKit/DataSources/ListDataSource.swift:16
 @MainActor private func docExample33() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -410,7 +410,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:373
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:380
 @MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -496,7 +496,7 @@ import Testing
         let source = SimpleDataSource([Chore(id: 1), Chore(id: 2), Chore(id: 3)])
         let removed = source.edit { model in model.remove(at: ItemPath(item: 1, section: 0)) }
         source.edit { model in _ = model.move(from: ItemPath(item: 1, section: 0), to: ItemPath(item: 0, section: 0)) }
-        assert(removed == [ItemPath(item: 1, section: 0)])
+        assert(removed == Changeset(itemDeletes: [ItemPath(item: 1, section: 0)]))
         assert(source.model.sections[0].items.map { $0.model(as: Chore.self)!.id } == [3, 1])
     }
 }
@@ -833,17 +833,19 @@ import Testing
     }
 }
 
-// Sources/CellKit/TableModel.swift:136
+// Sources/CellKit/TableModel.swift:140
 @MainActor private func docExample70() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
     let inserted = model.append([Tweet(id: 1, text: "hello")], toSection: section)
-    assert(inserted == [ItemPath(item: 0, section: 0)])
+    assert(inserted == Changeset(itemInserts: [ItemPath(item: 0, section: 0)]))
     assert(model.indexPath(of: Tweet(id: 1, text: "")) == ItemPath(item: 0, section: 0))
+    var first = TableModel()
+    assert(first.append([Tweet(id: 2, text: "new")]) == Changeset(sectionInserts: [0]))
 }
 
-// Sources/CellKit/TableModel.swift:238
+// Sources/CellKit/TableModel.swift:244
 @MainActor private func docExample71() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
     var model = TableModel([Photo(id: 1), Photo(id: 2), Photo(id: 1)])   // a duplicate
@@ -1305,8 +1307,30 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:45
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:200
 @MainActor private func docExample91() async throws {
+    struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
+
+    let registry = CellRegistry()
+    registry.register(TextCell.self, for: Tweet.self) { cell, tweet in cell.text = tweet.text }
+    var model = TableModel()
+    let dataSource = TableModelDataSource(model)
+    dataSource.delegate = registry
+    let listView = HeadlessListView()
+    listView.dataSource = dataSource
+    listView.reloadData()
+
+    let first = model.append([Tweet(id: 1, text: "first")])     // the model had no section
+    assert(first == Changeset(sectionInserts: [0]))
+    listView.performBatchUpdates(first) { dataSource.model = model }
+    let second = model.append([Tweet(id: 2, text: "second")])
+    assert(second == Changeset(itemInserts: [ItemPath(item: 1, section: 0)]))
+    listView.performBatchUpdates(second) { dataSource.model = model }
+    assert(listView.visibleTexts == ["first", "second"])
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:48
+@MainActor private func docExample92() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1319,8 +1343,8 @@ import Testing
     assert(source.items.count == 1)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:71
-@MainActor private func docExample92() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:74
+@MainActor private func docExample93() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1350,8 +1374,8 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:139
-@MainActor private func docExample93() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:142
+@MainActor private func docExample94() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1372,8 +1396,8 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:172
-@MainActor private func docExample94() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:175
+@MainActor private func docExample95() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1394,8 +1418,8 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:212
-@MainActor private func docExample95() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:215
+@MainActor private func docExample96() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1411,8 +1435,8 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:230
-@MainActor private func docExample96() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:233
+@MainActor private func docExample97() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1428,8 +1452,8 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:271
-@MainActor private func docExample97() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:274
+@MainActor private func docExample98() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
     @MainActor func follow(_ scores: AsyncStream<[Score]>, in controller: ListController) -> Task<Void, Never> {
@@ -1442,7 +1466,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1453,7 +1477,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:47
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1470,7 +1494,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:70
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1496,7 +1520,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:105
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1507,7 +1531,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:120
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample103() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1523,7 +1547,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample104() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1551,7 +1575,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:70
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample105() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1567,7 +1591,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:96
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample106() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1585,7 +1609,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:123
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample107() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
     @MainActor final class ImageHeights { var byID: [Int: Double] = [:] }
@@ -1619,7 +1643,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:199
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1628,7 +1652,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1654,7 +1678,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample110() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1670,7 +1694,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:122
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1696,7 +1720,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:230
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1720,7 +1744,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:257
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1732,7 +1756,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1742,7 +1766,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1769,7 +1793,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:60
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1793,7 +1817,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:151
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample117() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1815,7 +1839,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:180
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1828,7 +1852,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:67
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1845,7 +1869,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1861,7 +1885,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1883,7 +1907,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:137
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func keepTheSelectionInView() throws {
@@ -1904,7 +1928,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:182
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1919,7 +1943,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:209
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1936,7 +1960,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:248
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1951,7 +1975,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:267
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1971,7 +1995,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -1986,7 +2010,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -2004,7 +2028,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -2018,7 +2042,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:41
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample130() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -2033,14 +2057,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample131() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:33
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample132() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2057,7 +2081,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample133() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -2065,7 +2089,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample134() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -2078,7 +2102,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample135() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -2087,7 +2111,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:94
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample136() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -2095,7 +2119,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:202
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample137() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -2104,7 +2128,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:210
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample138() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -2112,14 +2136,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:292
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample139() async throws {
     let avatar = StyledLine("AL", style: TextStyle(foreground: .brightWhite, background: .palette(39)))
     let eight = avatar.limitingColors(to: 8).spans[0].style
     assert(eight.foreground == .white && eight.background == .cyan)
 }
 
 // Sources/CellKitTerminal/StyledText.swift:322
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample140() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -2127,14 +2151,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:508
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample141() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:53
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample142() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2146,7 +2170,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:27
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample143() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2155,14 +2179,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:50
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample144() async throws {
     let xterm = TerminalCapabilities(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
     assert(xterm.colors == 256)
     assert(TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"]).colors == 0)
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:16
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample145() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2173,7 +2197,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:11
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample146() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2189,7 +2213,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:15
-@MainActor private func docExample146() async throws {
+@MainActor private func docExample147() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2206,7 +2230,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample147() async throws {
+@MainActor private func docExample148() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2230,13 +2254,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample148() async throws {
+@MainActor private func docExample149() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample149() async throws {
+@MainActor private func docExample150() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2263,7 +2287,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample150() async throws {
+@MainActor private func docExample151() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2283,7 +2307,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample151() async throws {
+@MainActor private func docExample152() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2301,7 +2325,7 @@ import Testing
 }
 
 // README.md:170
-@MainActor private func docExample152() async throws {
+@MainActor private func docExample153() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2314,7 +2338,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 152 examples compile and run") @MainActor func run() async throws {
+    @Test("all 153 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2467,5 +2491,6 @@ struct DocExamples {
         try await docExample150()
         try await docExample151()
         try await docExample152()
+        try await docExample153()
     }
 }
