@@ -269,7 +269,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     ///
     /// `configure` and a ``DispatchTable/configure(_:_:)`` handler for the same type both
     /// run, `configure` first: the registration sets the cell up, the dispatch table's
-    /// handler (Instant Cocoa's `-configureCell:with…:`) adds to it.
+    /// handler (Instant Cocoa's `-configureCell:with…:`) adds to it. Without `configure`, a
+    /// placeholder's cell keeps the built-in configure, and a cell that nothing sets up is
+    /// reported (see ``CellRegistry/register(_:for:configure:)``).
     public func register<Model, Cell: ListCell>(
         _ cell: Cell.Type, for model: Model.Type, style: CellStyle = .default,
         configure: (@MainActor (Cell, Model) -> Void)? = nil

@@ -327,7 +327,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/CellRegistry.swift:138
+// Sources/CellKit/CellRegistry.swift:185
 @MainActor private func docExample30() async throws {
     final class BannerCell: ListCell { init() {} }
     struct Banner {}
@@ -501,7 +501,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:71
+// Sources/CellKit/Diagnostics.swift:74
 @MainActor private func docExample43() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
@@ -677,7 +677,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:352
+// Sources/CellKit/ListController.swift:354
 @MainActor private func docExample58() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -692,7 +692,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:642
+// Sources/CellKit/ListController.swift:644
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -734,14 +734,14 @@ import Testing
     }
 }
 
-// Sources/CellKit/Placeholders.swift:36
+// Sources/CellKit/Placeholders.swift:37
 @MainActor private func docExample62() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
-// Sources/CellKit/Placeholders.swift:72
+// Sources/CellKit/Placeholders.swift:73
 @MainActor private func docExample63() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
@@ -750,7 +750,7 @@ import Testing
     assert(placeholders.message(for: CancellationError()) == "Loading was cancelled.")
 }
 
-// Sources/CellKit/Placeholders.swift:106
+// Sources/CellKit/Placeholders.swift:107
 @MainActor private func docExample64() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.loadMore.failureMessage = "No connection"
@@ -869,14 +869,14 @@ import Testing
     }
 }
 
-// Sources/CellKit/TextCell.swift:9
+// Sources/CellKit/TextCell.swift:10
 @MainActor private func docExample73() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
-// Sources/CellKit/TextCell.swift:27
+// Sources/CellKit/TextCell.swift:28
 @MainActor private func docExample74() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
@@ -884,18 +884,19 @@ import Testing
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
-// Sources/CellKit/TextCell.swift:61
+// Sources/CellKit/TextCell.swift:64
 @MainActor private func docExample75() async throws {
     final class BrandedLoadingCell: LoadingCell {
-        var brand = "Coffee"
         override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
     }
 
     let controller = ListController()
-    controller.register(BrandedLoadingCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
-        cell.text = "Brewing…"
-        cell.isAnimating = true
-    }
+    controller.placeholders.loading.message = "Brewing…"
+    controller.register(BrandedLoadingCell.self, for: LoadingPlaceholder.self)   // the built-in configure
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    assert(listView.visibleTexts == ["Brewing…"])
+    assert((listView.visibleCells.first as? BrandedLoadingCell)?.accessory == "☕︎")
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
