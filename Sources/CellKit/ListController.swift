@@ -309,6 +309,10 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// replaces it. Like a registration, a presenter also serves models it does not name
     /// exactly: subclasses of a class `P.Model` and, when `P.Model` is a protocol type,
     /// the types that conform to it (the closest match wins, as in ``CellRegistry``).
+    /// A presenter whose ``Presenter/cellSource(for:)`` builds another cell type than its
+    /// `Cell` presents nothing in those rows; the first one is reported as a
+    /// ``Diagnostic/Kind/cellTypeMismatch`` diagnostic naming the presenter, the model type, the
+    /// cell type it expects, the one it got and the row, once per presenter, model and cell type.
     ///
     /// The controller keeps `onEvent`, and the cells it presented keep it through their
     /// ``PresentationContext``: capture the screen that owns the controller weakly
