@@ -603,7 +603,7 @@ import Testing
     assert(ItemID(Tag(name: "swift")) == ItemID(type: Tag.self, id: Tag(name: "swift")))
 }
 
-// Sources/CellKit/ListAnnouncement.swift:25
+// Sources/CellKit/ListAnnouncement.swift:28
 @MainActor private func docExample52() async throws {
     let placeholders = ListController.Placeholders()
     let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
@@ -677,7 +677,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:354
+// Sources/CellKit/ListController.swift:365
 @MainActor private func docExample58() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -692,7 +692,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:644
+// Sources/CellKit/ListController.swift:655
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1180,7 +1180,7 @@ import Testing
     assert(calls == ["verified", "account", "object"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:116
 @MainActor private func docExample86() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
@@ -1214,8 +1214,78 @@ import Testing
     assert(retries == 1)
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:161
 @MainActor private func docExample87() async throws {
+    final class PersonCell: TextCell {}
+    struct Person: Identifiable, Sendable { let id: Int; var name: String }
+
+    @MainActor func configurePeople(_ table: DispatchTable) {
+        table.configure(Person.self) { (cell: PersonCell, person) in cell.text = person.name }
+    }
+
+    let followers = ListController(), following = ListController()
+    for controller in [followers, following] {
+        controller.register(PersonCell.self, for: Person.self)
+        configurePeople(controller.dispatch)
+    }
+    let listView = HeadlessListView()
+    following.attach(to: listView)
+    following.apply(TableModel([Person(id: 1, name: "Ada")]))
+    assert(listView.visibleTexts == ["Ada"])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:190
+@MainActor private func docExample88() async throws {
+    struct Song: Identifiable, Sendable { let id: Int; var title: String }
+
+    @MainActor final class TallFirstRow: ListViewDelegate {
+        let controller: ListController
+        init(_ controller: ListController) { self.controller = controller }
+
+        // The one override.
+        func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
+            path == ItemPath(item: 0, section: 0) ? 100 : controller.listView(listView, heightForItemAt: path)
+        }
+        // Everything else goes to the controller.
+        func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {
+            controller.listView(listView, needsMeasuringItemAt: path)
+        }
+        func listView(_ listView: any ListView, didMeasureHeight height: Double, forItemAt path: ItemPath) {
+            controller.listView(listView, didMeasureHeight: height, forItemAt: path)
+        }
+        func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {
+            controller.listView(listView, didSelectItemAt: path)
+        }
+        func listView(_ listView: any ListView, canSelectItemAt path: ItemPath) -> Bool {
+            controller.listView(listView, canSelectItemAt: path)
+        }
+        func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {
+            controller.listView(listView, willDisplay: cell, at: path)
+        }
+        func listView(_ listView: any ListView, didEndDisplaying cell: AnyObject, at path: ItemPath) {
+            controller.listView(listView, didEndDisplaying: cell, at: path)
+        }
+        func listView(_ listView: any ListView, prefetchItemsAt paths: [ItemPath]) {
+            controller.listView(listView, prefetchItemsAt: paths)
+        }
+        func listView(_ listView: any ListView, cancelPrefetchingItemsAt paths: [ItemPath]) {
+            controller.listView(listView, cancelPrefetchingItemsAt: paths)
+        }
+    }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView(viewportHeight: 188, rowHeight: 44)
+    controller.attach(to: listView)
+    let wrapper = TallFirstRow(controller)
+    listView.delegate = wrapper
+    controller.apply(TableModel((0..<10).map { Song(id: $0, title: "song \($0)") }))
+    assert(listView.offset(ofItemAt: ItemPath(item: 1, section: 0)) == 100)
+    assert(listView.visibleTexts == ["song 0", "song 1", "song 2"])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
+@MainActor private func docExample89() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1235,8 +1305,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample88() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:59
+@MainActor private func docExample90() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1270,8 +1340,8 @@ import Testing
     assert(listView.visibleCells.compactMap { ($0 as? TweetCell)?.text } == ["tweet 0", "tweet 1", "tweet 2"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
-@MainActor private func docExample89() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:146
+@MainActor private func docExample91() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1294,8 +1364,8 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
-@MainActor private func docExample90() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:174
+@MainActor private func docExample92() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1308,8 +1378,8 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:200
-@MainActor private func docExample91() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:203
+@MainActor private func docExample93() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1331,7 +1401,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:48
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample94() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1345,7 +1415,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:74
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample95() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1375,8 +1445,8 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:142
-@MainActor private func docExample94() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:147
+@MainActor private func docExample96() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1397,8 +1467,8 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:175
-@MainActor private func docExample95() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:180
+@MainActor private func docExample97() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1419,8 +1489,8 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:215
-@MainActor private func docExample96() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:220
+@MainActor private func docExample98() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1436,8 +1506,8 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:233
-@MainActor private func docExample97() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:238
+@MainActor private func docExample99() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1453,8 +1523,8 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:274
-@MainActor private func docExample98() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:279
+@MainActor private func docExample100() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
     @MainActor func follow(_ scores: AsyncStream<[Score]>, in controller: ListController) -> Task<Void, Never> {
@@ -1467,7 +1537,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample101() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1478,7 +1548,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:47
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample102() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1495,7 +1565,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:70
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample103() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1521,7 +1591,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:105
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample104() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1532,7 +1602,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:120
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample105() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1548,7 +1618,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample106() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1576,7 +1646,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:70
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample107() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1592,7 +1662,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:96
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample108() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1610,7 +1680,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:123
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample109() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
     @MainActor final class ImageHeights { var byID: [Int: Double] = [:] }
@@ -1644,7 +1714,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:199
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample110() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1653,7 +1723,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample111() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1679,7 +1749,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample112() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1695,7 +1765,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:122
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample113() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1721,7 +1791,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:230
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample114() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1745,7 +1815,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:257
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample115() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1757,7 +1827,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample116() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1767,7 +1837,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample117() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1794,7 +1864,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:60
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample118() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1818,7 +1888,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:151
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample119() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1840,7 +1910,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:180
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample120() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1853,7 +1923,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:67
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample121() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1870,7 +1940,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample122() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1886,7 +1956,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample123() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1908,7 +1978,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:137
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample124() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func keepTheSelectionInView() throws {
@@ -1929,7 +1999,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:182
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample125() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1944,7 +2014,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:209
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample126() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1961,7 +2031,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:248
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample127() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1976,7 +2046,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:267
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample128() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -1996,7 +2066,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample129() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -2011,7 +2081,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample130() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -2029,7 +2099,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample131() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -2043,7 +2113,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:41
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample132() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -2058,14 +2128,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample133() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:33
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample134() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2082,7 +2152,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:9
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample135() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -2090,7 +2160,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample136() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -2103,7 +2173,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample137() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -2112,7 +2182,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:94
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample138() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -2120,7 +2190,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:202
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample139() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -2129,7 +2199,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:210
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample140() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -2137,14 +2207,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:292
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample141() async throws {
     let avatar = StyledLine("AL", style: TextStyle(foreground: .brightWhite, background: .palette(39)))
     let eight = avatar.limitingColors(to: 8).spans[0].style
     assert(eight.foreground == .white && eight.background == .cyan)
 }
 
 // Sources/CellKitTerminal/StyledText.swift:322
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample142() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -2152,14 +2222,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:508
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample143() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:53
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample144() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2171,7 +2241,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:27
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample145() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2180,14 +2250,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:50
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample146() async throws {
     let xterm = TerminalCapabilities(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
     assert(xterm.colors == 256)
     assert(TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"]).colors == 0)
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:16
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample147() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2198,7 +2268,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:11
-@MainActor private func docExample146() async throws {
+@MainActor private func docExample148() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2214,7 +2284,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:15
-@MainActor private func docExample147() async throws {
+@MainActor private func docExample149() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2231,7 +2301,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample148() async throws {
+@MainActor private func docExample150() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2255,13 +2325,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample149() async throws {
+@MainActor private func docExample151() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample150() async throws {
+@MainActor private func docExample152() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2288,7 +2358,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample151() async throws {
+@MainActor private func docExample153() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2308,7 +2378,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample152() async throws {
+@MainActor private func docExample154() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2326,7 +2396,7 @@ import Testing
 }
 
 // README.md:170
-@MainActor private func docExample153() async throws {
+@MainActor private func docExample155() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2339,7 +2409,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 153 examples compile and run") @MainActor func run() async throws {
+    @Test("all 155 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2493,5 +2563,7 @@ struct DocExamples {
         try await docExample151()
         try await docExample152()
         try await docExample153()
+        try await docExample154()
+        try await docExample155()
     }
 }
