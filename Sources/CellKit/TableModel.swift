@@ -131,7 +131,7 @@ public enum SectionIndexStyle: Hashable, Sendable {
 ///
 /// A value type: mutate a copy, then hand it to a ``ListController``, which
 /// diffs it against what is shown. The mutating methods also return the
-/// ``Changeset`` that animates what they did, for code that drives a list view by
+/// ``/CellKitDiff/Changeset`` that animates what they did, for code that drives a list view by
 /// hand: hand it to ``ListView/performBatchUpdates(_:updateData:)``, switching the
 /// data source to the changed model in the update closure. An `append` that creates
 /// the model's first section returns that section's insert, not its rows' (the rows
