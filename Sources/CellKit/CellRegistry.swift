@@ -74,25 +74,58 @@ public final class CellRegistry {
     public init(defaultCell: CellSource = .type(TextCell.self), diagnostics: DiagnosticHandler = .standardError) {
         self.defaultCell = defaultCell
         self.diagnostics = diagnostics
-        register(LoadingCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
-            cell.text = placeholder.message
-            cell.isAnimating = true
+        // With no configure closure, a placeholder's registration gets the built-in one.
+        register(LoadingCell.self, for: LoadingPlaceholder.self)
+        register(NoResultsCell.self, for: NoResultsPlaceholder.self)
+        register(ErrorCell.self, for: ErrorPlaceholder.self)
+        register(LoadMoreCell.self, for: LoadMorePlaceholder.self)
+    }
+
+    /// The built-in configure of a placeholder's rows (`nil` for any other model type): what
+    /// a registration for ``LoadingPlaceholder``, ``NoResultsPlaceholder``, ``ErrorPlaceholder`` or
+    /// ``LoadMorePlaceholder`` gets when it brings no configure closure. A ``TextCell`` shows the
+    /// placeholder's text (and the retry hint as its detail line when the row retries), a
+    /// ``LoadingCell`` runs its spinner while loading, an ``ErrorCell`` or ``LoadMoreCell`` gets the error
+    /// (and an ``ErrorCell`` ``ErrorCell/canRetry``).
+    static func placeholderConfigure(for model: Any.Type) -> (@MainActor (AnyObject, Any) -> Void)? {
+        if model == LoadingPlaceholder.self {
+            return { cell, model in
+                guard let placeholder = model as? LoadingPlaceholder else { return }
+                (cell as? TextCell)?.text = placeholder.message
+                (cell as? LoadingCell)?.isAnimating = true
+            }
         }
-        register(NoResultsCell.self, for: NoResultsPlaceholder.self) { cell, placeholder in
-            cell.text = placeholder.message
+        if model == NoResultsPlaceholder.self {
+            return { cell, model in
+                guard let placeholder = model as? NoResultsPlaceholder else { return }
+                (cell as? TextCell)?.text = placeholder.message
+            }
         }
-        register(ErrorCell.self, for: ErrorPlaceholder.self) { cell, placeholder in
-            cell.text = placeholder.message
-            cell.error = placeholder.error
-            cell.canRetry = placeholder.canRetry
-            cell.detailText = placeholder.canRetry ? placeholder.retryHint : nil
+        if model == ErrorPlaceholder.self {
+            return { cell, model in
+                guard let placeholder = model as? ErrorPlaceholder else { return }
+                if let cell = cell as? TextCell {
+                    cell.text = placeholder.message
+                    cell.detailText = placeholder.canRetry ? placeholder.retryHint : nil
+                }
+                if let cell = cell as? ErrorCell {
+                    cell.error = placeholder.error
+                    cell.canRetry = placeholder.canRetry
+                }
+            }
         }
-        register(LoadMoreCell.self, for: LoadMorePlaceholder.self) { cell, placeholder in
-            cell.text = placeholder.text
-            cell.error = placeholder.error
-            cell.isAnimating = !placeholder.isFailed
-            cell.detailText = placeholder.isFailed ? placeholder.retryHint : nil
+        if model == LoadMorePlaceholder.self {
+            return { cell, model in
+                guard let placeholder = model as? LoadMorePlaceholder else { return }
+                if let cell = cell as? TextCell {
+                    cell.text = placeholder.text
+                    cell.detailText = placeholder.isFailed ? placeholder.retryHint : nil
+                }
+                (cell as? LoadingCell)?.isAnimating = !placeholder.isFailed
+                (cell as? LoadMoreCell)?.error = placeholder.error
+            }
         }
+        return nil
     }
 
     // MARK: Registering
@@ -102,6 +135,20 @@ public final class CellRegistry {
     ///
     /// `Cell` must be the source's cell type (or a supertype of it); a mismatch is
     /// reported once and the handler is skipped.
+    ///
+    /// Without `configure`, something else sets the cell up: the cell itself
+    /// (``UpdatableCell``, for a model its `Model` takes), a dispatch configure handler, or,
+    /// for the placeholder rows (``LoadingPlaceholder``, ``NoResultsPlaceholder``,
+    /// ``ErrorPlaceholder``, ``LoadMorePlaceholder``), the built-in configure, which shows the
+    /// placeholder's text in any ``TextCell``, runs a ``LoadingCell``'s spinner and gives an
+    /// ``ErrorCell`` its error and ``ErrorCell/canRetry``. A cell that nothing sets up is not
+    /// left blank silently: a ``TextCell`` shows the model's description, as the default cell
+    /// does, and the first such row of each model type and cell type is reported (a
+    /// ``Diagnostic/Kind/missingRegistration`` diagnostic; a
+    /// ``Diagnostic/Kind/cellTypeMismatch`` one for an ``UpdatableCell`` whose `Model` does not
+    /// take the model, naming both types). With `configure`, a placeholder's registration sets
+    /// up the cell itself: its text (the placeholder's `message`), a ``LoadingCell``'s
+    /// ``LoadingCell/isAnimating``, an ``ErrorCell``'s ``ErrorCell/canRetry``.
     @inlinable
     public func register<Model, Cell: AnyObject>(
         _ source: CellSource, for model: Model.Type,
@@ -149,7 +196,9 @@ public final class CellRegistry {
     /// Sets the registration of `Model` (behind the `@inlinable` `register`, so the table stays internal).
     @usableFromInline
     func store<Model>(_ source: CellSource, configure: (@MainActor (AnyObject, Any) -> Void)?, for model: Model.Type) {
-        // A second registration for the same model type replaces the first (documented above).
+        // A second registration for the same model type replaces the first (documented above);
+        // a placeholder's registration with no configure keeps the built-in one.
+        let configure = configure ?? Self.placeholderConfigure(for: model)
         table.set(Registration(source: source, configure: configure), for: model)
         clearCache()
     }
@@ -205,19 +254,38 @@ public final class CellRegistry {
 
     /// Configures `cell` for `model` with `binding`: the registration's handler,
     /// then ``UpdatableCell/update(with:)`` if the cell adopts it. A default
-    /// ``TextCell`` with nothing else to show gets the model's description.
-    /// Returns whether the cell reported a change (`true` when it cannot tell).
+    /// ``TextCell`` with nothing else to show gets the model's description; so does a
+    /// registered one that nothing sets up (see ``register(_:for:configure:)``), reported once.
+    /// Returns whether the cell reported a change: what ``UpdatableCell/update(with:)``
+    /// returned, `true` when it cannot tell (no ``UpdatableCell``). CellKit itself does not use
+    /// it (a ``ListController`` shows whatever the cell set); it is there for a data source of
+    /// your own, as Nimbus's `shouldUpdateCellWithObject:` result was.
     /// `path`, when given, is named by the diagnostic of a handler that gets
     /// another cell type than it expects.
     @discardableResult
     public func configure(_ cell: AnyObject, with model: Any, binding: Binding, at path: ItemPath? = nil) -> Bool {
+        let (changed, configured) = configureCell(cell, with: model, binding: binding, at: path)
+        if !configured { showUnconfigured(cell, with: model, binding: binding, at: path) }
+        return changed
+    }
+
+    /// ``configure(_:with:binding:at:)`` without its last step; also says whether anything set
+    /// the cell up: the default cell's text, the registration's configure, or an
+    /// ``UpdatableCell`` that takes the model. The controller runs the dispatch table's configure
+    /// handler before deciding that nothing did (``showUnconfigured(_:with:binding:at:)``).
+    func configureCell(_ cell: AnyObject, with model: Any, binding: Binding, at path: ItemPath?) -> (changed: Bool, configured: Bool) {
         configuringPath = path
         defer { configuringPath = nil }
+        var configured = false
         if case .defaultCell = binding.origin, let textCell = cell as? TextCell {
             textCell.prepareForReuse()
             textCell.text = TextCell.defaultText(for: model)
+            configured = true
         }
-        binding.configure?(cell, model)
+        if let configure = binding.configure {
+            configure(cell, model)
+            configured = true
+        }
         let cellType = ObjectIdentifier(type(of: cell))
         let adopts: Bool
         if let known = updatableCells.value(for: cellType) {
@@ -227,10 +295,37 @@ public final class CellRegistry {
             updatableCells.insert(adopts, for: cellType)
         }
         if adopts, let updatable = cell as? any UpdatableCell, let changed = updatable._update(withAny: model) {
-            return changed
+            return (changed, true)
         }
-        return true
+        return (true, configured)
     }
+
+    /// `cell`, which nothing set up for `model` (no configure closure, no dispatch configure
+    /// handler, no ``UpdatableCell`` that takes it): a ``TextCell`` shows the model's description
+    /// (CellKit never leaves a row blank), and the first such row of each model type and cell
+    /// type is reported, naming both. The default cell is left alone: its miss was reported.
+    func showUnconfigured(_ cell: AnyObject, with model: Any, binding: Binding, at path: ItemPath?) {
+        if case .defaultCell = binding.origin { return }
+        if let textCell = cell as? TextCell { textCell.text = TextCell.defaultText(for: model) }
+        let key = [ObjectIdentifier(type(of: model)), ObjectIdentifier(type(of: cell))]
+        guard reportedUnconfigured.insert(key).inserted else { return }
+        let row = path.map { " (section \($0.section), row \($0.item))" } ?? ""
+        let shows = cell is TextCell ? "it shows the model's description" : "it shows nothing"
+        if let updatable = cell as? any UpdatableCell {
+            diagnostics(Diagnostic(
+                .cellTypeMismatch,
+                "\(type(of: cell)) is an UpdatableCell of \(Self.modelType(of: updatable)) and cannot show a \(type(of: model))\(row); \(shows). Register it for a model its update(with:) takes, or give the registration for \(type(of: model)) a configure closure"
+            ))
+        } else {
+            diagnostics(Diagnostic(
+                .missingRegistration,
+                "the cell \(type(of: cell)) for \(type(of: model))\(row) has no configure closure, no dispatch configure handler and no update(with:) that takes it; \(shows). Pass a configure closure to register(_:for:), or adopt UpdatableCell"
+            ))
+        }
+    }
+
+    /// The `Model` of an ``UpdatableCell``.
+    private static func modelType<Cell: UpdatableCell>(of cell: Cell) -> Any.Type { Cell.Model.self }
 
     /// A configured cell for `model` at `path`, dequeued from `listView`
     /// (Nimbus's `cellForTableView:atIndexPath:withObject:`). Never nil: an
@@ -250,6 +345,8 @@ public final class CellRegistry {
     }
 
     private var mismatches = MismatchReporter()
+    /// The (model type, cell type) pairs reported as set up by nothing (``showUnconfigured(_:with:binding:at:)``).
+    private var reportedUnconfigured: Set<[ObjectIdentifier]> = []
     /// The row being configured, for the mismatch diagnostic.
     private var configuringPath: ItemPath?
 

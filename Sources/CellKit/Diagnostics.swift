@@ -5,9 +5,12 @@
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem was noticed.
     public enum Kind: String, Hashable, Sendable {
-        /// A model type has no cell registration; the default cell was used.
+        /// A model type has no cell registration (the default cell was used), or its
+        /// registered cell gets set up by nothing: no configure closure, no dispatch configure
+        /// handler, no ``UpdatableCell`` (a ``TextCell`` then shows the model's description).
         case missingRegistration
-        /// A handler expected another cell type than the one the row got.
+        /// A handler or a presenter expected another cell type than the one the row got, or an
+        /// ``UpdatableCell`` got a model its `Model` does not take.
         case cellTypeMismatch
         /// A snapshot held the same identifier more than once.
         case duplicateIdentifier

@@ -20,7 +20,10 @@
 /// that fails again (failed → loading → failed) is.
 ///
 /// Nothing is announced while the category stays (a refresh that keeps content,
-/// more rows arriving), so VoiceOver is not flooded.
+/// more rows arriving), so VoiceOver is not flooded. What a list shows first is not a
+/// change either: ``ListController/attach(to:)`` shows the loading row (or whatever the
+/// controller holds) without an announcement, since VoiceOver reads a screen that appears;
+/// the table above starts with the first change after it.
 ///
 /// ```swift
 /// let placeholders = ListController.Placeholders()

@@ -44,6 +44,11 @@ public protocol UpdatableCell<Model>: AnyObject {
     /// The model type this cell shows; may be a protocol several models share.
     associatedtype Model
     /// Shows `model`; returns whether the cell changed.
+    ///
+    /// The row shows whatever the cell set, whatever it returns: a ``ListController``
+    /// does not use the result (a content change reconfigures the row either way). It is
+    /// what ``CellRegistry/configure(_:with:binding:at:)`` returns, for a data source of
+    /// your own that wants it, as Nimbus left `shouldUpdateCellWithObject:`'s to subclasses.
     @MainActor func update(with model: Model) -> Bool
 }
 

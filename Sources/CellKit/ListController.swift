@@ -269,7 +269,9 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     ///
     /// `configure` and a ``DispatchTable/configure(_:_:)`` handler for the same type both
     /// run, `configure` first: the registration sets the cell up, the dispatch table's
-    /// handler (Instant Cocoa's `-configureCell:with…:`) adds to it.
+    /// handler (Instant Cocoa's `-configureCell:with…:`) adds to it. Without `configure`, a
+    /// placeholder's cell keeps the built-in configure, and a cell that nothing sets up is
+    /// reported (see ``CellRegistry/register(_:for:configure:)``).
     public func register<Model, Cell: ListCell>(
         _ cell: Cell.Type, for model: Model.Type, style: CellStyle = .default,
         configure: (@MainActor (Cell, Model) -> Void)? = nil
@@ -304,9 +306,20 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// not called, even when `selected` returns no event). Adding one reloads the list view.
     ///
     /// A model type has one presenter: adding another for the same `P.Model`, in any style,
-    /// replaces it. Like a registration, a presenter also serves models it does not name
-    /// exactly: subclasses of a class `P.Model` and, when `P.Model` is a protocol type,
-    /// the types that conform to it (the closest match wins, as in ``CellRegistry``).
+    /// replaces it. There is no removing one: a model type with a presenter stays presented
+    /// for the controller's life (a screen that switches between a presenter and a
+    /// registration for one type uses two controllers). Like a registration, a presenter also
+    /// serves models it does not name exactly: subclasses of a class `P.Model` and, when
+    /// `P.Model` is a protocol type, the types that conform to it (the closest match wins, as
+    /// in ``CellRegistry``). Presenters are asked before the registry, so a presenter that
+    /// serves a model through its superclass or a protocol wins over a registration of the
+    /// model's exact type: with a presenter for `Person`, `Admin` rows are presented by it,
+    /// whatever `register(_:for: Admin.self)` says. The exact type comes first among
+    /// presenters and among registrations, not between them.
+    /// A presenter whose ``Presenter/cellSource(for:)`` builds another cell type than its
+    /// `Cell` presents nothing in those rows; the first one is reported as a
+    /// ``Diagnostic/Kind/cellTypeMismatch`` diagnostic naming the presenter, the model type, the
+    /// cell type it expects, the one it got and the row, once per presenter, model and cell type.
     ///
     /// The controller keeps `onEvent`, and the cells it presented keep it through their
     /// ``PresentationContext``: capture the screen that owns the controller weakly

@@ -3,8 +3,9 @@
 /// Its default cell is ``LoadingCell``; register another cell or a configure
 /// handler for `LoadingPlaceholder` to change it. A replacement cell keeps the
 /// running indicator (the terminal list view's spinner, UIKit's standard renderer's
-/// activity indicator) only when it subclasses ``LoadingCell`` and its configure sets
-/// ``LoadingCell/isAnimating``; any other cell shows as plain text, without it. The default message comes from
+/// activity indicator) only when it subclasses ``LoadingCell`` and ``LoadingCell/isAnimating``
+/// is set: by the built-in configure, which a registration with no configure closure keeps,
+/// or by its own closure. Any other cell shows the message as plain text, without it. The default message comes from
 /// CellKit's strings table ("Loading…" in English); change it on
 /// ``ListController/placeholders``.
 public struct LoadingPlaceholder: Hashable, Sendable, Identifiable {

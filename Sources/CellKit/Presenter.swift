@@ -165,6 +165,9 @@ final class PresentedRow {
 struct PresenterBinding {
     let style: CellStyle
     let source: CellSource
+    /// The presenter's type and its `Cell`, for the diagnostic of a cell source that builds another type.
+    let presenterType: Any.Type
+    let cellType: Any.Type
     let present: @MainActor (AnyObject, Any, PresentedRow) -> Bool
     let update: @MainActor (AnyObject, Any, ResourceUpdate) -> Bool
     let select: @MainActor (Any) -> Void
@@ -173,6 +176,8 @@ struct PresenterBinding {
     init<P: Presenter>(_ presenter: P, style: CellStyle, onEvent: @escaping @MainActor (P.Event) -> Void) {
         self.style = style
         self.source = presenter.cellSource(for: style)
+        self.presenterType = P.self
+        self.cellType = P.Cell.self
         // The model casts are `switch` patterns: in this unspecialised generic
         // code an `as?` would look up `Optional<P.Model>`'s metadata on every row.
         present = { cell, model, row in

@@ -44,6 +44,8 @@ final class RowBinding {
     private var presentedRows: [ObjectIdentifier: WeakPresentedRow] = [:]
 
     private struct WeakPresentedRow { weak var row: PresentedRow? }
+    /// Presenters whose cell source built another cell type than their `Cell`, reported once each.
+    private var presenterMismatches = MismatchReporter()
 
     /// A dequeued cell for `model`, the row with identity `id`, configured by its
     /// presenter or by the registry and dispatch table.
@@ -56,14 +58,19 @@ final class RowBinding {
             presentedRows[ObjectIdentifier(cell)]?.row?.cellWasReused()
             presentedRows[ObjectIdentifier(cell)] = WeakPresentedRow(row: row)
             if !presenter.present(cell, model, row) {
-                diagnostics(Diagnostic(.cellTypeMismatch, "presenter for \(type(of: model)) got a \(type(of: cell)) cell from source \(presenter.source) at section \(path.section), row \(path.item)"))
+                presenterMismatches.report(
+                    cell: cell, expected: presenter.cellType, model: model, at: path,
+                    presenter: presenter.presenterType, source: presenter.source, to: diagnostics
+                )
             }
             return cell
         }
         let binding = registry.binding(for: model)
         let cell = registry.dequeue(binding.source, from: listView, at: path)
-        registry.configure(cell, with: model, binding: binding, at: path)
-        dispatch.configure(cell, with: model, at: path)
+        let configured = registry.configureCell(cell, with: model, binding: binding, at: path).configured
+        if dispatch.configure(cell, with: model, at: path) == nil, !configured {
+            registry.showUnconfigured(cell, with: model, binding: binding, at: path)
+        }
         return cell
     }
 

@@ -130,16 +130,22 @@ public enum SectionIndexStyle: Hashable, Sendable {
 /// (Nimbus `NITableViewModel` / `NIMutableTableViewModel`, Coffee's 2-D array).
 ///
 /// A value type: mutate a copy, then hand it to a ``ListController``, which
-/// diffs it against what is shown. The mutating methods also return the paths
-/// a list view must animate, for code that drives a list view by hand.
+/// diffs it against what is shown. The mutating methods also return the
+/// ``/CellKitDiff/Changeset`` that animates what they did, for code that drives a list view by
+/// hand: hand it to ``ListView/performBatchUpdates(_:updateData:)``, switching the
+/// data source to the changed model in the update closure. An `append` that creates
+/// the model's first section returns that section's insert, not its rows' (the rows
+/// of an inserted section come with it).
 ///
 /// ```swift
 /// struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 /// var model = TableModel()
 /// let section = model.appendSection(header: "Today")
 /// let inserted = model.append([Tweet(id: 1, text: "hello")], toSection: section)
-/// assert(inserted == [ItemPath(item: 0, section: 0)])
+/// assert(inserted == Changeset(itemInserts: [ItemPath(item: 0, section: 0)]))
 /// assert(model.indexPath(of: Tweet(id: 1, text: "")) == ItemPath(item: 0, section: 0))
+/// var first = TableModel()
+/// assert(first.append([Tweet(id: 2, text: "new")]) == Changeset(sectionInserts: [0]))
 /// ```
 public struct TableModel: Sendable, CustomStringConvertible {
     /// The sections, in order.
@@ -296,145 +302,150 @@ public struct TableModel: Sendable, CustomStringConvertible {
 // MARK: - Mutations
 
 extension TableModel {
-    /// Appends an empty section; returns its index.
+    /// Appends an empty section; returns its index (to append rows to; animate it as
+    /// `Changeset(sectionInserts: [index])`).
     @discardableResult
     public mutating func appendSection(id: SectionID? = nil, header: String? = nil, footer: String? = nil) -> Int {
         sections.append(TableSection(id: id ?? SectionID(header ?? "section-\(sections.count)"), header: header, footer: footer))
         return sections.count - 1
     }
 
-    /// Inserts an empty section at `index`; returns the inserted section indices.
+    /// Inserts an empty section at `index`; returns the changes to animate (the section inserted).
     ///
     /// - Precondition: `index` is in `0...sections.count` (the mutations of a table
     ///   model trap on an index out of range, as `Array`'s do, naming the mutation and
     ///   the index).
     @discardableResult
-    public mutating func insertSection(id: SectionID, header: String? = nil, footer: String? = nil, at index: Int) -> [Int] {
+    public mutating func insertSection(id: SectionID, header: String? = nil, footer: String? = nil, at index: Int) -> Changeset {
         precondition((0...sections.count).contains(index), "TableModel.insertSection: index \(index) is out of range 0...\(sections.count)")
         sections.insert(TableSection(id: id, header: header, footer: footer), at: index)
-        return [index]
+        return Changeset(sectionInserts: [index])
     }
 
-    /// Removes the section at `index`; returns the deleted section indices.
+    /// Removes the section at `index`; returns the changes to animate (the section deleted).
     ///
     /// - Precondition: the section exists (else it traps, naming the index).
     @discardableResult
-    public mutating func removeSection(at index: Int) -> [Int] {
+    public mutating func removeSection(at index: Int) -> Changeset {
         precondition(sections.indices.contains(index), "TableModel.removeSection: section \(index) does not exist (\(sections.count) sections)")
         sections.remove(at: index)
-        return [index]
+        return Changeset(sectionDeletes: [index])
     }
 
-    /// Moves the section at `from` to `to`; returns the move.
+    /// Moves the section at `from` to `to`; returns the changes to animate (the move).
     ///
     /// - Precondition: both sections exist (else it traps, naming them).
     @discardableResult
-    public mutating func moveSection(from: Int, to: Int) -> Move<Int> {
+    public mutating func moveSection(from: Int, to: Int) -> Changeset {
         precondition(sections.indices.contains(from) && sections.indices.contains(to), "TableModel.moveSection: \(from)→\(to) is out of range (\(sections.count) sections)")
         sections.insert(sections.remove(at: from), at: to)
-        return Move(from: from, to: to)
+        return Changeset(sectionMoves: [Move(from: from, to: to)])
     }
 
     /// Appends rows to `section` (the last section when `nil`, creating one if there is none);
-    /// returns the inserted paths.
+    /// returns the changes to animate: the rows inserted, or, when it created the section,
+    /// that section's insert (its rows come with it).
     @discardableResult
-    public mutating func append(_ items: [ListItem], toSection section: Int? = nil) -> [ItemPath] {
+    public mutating func append(_ items: [ListItem], toSection section: Int? = nil) -> Changeset {
         append(rows: .items(items), toSection: section)
     }
 
     /// Appends `rows` (typed rows stay typed when the section's are of their type).
     @usableFromInline
-    mutating func append(rows: _SectionRows, toSection section: Int?) -> [ItemPath] {
-        if sections.isEmpty { appendSection() }
+    mutating func append(rows: _SectionRows, toSection section: Int?) -> Changeset {
+        let createsSection = sections.isEmpty
+        if createsSection { appendSection() }
         let s = section ?? sections.count - 1
         precondition(sections.indices.contains(s), "TableModel.append: section \(s) does not exist (\(sections.count) sections)")
         let start = sections[s].count
         sections[s].rows.replace(start..<start, with: rows)
-        return (start..<start + rows.count).map { ItemPath(item: $0, section: s) }
+        // A list view takes the rows of an inserted section with it: naming them too breaks the batch.
+        if createsSection { return Changeset(sectionInserts: [s]) }
+        return Changeset(itemInserts: (start..<start + rows.count).map { ItemPath(item: $0, section: s) })
     }
 
-    /// Appends `Identifiable` models to `section`; returns the inserted paths.
+    /// Appends `Identifiable` models to `section`; returns the changes to animate (the rows inserted, or the section it created).
     @discardableResult
     @inlinable
-    public mutating func append<Model: Identifiable & Sendable>(_ models: [Model], toSection section: Int? = nil) -> [ItemPath] where Model.ID: Sendable {
+    public mutating func append<Model: Identifiable & Sendable>(_ models: [Model], toSection section: Int? = nil) -> Changeset where Model.ID: Sendable {
         append(rows: _identifiableRows(models), toSection: section)
     }
 
-    /// Appends `Hashable` models that are not `Identifiable` to `section`; returns the inserted paths.
+    /// Appends `Hashable` models that are not `Identifiable` to `section`; returns the changes to animate (the rows inserted, or the section it created).
     @_disfavoredOverload
     @discardableResult
     @inlinable
-    public mutating func append<Model: Hashable & Sendable>(_ models: [Model], toSection section: Int? = nil) -> [ItemPath] {
+    public mutating func append<Model: Hashable & Sendable>(_ models: [Model], toSection section: Int? = nil) -> Changeset {
         append(rows: _hashableRows(models), toSection: section)
     }
 
-    /// Inserts rows starting at `path`; returns the inserted paths.
+    /// Inserts rows starting at `path`; returns the changes to animate (the rows inserted).
     ///
     /// - Precondition: the section exists and `path.item` is in `0...count` of it (else
     ///   it traps, naming the section and row).
     @discardableResult
-    public mutating func insert(_ items: [ListItem], at path: ItemPath) -> [ItemPath] {
+    public mutating func insert(_ items: [ListItem], at path: ItemPath) -> Changeset {
         insert(rows: .items(items), at: path)
     }
 
-    /// Inserts `Identifiable` models starting at `path`; returns the inserted paths.
+    /// Inserts `Identifiable` models starting at `path`; returns the changes to animate (the rows inserted).
     @inlinable
     @discardableResult
-    public mutating func insert<Model: Identifiable & Sendable>(_ models: [Model], at path: ItemPath) -> [ItemPath] where Model.ID: Sendable {
+    public mutating func insert<Model: Identifiable & Sendable>(_ models: [Model], at path: ItemPath) -> Changeset where Model.ID: Sendable {
         insert(rows: _identifiableRows(models), at: path)
     }
 
-    /// Inserts `Hashable` models that are not `Identifiable` starting at `path`; returns the inserted paths.
+    /// Inserts `Hashable` models that are not `Identifiable` starting at `path`; returns the changes to animate.
     @_disfavoredOverload
     @inlinable
     @discardableResult
-    public mutating func insert<Model: Hashable & Sendable>(_ models: [Model], at path: ItemPath) -> [ItemPath] {
+    public mutating func insert<Model: Hashable & Sendable>(_ models: [Model], at path: ItemPath) -> Changeset {
         insert(rows: _hashableRows(models), at: path)
     }
 
     /// Inserts `rows` starting at `path` (typed rows stay typed when the section's are of their type).
     @usableFromInline
-    mutating func insert(rows: _SectionRows, at path: ItemPath) -> [ItemPath] {
+    mutating func insert(rows: _SectionRows, at path: ItemPath) -> Changeset {
         precondition(sections.indices.contains(path.section), "TableModel.insert: section \(path.section) does not exist (\(sections.count) sections)")
         precondition((0...sections[path.section].count).contains(path.item), "TableModel.insert: row \(path.item) is out of range 0...\(sections[path.section].count) in section \(path.section)")
         sections[path.section].rows.replace(path.item..<path.item, with: rows)
-        return (path.item..<path.item + rows.count).map { ItemPath(item: $0, section: path.section) }
+        return Changeset(itemInserts: (path.item..<path.item + rows.count).map { ItemPath(item: $0, section: path.section) })
     }
 
-    /// Removes the row at `path`; returns the deleted paths.
+    /// Removes the row at `path`; returns the changes to animate (the row deleted).
     ///
     /// - Precondition: a row is at `path` (else it traps, naming the section and row, as
     ///   `Array.remove(at:)` does; check with ``item(at:)`` when unsure).
     @discardableResult
-    public mutating func remove(at path: ItemPath) -> [ItemPath] {
+    public mutating func remove(at path: ItemPath) -> Changeset {
         precondition(contains(path), "TableModel.remove: no row at section \(path.section), row \(path.item)")
         sections[path.section].rows.replace(path.item..<path.item + 1, with: .empty)
-        return [path]
+        return Changeset(itemDeletes: [path])
     }
 
-    /// Moves the row at `from` to `to` (possibly across sections); returns the move.
+    /// Moves the row at `from` to `to` (possibly across sections); returns the changes to animate (the move).
     ///
     /// - Precondition: a row is at `from`, and `to` is a valid insertion point once it is
     ///   removed (else it traps, naming the section and row).
     @discardableResult
-    public mutating func move(from: ItemPath, to: ItemPath) -> Move<ItemPath> {
+    public mutating func move(from: ItemPath, to: ItemPath) -> Changeset {
         precondition(contains(from), "TableModel.move: no row at section \(from.section), row \(from.item)")
         let moved = sections[from.section].rows.slice(from.item..<from.item + 1)
         sections[from.section].rows.replace(from.item..<from.item + 1, with: .empty)
         precondition(sections.indices.contains(to.section) && (0...sections[to.section].count).contains(to.item),
                      "TableModel.move: destination section \(to.section), row \(to.item) is out of range")
         sections[to.section].rows.replace(to.item..<to.item, with: moved)
-        return Move(from: from, to: to)
+        return Changeset(itemMoves: [Move(from: from, to: to)])
     }
 
-    /// Replaces the row at `path` with `item` (same position); returns the updated paths.
+    /// Replaces the row at `path` with `item` (same position); returns the changes to animate (the row updated).
     ///
     /// - Precondition: a row is at `path` (else it traps, naming the section and row).
     @discardableResult
-    public mutating func replace(at path: ItemPath, with item: ListItem) -> [ItemPath] {
+    public mutating func replace(at path: ItemPath, with item: ListItem) -> Changeset {
         precondition(contains(path), "TableModel.replace: no row at section \(path.section), row \(path.item)")
         sections[path.section].rows.replace(path.item..<path.item + 1, with: .items([item]))
-        return [path]
+        return Changeset(itemUpdates: [path])
     }
 }
 

@@ -2,7 +2,8 @@
 /// default cell for models with no binding, and the base of the placeholder cells.
 ///
 /// Platform-neutral: the headless and terminal list views show it directly.
-/// CellKit never leaves it blank: an unmapped model shows its description, or, when
+/// CellKit never leaves it blank: an unmapped model (or one whose registration of a
+/// `TextCell` nothing sets up) shows its description, or, when
 /// that shows nothing (empty, or only spaces and invisible characters), its type name
 /// and id (`Blank(id: 1)`; the type name alone when it is not `Identifiable`).
 ///
@@ -52,23 +53,26 @@ open class TextCell: ListCell {
 ///
 /// Open: a replacement loading cell that subclasses it keeps the running indicator
 /// that the terminal list view and `HostedCellRenderer.standard` (CellKitUIKit) draw
-/// for a `LoadingCell` whose ``isAnimating`` is `true` (set it in your configure: a
-/// registration for ``LoadingPlaceholder`` replaces the default one, which sets it).
-/// A replacement that is not a `LoadingCell` draws as a plain ``TextCell``: no
-/// spinner, no animation (``isAnimating`` of the terminal list view stays `false`),
-/// and not the placeholder's dimmed look.
+/// for a `LoadingCell` whose ``isAnimating`` is `true`. Registered for
+/// ``LoadingPlaceholder`` with no configure closure, it keeps the built-in configure,
+/// which shows the placeholder's message and sets ``isAnimating``; a configure closure
+/// replaces that one, so it sets the text and ``isAnimating`` itself.
+/// A replacement that is not a `LoadingCell` draws as a plain ``TextCell`` (the message,
+/// no spinner: ``isAnimating`` of the terminal list view stays `false`), and not the
+/// placeholder's dimmed look.
 ///
 /// ```swift
 /// final class BrandedLoadingCell: LoadingCell {
-///     var brand = "Coffee"
 ///     override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
 /// }
 ///
 /// let controller = ListController()
-/// controller.register(BrandedLoadingCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
-///     cell.text = "Brewing…"
-///     cell.isAnimating = true
-/// }
+/// controller.placeholders.loading.message = "Brewing…"
+/// controller.register(BrandedLoadingCell.self, for: LoadingPlaceholder.self)   // the built-in configure
+/// let listView = HeadlessListView()
+/// controller.attach(to: listView)
+/// assert(listView.visibleTexts == ["Brewing…"])
+/// assert((listView.visibleCells.first as? BrandedLoadingCell)?.accessory == "☕︎")
 /// ```
 @MainActor
 open class LoadingCell: TextCell {
@@ -81,7 +85,8 @@ open class LoadingCell: TextCell {
 ///
 /// Open, as ``LoadingCell`` is: a replacement that subclasses it keeps the spinner
 /// while the page loads and the failed row's look (the terminal list view's "↻" line)
-/// when ``error`` is set.
+/// when ``error`` is set; registered with no configure closure, it keeps the built-in
+/// configure, which sets both.
 @MainActor
 open class LoadMoreCell: LoadingCell {
     /// Why the next page failed; `nil` while it loads.
@@ -92,7 +97,8 @@ open class LoadMoreCell: LoadingCell {
 ///
 /// Open: a replacement that subclasses it keeps the placeholder's look (the terminal
 /// list view's dimmed "∅" line, the secondary text colour of
-/// `HostedCellRenderer.standard`); any other cell draws as a plain ``TextCell``.
+/// `HostedCellRenderer.standard`); any other cell draws as a plain ``TextCell``. With no
+/// configure closure, the built-in configure shows the message.
 @MainActor
 open class NoResultsCell: TextCell {}
 
@@ -100,7 +106,10 @@ open class NoResultsCell: TextCell {}
 ///
 /// Open: a replacement that subclasses it keeps the error row's look (the terminal
 /// list view's red "✖" message, wrapped, and its "(Enter)" retry hint when
-/// ``canRetry``); any other cell draws as a plain ``TextCell``.
+/// ``canRetry``); any other cell draws as a plain ``TextCell``. With no configure closure,
+/// the built-in configure shows the message and the retry hint and sets ``error`` and
+/// ``canRetry``; a configure closure replaces it, so it sets ``canRetry`` itself (selecting
+/// the row retries either way, when a retry is offered).
 @MainActor
 open class ErrorCell: TextCell {
     /// The error shown.

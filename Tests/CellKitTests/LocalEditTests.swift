@@ -11,7 +11,7 @@ struct LocalEditTests {
         screen.controller.bind(to: source)
         await screen.controller.settle()
         let removed = source.edit { $0.remove(at: ItemPath(item: 1, section: 0)) }
-        #expect(removed == [ItemPath(item: 1, section: 0)])
+        #expect(removed == Changeset(itemDeletes: [ItemPath(item: 1, section: 0)]))
         source.edit { model in
             _ = model.insert([Post(9)], at: ItemPath(item: 0, section: 0))
             _ = model.move(from: ItemPath(item: 4, section: 0), to: ItemPath(item: 1, section: 0))

@@ -327,7 +327,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/CellRegistry.swift:138
+// Sources/CellKit/CellRegistry.swift:185
 @MainActor private func docExample30() async throws {
     final class BannerCell: ListCell { init() {} }
     struct Banner {}
@@ -356,7 +356,7 @@ import Testing
     assert(byline != .default)
 }
 
-// Sources/CellKit/DataSources/ListDataSource.swift:13
+// Sources/CellKit/DataSources/ListDataSource.swift:16
 @MainActor private func docExample33() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -410,7 +410,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/DataSources/PaginatedDataSource.swift:374
+// Sources/CellKit/DataSources/PaginatedDataSource.swift:381
 @MainActor private func docExample37() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
@@ -496,12 +496,12 @@ import Testing
         let source = SimpleDataSource([Chore(id: 1), Chore(id: 2), Chore(id: 3)])
         let removed = source.edit { model in model.remove(at: ItemPath(item: 1, section: 0)) }
         source.edit { model in _ = model.move(from: ItemPath(item: 1, section: 0), to: ItemPath(item: 0, section: 0)) }
-        assert(removed == [ItemPath(item: 1, section: 0)])
+        assert(removed == Changeset(itemDeletes: [ItemPath(item: 1, section: 0)]))
         assert(source.model.sections[0].items.map { $0.model(as: Chore.self)!.id } == [3, 1])
     }
 }
 
-// Sources/CellKit/Diagnostics.swift:71
+// Sources/CellKit/Diagnostics.swift:74
 @MainActor private func docExample43() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
@@ -603,7 +603,7 @@ import Testing
     assert(ItemID(Tag(name: "swift")) == ItemID(type: Tag.self, id: Tag(name: "swift")))
 }
 
-// Sources/CellKit/ListAnnouncement.swift:25
+// Sources/CellKit/ListAnnouncement.swift:28
 @MainActor private func docExample52() async throws {
     let placeholders = ListController.Placeholders()
     let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
@@ -677,7 +677,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:352
+// Sources/CellKit/ListController.swift:365
 @MainActor private func docExample58() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -692,7 +692,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:642
+// Sources/CellKit/ListController.swift:655
 @MainActor private func docExample59() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -734,14 +734,14 @@ import Testing
     }
 }
 
-// Sources/CellKit/Placeholders.swift:36
+// Sources/CellKit/Placeholders.swift:37
 @MainActor private func docExample62() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
-// Sources/CellKit/Placeholders.swift:72
+// Sources/CellKit/Placeholders.swift:73
 @MainActor private func docExample63() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
@@ -750,7 +750,7 @@ import Testing
     assert(placeholders.message(for: CancellationError()) == "Loading was cancelled.")
 }
 
-// Sources/CellKit/Placeholders.swift:106
+// Sources/CellKit/Placeholders.swift:107
 @MainActor private func docExample64() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.loadMore.failureMessage = "No connection"
@@ -833,17 +833,19 @@ import Testing
     }
 }
 
-// Sources/CellKit/TableModel.swift:136
+// Sources/CellKit/TableModel.swift:140
 @MainActor private func docExample70() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
     let inserted = model.append([Tweet(id: 1, text: "hello")], toSection: section)
-    assert(inserted == [ItemPath(item: 0, section: 0)])
+    assert(inserted == Changeset(itemInserts: [ItemPath(item: 0, section: 0)]))
     assert(model.indexPath(of: Tweet(id: 1, text: "")) == ItemPath(item: 0, section: 0))
+    var first = TableModel()
+    assert(first.append([Tweet(id: 2, text: "new")]) == Changeset(sectionInserts: [0]))
 }
 
-// Sources/CellKit/TableModel.swift:238
+// Sources/CellKit/TableModel.swift:244
 @MainActor private func docExample71() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
     var model = TableModel([Photo(id: 1), Photo(id: 2), Photo(id: 1)])   // a duplicate
@@ -867,14 +869,14 @@ import Testing
     }
 }
 
-// Sources/CellKit/TextCell.swift:9
+// Sources/CellKit/TextCell.swift:10
 @MainActor private func docExample73() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
-// Sources/CellKit/TextCell.swift:27
+// Sources/CellKit/TextCell.swift:28
 @MainActor private func docExample74() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
@@ -882,18 +884,19 @@ import Testing
     assert(cell.accessibilityLabel == "Ada Lovelace, First programmer")
 }
 
-// Sources/CellKit/TextCell.swift:61
+// Sources/CellKit/TextCell.swift:64
 @MainActor private func docExample75() async throws {
     final class BrandedLoadingCell: LoadingCell {
-        var brand = "Coffee"
         override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
     }
 
     let controller = ListController()
-    controller.register(BrandedLoadingCell.self, for: LoadingPlaceholder.self) { cell, placeholder in
-        cell.text = "Brewing…"
-        cell.isAnimating = true
-    }
+    controller.placeholders.loading.message = "Brewing…"
+    controller.register(BrandedLoadingCell.self, for: LoadingPlaceholder.self)   // the built-in configure
+    let listView = HeadlessListView()
+    controller.attach(to: listView)
+    assert(listView.visibleTexts == ["Brewing…"])
+    assert((listView.visibleCells.first as? BrandedLoadingCell)?.accessory == "☕︎")
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
@@ -1177,7 +1180,7 @@ import Testing
     assert(calls == ["verified", "account", "object"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:114
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:116
 @MainActor private func docExample86() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
@@ -1211,8 +1214,78 @@ import Testing
     assert(retries == 1)
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:161
 @MainActor private func docExample87() async throws {
+    final class PersonCell: TextCell {}
+    struct Person: Identifiable, Sendable { let id: Int; var name: String }
+
+    @MainActor func configurePeople(_ table: DispatchTable) {
+        table.configure(Person.self) { (cell: PersonCell, person) in cell.text = person.name }
+    }
+
+    let followers = ListController(), following = ListController()
+    for controller in [followers, following] {
+        controller.register(PersonCell.self, for: Person.self)
+        configurePeople(controller.dispatch)
+    }
+    let listView = HeadlessListView()
+    following.attach(to: listView)
+    following.apply(TableModel([Person(id: 1, name: "Ada")]))
+    assert(listView.visibleTexts == ["Ada"])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:190
+@MainActor private func docExample88() async throws {
+    struct Song: Identifiable, Sendable { let id: Int; var title: String }
+
+    @MainActor final class TallFirstRow: ListViewDelegate {
+        let controller: ListController
+        init(_ controller: ListController) { self.controller = controller }
+
+        // The one override.
+        func listView(_ listView: any ListView, heightForItemAt path: ItemPath) -> Double? {
+            path == ItemPath(item: 0, section: 0) ? 100 : controller.listView(listView, heightForItemAt: path)
+        }
+        // Everything else goes to the controller.
+        func listView(_ listView: any ListView, needsMeasuringItemAt path: ItemPath) -> Bool {
+            controller.listView(listView, needsMeasuringItemAt: path)
+        }
+        func listView(_ listView: any ListView, didMeasureHeight height: Double, forItemAt path: ItemPath) {
+            controller.listView(listView, didMeasureHeight: height, forItemAt: path)
+        }
+        func listView(_ listView: any ListView, didSelectItemAt path: ItemPath) {
+            controller.listView(listView, didSelectItemAt: path)
+        }
+        func listView(_ listView: any ListView, canSelectItemAt path: ItemPath) -> Bool {
+            controller.listView(listView, canSelectItemAt: path)
+        }
+        func listView(_ listView: any ListView, willDisplay cell: AnyObject, at path: ItemPath) {
+            controller.listView(listView, willDisplay: cell, at: path)
+        }
+        func listView(_ listView: any ListView, didEndDisplaying cell: AnyObject, at path: ItemPath) {
+            controller.listView(listView, didEndDisplaying: cell, at: path)
+        }
+        func listView(_ listView: any ListView, prefetchItemsAt paths: [ItemPath]) {
+            controller.listView(listView, prefetchItemsAt: paths)
+        }
+        func listView(_ listView: any ListView, cancelPrefetchingItemsAt paths: [ItemPath]) {
+            controller.listView(listView, cancelPrefetchingItemsAt: paths)
+        }
+    }
+
+    let controller = ListController()
+    controller.register(TextCell.self, for: Song.self) { cell, song in cell.text = song.title }
+    let listView = HeadlessListView(viewportHeight: 188, rowHeight: 44)
+    controller.attach(to: listView)
+    let wrapper = TallFirstRow(controller)
+    listView.delegate = wrapper
+    controller.apply(TableModel((0..<10).map { Song(id: $0, title: "song \($0)") }))
+    assert(listView.offset(ofItemAt: ItemPath(item: 1, section: 0)) == 100)
+    assert(listView.visibleTexts == ["song 0", "song 1", "song 2"])
+}
+
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
+@MainActor private func docExample89() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1232,8 +1305,8 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:56
-@MainActor private func docExample88() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:59
+@MainActor private func docExample90() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1267,8 +1340,8 @@ import Testing
     assert(listView.visibleCells.compactMap { ($0 as? TweetCell)?.text } == ["tweet 0", "tweet 1", "tweet 2"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:143
-@MainActor private func docExample89() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:146
+@MainActor private func docExample91() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1291,8 +1364,8 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:171
-@MainActor private func docExample90() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:174
+@MainActor private func docExample92() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1305,8 +1378,30 @@ import Testing
     assert(listView.visibleTexts == ["hello"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:45
-@MainActor private func docExample91() async throws {
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:203
+@MainActor private func docExample93() async throws {
+    struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
+
+    let registry = CellRegistry()
+    registry.register(TextCell.self, for: Tweet.self) { cell, tweet in cell.text = tweet.text }
+    var model = TableModel()
+    let dataSource = TableModelDataSource(model)
+    dataSource.delegate = registry
+    let listView = HeadlessListView()
+    listView.dataSource = dataSource
+    listView.reloadData()
+
+    let first = model.append([Tweet(id: 1, text: "first")])     // the model had no section
+    assert(first == Changeset(sectionInserts: [0]))
+    listView.performBatchUpdates(first) { dataSource.model = model }
+    let second = model.append([Tweet(id: 2, text: "second")])
+    assert(second == Changeset(itemInserts: [ItemPath(item: 1, section: 0)]))
+    listView.performBatchUpdates(second) { dataSource.model = model }
+    assert(listView.visibleTexts == ["first", "second"])
+}
+
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:48
+@MainActor private func docExample94() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1319,8 +1414,8 @@ import Testing
     assert(source.items.count == 1)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:71
-@MainActor private func docExample92() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:74
+@MainActor private func docExample95() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1350,8 +1445,8 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:139
-@MainActor private func docExample93() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:147
+@MainActor private func docExample96() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1372,8 +1467,8 @@ import Testing
     assert(!listView.log.contains(.reloaded))                  // one insert, animated
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:172
-@MainActor private func docExample94() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:180
+@MainActor private func docExample97() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1394,8 +1489,8 @@ import Testing
     assert(source.items.count == 20)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:212
-@MainActor private func docExample95() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:220
+@MainActor private func docExample98() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1411,8 +1506,8 @@ import Testing
     assert(source.hasMore)
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:230
-@MainActor private func docExample96() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:238
+@MainActor private func docExample99() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1428,8 +1523,8 @@ import Testing
     assert(screen.snapshot.model.sections.count == 3)    // A, B, then the suggestions
 }
 
-// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:279
-@MainActor private func docExample97() async throws {
+// Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:287
+@MainActor private func docExample100() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
     @MainActor func follow(_ scores: AsyncThrowingStream<[Score], any Error>, in controller: ListController) -> Task<Void, Never> {
@@ -1450,7 +1545,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample101() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1461,7 +1556,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:47
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample102() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1478,7 +1573,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:70
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample103() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1504,7 +1599,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:105
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample104() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1515,7 +1610,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:120
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample105() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1531,7 +1626,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample106() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1559,7 +1654,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:72
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample107() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1575,7 +1670,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:98
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample108() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1593,7 +1688,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:125
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample109() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
     @MainActor final class ImageHeights { var byID: [Int: Double] = [:] }
@@ -1627,7 +1722,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:210
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample110() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1638,7 +1733,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample111() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1664,7 +1759,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample112() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1680,7 +1775,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:122
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample113() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1706,7 +1801,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:232
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample114() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1730,7 +1825,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:259
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample115() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1742,7 +1837,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:299
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample116() async throws {
     struct Reply: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let thread = RemoteDataSource { [Reply(id: 1, text: "first"), Reply(id: 1, text: "again"), Reply(id: 2, text: "ok")] }
@@ -1753,7 +1848,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:91
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample117() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1763,7 +1858,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample118() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1790,7 +1885,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:60
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample119() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1814,7 +1909,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:151
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample120() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1836,7 +1931,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:180
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample121() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1849,7 +1944,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:76
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample122() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1866,7 +1961,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:94
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample123() async throws {
     struct AnyID: Hashable, Sendable {
         let base: any Hashable & Sendable
         init(_ base: some Hashable & Sendable) { self.base = base }
@@ -1881,7 +1976,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample124() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1897,7 +1992,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample125() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1919,7 +2014,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample126() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func keepTheSelectionInView() throws {
@@ -1940,7 +2035,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:197
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample127() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -1955,7 +2050,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:224
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample128() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1972,7 +2067,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:263
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample129() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1987,7 +2082,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:282
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample130() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -2007,7 +2102,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:164
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample131() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -2022,7 +2117,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:204
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample132() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -2040,7 +2135,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:227
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample133() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -2054,7 +2149,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:50
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample134() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -2069,14 +2164,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample135() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:33
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample136() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2093,7 +2188,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:27
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample137() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -2101,7 +2196,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample138() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -2114,7 +2209,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample139() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -2123,7 +2218,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:94
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample140() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -2131,7 +2226,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:206
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample141() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -2142,7 +2237,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:216
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample142() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -2150,14 +2245,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:298
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample143() async throws {
     let avatar = StyledLine("AL", style: TextStyle(foreground: .brightWhite, background: .palette(39)))
     let eight = avatar.limitingColors(to: 8).spans[0].style
     assert(eight.foreground == .white && eight.background == .cyan)
 }
 
 // Sources/CellKitTerminal/StyledText.swift:328
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample144() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -2165,7 +2260,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:535
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample145() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
@@ -2173,7 +2268,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:60
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample146() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2185,7 +2280,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:29
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample147() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2195,14 +2290,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:57
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample148() async throws {
     let xterm = TerminalCapabilities(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
     assert(xterm.colors == 256)
     assert(TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"]).colors == 0)
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:16
-@MainActor private func docExample146() async throws {
+@MainActor private func docExample149() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2213,7 +2308,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:11
-@MainActor private func docExample147() async throws {
+@MainActor private func docExample150() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2229,7 +2324,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:15
-@MainActor private func docExample148() async throws {
+@MainActor private func docExample151() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2246,7 +2341,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample149() async throws {
+@MainActor private func docExample152() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2270,13 +2365,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample150() async throws {
+@MainActor private func docExample153() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample151() async throws {
+@MainActor private func docExample154() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2303,7 +2398,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample152() async throws {
+@MainActor private func docExample155() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2323,7 +2418,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample153() async throws {
+@MainActor private func docExample156() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2341,7 +2436,7 @@ import Testing
 }
 
 // README.md:178
-@MainActor private func docExample154() async throws {
+@MainActor private func docExample157() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2354,7 +2449,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 154 examples compile and run") @MainActor func run() async throws {
+    @Test("all 157 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2509,5 +2604,8 @@ struct DocExamples {
         try await docExample152()
         try await docExample153()
         try await docExample154()
+        try await docExample155()
+        try await docExample156()
+        try await docExample157()
     }
 }

@@ -112,7 +112,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:108
+// Sources/CellKit/Documentation.docc/ComingFromNimbus.md:111
 @MainActor func iosDocExample9() async throws {
     // iOS only: type-checked against the iOS SDK, never run here
     final class TweetCell: UITableViewCell, UpdatableCell {

@@ -6,9 +6,12 @@
 /// bound with ``ListController/bind(to:)``, or a parent ``MultiDataSource``).
 /// Loads are generation-numbered: a result that arrives after a newer load
 /// started is dropped. Methods that start work return the task doing it, so
-/// callers (and tests) can await it; cancelling that task cancels the load. The
-/// task is unstructured: cancelling a task that awaits its `value` does not cancel
-/// the load. A cancelled refresh keeps the content and reports no error.
+/// callers (and tests) can await it; cancelling that task cancels the load: the
+/// source does what ``cancel()`` does for it on the main actor's next turn, without
+/// waiting for a fetch that ignores cancellation (a callback API wrapped in a
+/// continuation), whose late result is dropped. The task is unstructured: cancelling a
+/// task that awaits its `value` does not cancel the load. A cancelled refresh keeps the
+/// content and reports no error.
 ///
 /// ```swift
 /// struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
@@ -97,4 +100,27 @@ struct LoadGenerations {
 
     /// Whether `generation` is still the newest.
     func isCurrent(_ generation: Int) -> Bool { generation == current }
+}
+
+/// Runs `fetch` for the task that a load returned (`load()`, `refresh()`, `loadNextPage()`):
+/// when that task is cancelled, `cancelled` runs on the main actor's next turn, also while a
+/// fetch that ignores cancellation (a callback API wrapped in `withCheckedContinuation`)
+/// goes on. `cancelled` does what the source's `cancel()` does for that load, so that
+/// cancelling the task is `cancel()`, as ``ListDataSource`` promises, without waiting for
+/// the fetch; the fetch's late result is dropped, its generation stale by then.
+///
+/// The next turn, not within `cancel()` of the task: a cancellation handler runs on the
+/// thread that cancels, under the task's own lock, and the standard library has no check
+/// that does not trap for "this is the main actor" (on Linux the main actor does not run on
+/// the process's main thread). `cancelled` must check that its load is still the one
+/// running: the source's own `cancel()` and newer loads cancel the task too.
+@MainActor
+func runFetch<Value: Sendable>(
+    _ fetch: @Sendable () async throws -> Value, cancelled: @escaping @MainActor @Sendable () -> Void
+) async -> Result<Value, any Error> {
+    await withTaskCancellationHandler {
+        do { return .success(try await fetch()) } catch { return .failure(error) }
+    } onCancel: {
+        Task { @MainActor in cancelled() }
+    }
 }

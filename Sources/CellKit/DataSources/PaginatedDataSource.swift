@@ -238,14 +238,21 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
         nextPageError = nil
         stalledPage = nil
         let fetch = fetch
+        // Cancelling the task is cancel() for this page, without waiting for the fetch (see `runFetch`).
+        let cancelled: @MainActor @Sendable () -> Void = { [weak self] in self?.pageTaskCancelled(page, generation) }
         let task = Task { [weak self] in
-            let result: Result<Page<Item>, any Error>
-            do { result = .success(try await fetch(page)) } catch { result = .failure(error) }
+            let result = await runFetch({ try await fetch(page) }, cancelled: cancelled)
             // A cancelled page is not appended, even when the fetch returned it anyway.
-            self?.finishMore(page, generation, Task.isCancelled ? .failure(CancellationError()) : result)
+            if Task.isCancelled { cancelled() } else { self?.finishMore(page, generation, result) }
         }
         moreTask = task
         return task
+    }
+
+    /// The task of next page `page` (of load `generation`) was cancelled: ``cancel()``, while that page loads.
+    private func pageTaskCancelled(_ page: Int, _ generation: Int) {
+        guard loads.isCurrent(generation), pageInFlight == page else { return }
+        cancel()
     }
 
     /// Loads page after page until `isEnough(items)` holds or no page is left
@@ -493,14 +500,21 @@ public final class PaginatedDataSource<Item: Identifiable & Sendable>: ListDataS
             publish(ListSnapshot(snapshot.model, state: .loading))
         }
         let fetch = fetch
+        // Cancelling the task is cancel() for this load, without waiting for the fetch (see `runFetch`).
+        let cancelled: @MainActor @Sendable () -> Void = { [weak self] in self?.firstPageTaskCancelled(generation) }
         let task = Task { [weak self] in
-            let result: Result<Page<Item>, any Error>
-            do { result = .success(try await fetch(0)) } catch { result = .failure(error) }
+            let result = await runFetch({ try await fetch(0) }, cancelled: cancelled)
             // A cancelled load shows nothing it fetched, even when the fetch returned anyway.
-            self?.finishFirstPage(generation, refreshing: refreshing, Task.isCancelled ? .failure(CancellationError()) : result)
+            if Task.isCancelled { cancelled() } else { self?.finishFirstPage(generation, refreshing: refreshing, result) }
         }
         loads.task = task
         return task
+    }
+
+    /// The task of first-page load `generation` was cancelled: ``cancel()``, while that load runs.
+    private func firstPageTaskCancelled(_ generation: Int) {
+        guard loads.isCurrent(generation), isFetchingFirstPage else { return }
+        cancel()
     }
 
     private func finishFirstPage(_ generation: Int, refreshing: Bool, _ result: Result<Page<Item>, any Error>) {

@@ -123,14 +123,21 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
             publish(ListSnapshot(snapshot.model, state: .loading))
         }
         let fetch = fetch
+        // Cancelling the task is cancel() for this load, without waiting for the fetch (see `runFetch`).
+        let cancelled: @MainActor @Sendable () -> Void = { [weak self] in self?.loadTaskCancelled(generation) }
         let task = Task { [weak self] in
-            let result: Result<[Item], any Error>
-            do { result = .success(try await fetch()) } catch { result = .failure(error) }
+            let result = await runFetch(fetch, cancelled: cancelled)
             // A cancelled load shows nothing it fetched, even when the fetch returned anyway.
-            self?.finish(generation, Task.isCancelled ? .failure(CancellationError()) : result)
+            if Task.isCancelled { cancelled() } else { self?.finish(generation, result) }
         }
         loads.task = task
         return task
+    }
+
+    /// The task of load `generation` was cancelled: ``cancel()``, while that load runs.
+    private func loadTaskCancelled(_ generation: Int) {
+        guard loads.isCurrent(generation), isFetching else { return }
+        cancel()
     }
 
     private func finish(_ generation: Int, _ result: Result<[Item], any Error>) {
@@ -147,7 +154,7 @@ public final class RemoteDataSource<Item: Identifiable & Sendable>: ListDataSour
             let model = makeModel(items)
             publish(ListSnapshot(model, state: .settled(model)))
         case .failure(let error) where error is CancellationError:
-            // Cancelled from outside through the returned task: as `cancel()`.
+            // The fetch threw a cancellation of its own: as `cancel()`.
             publish(ListSnapshot(snapshot.model, state: snapshot.state.isLoading ? .failed(error) : snapshot.state))
         case .failure(let error):
             publish(ListSnapshot(snapshot.model, state: .failed(error)))

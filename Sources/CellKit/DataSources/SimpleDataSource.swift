@@ -112,7 +112,7 @@ public final class SimpleDataSource: ListDataSource {
     ///     let source = SimpleDataSource([Chore(id: 1), Chore(id: 2), Chore(id: 3)])
     ///     let removed = source.edit { model in model.remove(at: ItemPath(item: 1, section: 0)) }
     ///     source.edit { model in _ = model.move(from: ItemPath(item: 1, section: 0), to: ItemPath(item: 0, section: 0)) }
-    ///     assert(removed == [ItemPath(item: 1, section: 0)])
+    ///     assert(removed == Changeset(itemDeletes: [ItemPath(item: 1, section: 0)]))
     ///     assert(source.model.sections[0].items.map { $0.model(as: Chore.self)!.id } == [3, 1])
     /// }
     /// ```
