@@ -198,8 +198,11 @@ public final class CellRegistry {
     func store<Model>(_ source: CellSource, configure: (@MainActor (AnyObject, Any) -> Void)?, for model: Model.Type) {
         // A second registration for the same model type replaces the first (documented above);
         // a placeholder's registration with no configure keeps the built-in one.
-        let configure = configure ?? Self.placeholderConfigure(for: model)
-        table.set(Registration(source: source, configure: configure), for: model)
+        // Not `??`: through its generic parameter the closure would be reabstracted, and
+        // every row's configure would then pay two conversion thunks.
+        let handler: (@MainActor (AnyObject, Any) -> Void)?
+        if let configure { handler = configure } else { handler = Self.placeholderConfigure(for: model) }
+        table.set(Registration(source: source, configure: handler), for: model)
         clearCache()
     }
 
