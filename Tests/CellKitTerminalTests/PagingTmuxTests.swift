@@ -331,6 +331,11 @@ extension GitFixture {
         guard result.status == 0 else { throw TestFailure("could not commit: \(result.errorOutput)") }
     }
 
+    /// ``addLinearCommits(_:from:)`` on a thread of its own.
+    func addLinearCommits(_ count: Int, from first: Int = 1) async throws {
+        try await blockingWork { try addLinearCommits(count, from: first) }
+    }
+
     /// Moves the loose object of commit `revision` away, so that `git log` fails when it reaches it;
     /// returns the function that puts it back.
     func hideCommitObject(_ revision: String) throws -> () throws -> Void {
