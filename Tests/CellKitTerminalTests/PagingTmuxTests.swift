@@ -333,7 +333,7 @@ extension GitFixture {
 
     /// ``addLinearCommits(_:from:)`` on a thread of its own.
     func addLinearCommits(_ count: Int, from first: Int = 1) async throws {
-        try await blockingWork { try addLinearCommits(count, from: first) }
+        try await makeRepository { try addLinearCommits(count, from: first) }
     }
 
     /// Moves the loose object of commit `revision` away, so that `git log` fails when it reaches it;

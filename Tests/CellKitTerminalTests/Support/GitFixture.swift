@@ -46,7 +46,7 @@ struct GitFixture {
 
     /// ``init()`` on a thread of its own.
     init() async throws {
-        self = try await blockingWork { try GitFixture() }
+        self = try await makeRepository { try GitFixture() }
     }
 
     /// Adds a commit on main (for refresh tests).
@@ -67,6 +67,21 @@ struct GitFixture {
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+/// How many repositories the async twins make at a time: as many as there are cores. Made all at
+/// once (some 30 tests of the main actor start together), they slowed everything else on the 2
+/// cores, the main actor's own work included: a test of it that takes 0.3 s alone took 20 s.
+private let repositorySlots = DispatchSemaphore(value: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+/// `make()` (it makes a repository, or commits to one) on a thread of its own, once one of the
+/// ``repositorySlots`` is free.
+func makeRepository<Value: Sendable>(_ make: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await blockingWork {
+        repositorySlots.wait()
+        defer { repositorySlots.signal() }
+        return try make()
+    }
 }
 
 /// The demo's git mode in a terminal on a fresh ``GitFixture``; ``close()`` ends the
@@ -125,7 +140,7 @@ struct ScratchRepository {
 
     /// ``init(_:in:script:)`` on a thread of its own.
     init(_ name: String, in subfolder: String? = nil, script: String) async throws {
-        self = try await blockingWork { try ScratchRepository(name, in: subfolder, script: script) }
+        self = try await makeRepository { try ScratchRepository(name, in: subfolder, script: script) }
     }
 
     /// Runs `script` with sh in the repository, after `set -e`; throws with its errors when it fails.
