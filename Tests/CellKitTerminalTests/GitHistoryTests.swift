@@ -4,7 +4,7 @@ import Testing
 
 /// Reading a history: one `git log` streamed page by page, piped output as it comes,
 /// commits whose diffstat git cannot compute, and the messages of failures.
-@Suite("cellkit-demo git: reading the history", .enabled(if: GitFixture.isAvailable))
+@Suite("cellkit-demo git: reading the history", .enabled(if: GitFixture.isAvailable), .blocking)
 struct GitHistoryTests {
     private func demo(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
         try Spawn.run([try DemoBinary.path] + arguments, environment: environment)

@@ -359,7 +359,7 @@ struct DemoReport8Tests {
         #expect(none?.day == GitRepository.unknownDay && none?.time == GitRepository.unknownTime)
     }
 
-    @Test("piped --pages N on an empty history says nothing about pages after “No commits yet”")
+    @Test("piped --pages N on an empty history says nothing about pages after “No commits yet”", .blocking)
     func emptyHistoryPages() throws {
         let fixture = try GitFixture()
         defer { fixture.remove() }

@@ -6,7 +6,7 @@ import Testing
 
 /// Repositories made to fool or trap the demo (report 6): commit text with the bytes a
 /// record format could take as structure, promisor remotes, odd configs and object formats.
-@Suite("cellkit-demo git: hostile repositories", .enabled(if: GitFixture.isAvailable))
+@Suite("cellkit-demo git: hostile repositories", .enabled(if: GitFixture.isAvailable), .blocking)
 struct HostileRepositoryTests {
     private func demo(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
         try Spawn.run([try DemoBinary.path] + arguments, environment: environment)

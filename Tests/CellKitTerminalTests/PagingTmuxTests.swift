@@ -3,7 +3,7 @@ import Testing
 
 /// Paging in the demo's git mode: End reaches the real end, keys wait for pages,
 /// a failed page can be retried, a refresh counts what it brought.
-@Suite("cellkit-demo git: paging", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"))
+@Suite("cellkit-demo git: paging", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"), .blocking)
 struct PagingTmuxTests {
     @Test("End loads every page and goes to the real last commit")
     func endReachesTheRealEnd() throws {
@@ -350,7 +350,7 @@ extension GitFixture {
 }
 
 /// The feed's paging with failures (`--fail-rate`): the failures follow the seed, so the same page fails every run.
-@Suite("cellkit-demo feed: paging that recovers", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+@Suite("cellkit-demo feed: paging that recovers", .enabled(if: TmuxAvailability.available, "tmux is not installed"), .blocking)
 struct FeedPagingTmuxTests {
     @Test("a failed page shows the retry row at the end; Enter retries and paging goes on")
     func failedPageRecovers() throws {
