@@ -13,7 +13,7 @@ struct DemoReport12TypeAheadTests {
     @Test("git: `/Fix` Enter `j j` typed while the first page loads moves to the third match",
           .enabled(if: GitFixture.isAvailable))
     func gitFilterThenKeys() async throws {
-        let repository = try ScratchRepository.emptyCommits("typeahead-filter", 30)
+        let repository = try await ScratchRepository.emptyCommits("typeahead-filter", 30)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 100)) { $0.type("/c 1\njj") }
         // c 1, c 10 … c 19: eleven matches; j j goes to the third.
@@ -23,7 +23,7 @@ struct DemoReport12TypeAheadTests {
 
     @Test("git: End typed ahead after a filter's Enter goes to the last match", .enabled(if: GitFixture.isAvailable))
     func gitFilterThenEnd() async throws {
-        let repository = try ScratchRepository.emptyCommits("typeahead-end", 30)
+        let repository = try await ScratchRepository.emptyCommits("typeahead-end", 30)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 100)) {
             $0.type("/c 2\n")
@@ -45,14 +45,9 @@ struct DemoReport12TypeAheadTests {
 @Suite("cellkit-demo git: report 12, a rewind under a filter", .enabled(if: GitFixture.isAvailable))
 @MainActor
 struct DemoReport12RewindTests {
-    private func git(_ repository: ScratchRepository, _ script: String) throws {
-        let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; " + script, "sh", repository.path])
-        guard result.status == 0 else { throw TestFailure("git failed: \(result.errorOutput)") }
-    }
-
     @Test("a rewind (and a rewrite) with a filter kept says how many commits went and came")
     func rewindUnderAFilter() async throws {
-        let repository = try ScratchRepository.emptyCommits("rewind-filter", 30, then: """
+        let repository = try await ScratchRepository.emptyCommits("rewind-filter", 30, then: """
             for i in $(seq 1 10); do git commit -q --allow-empty -m "live $i"; done
             """)
         defer { repository.remove() }
@@ -64,7 +59,7 @@ struct DemoReport12RewindTests {
         }
         session.type("/live\n")
         try await session.waitFor("the filter") { $0.contains("10 commits match in all 40 commits") }
-        try git(repository, "git reset -q --hard HEAD~3")
+        try await repository.run("git reset -q --hard HEAD~3")
         session.type("r")
         try await session.waitFor("the rewind counted") {
             $0.hasPrefix(" filter: live  (Esc clears)  The history was rewritten: 3 commits gone") && $0.hasSuffix(" 1/7")
@@ -75,7 +70,7 @@ struct DemoReport12RewindTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(session.statusLine.contains("The history was rewritten: 3 commits gone"), "\(session.statusLine)")
-        try git(repository, "git reset -q --hard HEAD~1; git commit -q --allow-empty -m 'live new'")
+        try await repository.run("git reset -q --hard HEAD~1; git commit -q --allow-empty -m 'live new'")
         session.type("r")
         try await session.waitFor("the rewrite counted") { $0.contains("The history was rewritten: 1 commit gone, 1 new commit") }
     }
@@ -115,7 +110,7 @@ struct DemoReport12ControlCharacterTests {
 
     @Test("git: the subject pasted with its tab finds its commit", .enabled(if: GitFixture.isAvailable))
     func gitPastedSubject() async throws {
-        let repository = try ScratchRepository("paste-tab", script: """
+        let repository = try await ScratchRepository("paste-tab", script: """
             git config user.name T; git config user.email t@example.com
             git commit -q --allow-empty -m "$(printf 'tab\\there')"
             git commit -q --allow-empty -m "plain one"
@@ -172,7 +167,7 @@ struct DemoReport12SelectionLineTests {
 
     @Test("git: Enter on the fifth commit, then Home: the commit count again", .enabled(if: GitFixture.isAvailable))
     func git() async throws {
-        let repository = try ScratchRepository.emptyCommits("selection-line", 12)
+        let repository = try await ScratchRepository.emptyCommits("selection-line", 12)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 20))
         try await session.waitFor("the history") { $0.hasPrefix(" 12 commits") }

@@ -4,11 +4,6 @@ import CellKit
 import Foundation
 import Testing
 
-private func runGit(_ repository: ScratchRepository, _ script: String) throws {
-    let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; " + script, "sh", repository.path])
-    guard result.status == 0 else { throw TestFailure("git failed: \(result.errorOutput)") }
-}
-
 /// The "N/M" at the status line's end.
 private func position(_ status: String) -> (row: Int, of: Int)? {
     guard let last = status.split(separator: " ").last else { return nil }
@@ -26,11 +21,11 @@ private func position(_ status: String) -> (row: Int, of: Int)? {
 struct DemoReport13EndThenRefreshTests {
     @Test("End then `r` with a new commit: the last row selected, the new commit counted")
     func newCommit() async throws {
-        let repository = try ScratchRepository.emptyCommits("end-r-new", 60)
+        let repository = try await ScratchRepository.emptyCommits("end-r-new", 60)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 5)) { $0.screen.loadPagesOnlyWhenAsked() }
         try await session.waitFor("the first page") { $0.contains("+ commits") }
-        try runGit(repository, "git commit -q --allow-empty -m 'new top'")
+        try await repository.run("git commit -q --allow-empty -m 'new top'")
         #expect(session.screen.loadedSnapshot.hasMore)
         session.app.handle([.end, .character("r")])
         try await session.waitFor("End and the refresh") { $0.hasPrefix(" 1 new commit") && $0.hasSuffix(" 61/61") }
@@ -39,11 +34,11 @@ struct DemoReport13EndThenRefreshTests {
 
     @Test("End then `r` after a rewrite: the history read to its end, the last row selected")
     func rewritten() async throws {
-        let repository = try ScratchRepository.emptyCommits("end-r-rewrite", 60)
+        let repository = try await ScratchRepository.emptyCommits("end-r-rewrite", 60)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 5)) { $0.screen.loadPagesOnlyWhenAsked() }
         try await session.waitFor("the first page") { $0.contains("+ commits") }
-        try runGit(repository, "git reset -q --hard HEAD~2; git commit -q --allow-empty -m 'new top'")
+        try await repository.run("git reset -q --hard HEAD~2; git commit -q --allow-empty -m 'new top'")
         #expect(session.screen.loadedSnapshot.hasMore)
         session.app.handle([.end, .character("r")])
         try await session.waitFor("End and the refresh") {
@@ -61,7 +56,7 @@ struct DemoReport13TypedAheadEndTests {
     @Test("git: `End Home j` typed while the first page loads: second row, End stopped", .enabled(if: GitFixture.isAvailable),
           arguments: [Key.home, .up, .pageUp])
     func gitEndThenUp(_ up: Key) async throws {
-        let repository = try ScratchRepository.emptyCommits("typeahead-end-home", 200)
+        let repository = try await ScratchRepository.emptyCommits("typeahead-end-home", 200)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 10)) {
             $0.app.handle([.end, up, .character("j")])
@@ -74,7 +69,7 @@ struct DemoReport13TypedAheadEndTests {
 
     @Test("git: `25×j End Home` typed ahead: End starts after the moves and Home stops it", .enabled(if: GitFixture.isAvailable))
     func gitMovesThenEndThenHome() async throws {
-        let repository = try ScratchRepository.emptyCommits("typeahead-j-end-home", 200)
+        let repository = try await ScratchRepository.emptyCommits("typeahead-j-end-home", 200)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 10)) {
             $0.app.handle(Array(repeating: Key.character("j"), count: 25) + [.end, .home, .character("j")])
@@ -103,7 +98,7 @@ struct DemoReport13KeysThenRefreshTests {
     @Test("git: `60×j r` moves 60 rows, then says Up to date; with a new commit, `30×j r` moves 30 more, one row lower",
           .enabled(if: GitFixture.isAvailable))
     func git() async throws {
-        let repository = try ScratchRepository.emptyCommits("keys-then-r", 100)
+        let repository = try await ScratchRepository.emptyCommits("keys-then-r", 100)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 20))
         try await session.waitFor("the first page") { $0.contains("+ commits") }
@@ -111,7 +106,7 @@ struct DemoReport13KeysThenRefreshTests {
         session.app.handle(down + [.character("r")])
         try await session.waitFor("the moves and the refresh") { $0.hasPrefix(" Up to date") && position($0)?.row == 61 }
         #expect(session.selectedSubject == "c 40")
-        try runGit(repository, "git commit -q --allow-empty -m 'new top'")
+        try await repository.run("git commit -q --allow-empty -m 'new top'")
         session.app.handle(Array(repeating: Key.character("j"), count: 30) + [.character("r")])
         try await session.waitFor("the moves and the refresh") { $0.hasPrefix(" 1 new commit") && position($0)?.row == 92 }
         #expect(session.selectedSubject == "c 10")

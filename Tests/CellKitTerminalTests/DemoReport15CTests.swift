@@ -4,11 +4,6 @@ import CellKit
 import Foundation
 import Testing
 
-private func runGit(_ repository: ScratchRepository, _ script: String) throws {
-    let result = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; " + script, "sh", repository.path])
-    guard result.status == 0 else { throw TestFailure("git failed: \(result.errorOutput)") }
-}
-
 /// The "N/M" at the status line's end.
 private func position(_ status: String) -> (row: Int, of: Int)? {
     guard let last = status.split(separator: " ").last else { return nil }
@@ -24,7 +19,7 @@ private func position(_ status: String) -> (row: Int, of: Int)? {
 struct DemoReport15TypedAheadRefreshTests {
     @Test("git: `End r` typed while the first page loads: End reads every page, then r refreshes", .enabled(if: GitFixture.isAvailable))
     func git() async throws {
-        let repository = try ScratchRepository.emptyCommits("typeahead-end-r", 60)
+        let repository = try await ScratchRepository.emptyCommits("typeahead-end-r", 60)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 5)) {
             $0.app.handle([.end, .character("r")])
@@ -57,7 +52,7 @@ struct DemoReport15TypedAheadRefreshTests {
 struct DemoReport15PageDownThenRefreshTests {
     @Test("`10×PgDn r` with a new commit: the moves, then “1 new commit”, as a plain r says", arguments: [5, 10])
     func pageDownThenRefresh(pageSize: Int) async throws {
-        let repository = try ScratchRepository.emptyCommits("pgdn-then-r", 300)
+        let repository = try await ScratchRepository.emptyCommits("pgdn-then-r", 300)
         defer { repository.remove() }
         let pageDowns = Array(repeating: Key.pageDown, count: 10)
         // Where the moves alone go, in the history without the new commit.
@@ -71,7 +66,7 @@ struct DemoReport15PageDownThenRefreshTests {
 
         let session = await AppSession(GitScreen(path: repository.path, pageSize: pageSize))
         try await session.waitFor("the first page") { $0.contains("+ commits") }
-        try runGit(repository, "git commit -q --allow-empty -m 'new top'")
+        try await repository.run("git commit -q --allow-empty -m 'new top'")
         session.app.handle(pageDowns + [.character("r")])
         try await session.waitFor("the moves and the refresh") { $0.hasPrefix(" 1 new commit") }
         let status = try await session.settled()
@@ -95,12 +90,12 @@ struct DemoReport15GraftWithNewCommitsTests {
 
     @Test("a graft and a new commit in one r: the status says both, the list is git's history; undone with another: the older commits counted and read")
     func graftAndNewCommit() async throws {
-        let repository = try ScratchRepository.emptyCommits("graft-and-new", 30)
+        let repository = try await ScratchRepository.emptyCommits("graft-and-new", 30)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 5))
         session.app.handle([.end])
         try await session.waitFor("every page") { $0.hasPrefix(" 30 commits") }
-        try runGit(repository, "git replace --graft HEAD~5; git commit -q --allow-empty -m 'new top'")
+        try await repository.run("git replace --graft HEAD~5; git commit -q --allow-empty -m 'new top'")
         session.app.handle([.character("r")])
         try await session.waitFor("the refresh") { $0.hasPrefix(" The history was rewritten") || $0.hasPrefix(" 1 new commit") }
         let status = try await session.settled()
@@ -109,7 +104,7 @@ struct DemoReport15GraftWithNewCommitsTests {
         #expect(session.screen.controller.displayed.itemCount == 7)
 
         // The graft undone, another commit on top: the commits below come back, read as End reads them.
-        try runGit(repository, "git replace -d $(git rev-parse HEAD~6) >/dev/null; git commit -q --allow-empty -m 'newer top'")
+        try await repository.run("git replace -d $(git rev-parse HEAD~6) >/dev/null; git commit -q --allow-empty -m 'newer top'")
         session.app.handle([.character("r")])
         try await session.waitFor("the second refresh") { $0.hasPrefix(" 1 new commit") || $0.hasPrefix(" The history") }
         let second = try await session.settled()
@@ -121,16 +116,16 @@ struct DemoReport15GraftWithNewCommitsTests {
 
     @Test("a deepen that brings a new commit too: the new commit and the older ones counted, and read")
     func deepenWithNewCommit() async throws {
-        let origin = try ScratchRepository.emptyCommits("deepen-and-new", 12)
+        let origin = try await ScratchRepository.emptyCommits("deepen-and-new", 12)
         defer { origin.remove() }
         let shallow = origin.root.appendingPathComponent("shallow").path
-        let cloned = try Spawn.run(["git", "clone", "-q", "--depth", "7", "file://" + origin.path, shallow])
+        let cloned = try await Spawn.run(["git", "clone", "-q", "--depth", "7", "file://" + origin.path, shallow])
         try #require(cloned.status == 0, "\(cloned.errorOutput)")
         let session = await AppSession(GitScreen(path: shallow, pageSize: 5))
         session.app.handle([.end])
         try await session.waitFor("the shallow history") { $0.hasPrefix(" 7 commits") }
-        try runGit(origin, "git commit -q --allow-empty -m 'new top'")
-        let fetched = try Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git fetch -q --deepen=3 origin; git merge -q --ff-only FETCH_HEAD", "sh", shallow])
+        try await origin.run("git commit -q --allow-empty -m 'new top'")
+        let fetched = try await Spawn.run(["sh", "-c", "set -e; cd \"$1\"; git fetch -q --deepen=3 origin; git merge -q --ff-only FETCH_HEAD", "sh", shallow])
         try #require(fetched.status == 0, "\(fetched.errorOutput)")
         session.app.handle([.character("r")])
         try await session.waitFor("the refresh") { $0.hasPrefix(" 1 new commit") || $0.hasPrefix(" The history") }
@@ -143,11 +138,11 @@ struct DemoReport15GraftWithNewCommitsTests {
 
     @Test("with pages left, a graft and a new commit in one r: “at least” the loaded commits gone, and the new one")
     func graftAndNewCommitWithPagesLeft() async throws {
-        let repository = try ScratchRepository.emptyCommits("graft-and-new-paged", 60)
+        let repository = try await ScratchRepository.emptyCommits("graft-and-new-paged", 60)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 5)) { $0.screen.loadPagesOnlyWhenAsked() }
         try await session.waitFor("the first page") { $0.hasPrefix(" 5+ commits") }
-        try runGit(repository, "git replace --graft HEAD~2; git commit -q --allow-empty -m 'new top'")
+        try await repository.run("git replace --graft HEAD~2; git commit -q --allow-empty -m 'new top'")
         session.app.handle([.character("r")])
         try await session.waitFor("the refresh") { $0.hasPrefix(" The history was rewritten") || $0.hasPrefix(" 1 new commit") }
         let status = try await session.settled()

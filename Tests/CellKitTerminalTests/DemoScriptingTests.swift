@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `cellkit-demo` in scripts: exit statuses, errors on stderr, whole histories, bad input, odd repositories.
-@Suite("cellkit-demo in scripts")
+@Suite("cellkit-demo in scripts", .blocking)
 struct DemoScriptingTests {
     private func demo(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
         try Spawn.run([try DemoBinary.path] + arguments, environment: environment)

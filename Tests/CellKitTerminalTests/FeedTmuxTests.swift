@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The demo's feed mode, driven for real through tmux.
-@Suite("cellkit-demo feed in a terminal", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+@Suite("cellkit-demo feed in a terminal", .enabled(if: TmuxAvailability.available, "tmux is not installed"), .blocking)
 struct FeedTmuxTests {
     @Test("start, loading row, rows, scroll, select, refresh, quit restores the terminal")
     func lifecycle() throws {

@@ -12,12 +12,6 @@ private func position(_ status: String) -> (row: Int, of: Int)? {
     return (row, of)
 }
 
-/// `make()`, run off the main actor: making a repository takes a while, and the other tests'
-/// sessions (their pages, their keys) go on meanwhile.
-private func offTheMainActor<Value: Sendable>(_ make: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await Task.detached(operation: make).value
-}
-
 extension AppSession {
     /// The rows the list shows, without the paging rows at its end ("Loading more…", "search the rest").
     var shownContent: [ListItem] {
@@ -50,7 +44,7 @@ struct FilteredMovePastTheLastMatchTests {
     @Test("git: `j` on the last loaded match lands on the next match once its page is in; no more pages are read",
           .enabled(if: GitFixture.isAvailable))
     func gitOneDown() async throws {
-        let repository = try await offTheMainActor { try ScratchRepository.emptyCommits("filter-j-last", 200) }
+        let repository = try await ScratchRepository.emptyCommits("filter-j-last", 200)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 20))
         try await session.waitFor("the first page") { $0.contains("20+ commits") }
@@ -79,7 +73,7 @@ struct FilteredMovePastTheLastMatchTests {
     @Test("git: `j` on the only loaded match reads on to the next one, far down; then, with none left, stays and says so",
           .enabled(if: GitFixture.isAvailable))
     func gitToTheNextMatchThenTheEnd() async throws {
-        let repository = try await offTheMainActor { try ScratchRepository.emptyCommits("filter-j-far", 100) }
+        let repository = try await ScratchRepository.emptyCommits("filter-j-far", 100)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 10))
         try await session.waitFor("the first page") { $0.contains("+ commits") }
@@ -166,7 +160,7 @@ struct FilteredBurstTests {
 
     @Test("git: 50 × j under a filter lands on the 51st match", .enabled(if: GitFixture.isAvailable))
     func gitBurst() async throws {
-        let repository = try await offTheMainActor { try ScratchRepository.emptyCommits("filter-j-burst", 200) }
+        let repository = try await ScratchRepository.emptyCommits("filter-j-burst", 200)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 20))
         try await session.waitFor("the first page") { $0.contains("20+ commits") }
@@ -210,7 +204,7 @@ struct KeysBeforeAFilterTests {
 
     @Test("git: `60×j /c 1⏎` lands on the commit 60×j lands on, then filters", .enabled(if: GitFixture.isAvailable))
     func git() async throws {
-        let repository = try await offTheMainActor { try ScratchRepository.emptyCommits("keys-then-filter", 200) }
+        let repository = try await ScratchRepository.emptyCommits("keys-then-filter", 200)
         defer { repository.remove() }
         let session = await AppSession(GitScreen(path: repository.path, pageSize: 20))
         try await session.waitFor("the first page") { $0.contains("20+ commits") }
@@ -223,8 +217,8 @@ struct KeysBeforeAFilterTests {
 }
 
 /// A history whose oldest commit and newest one match "needle", with `count` commits between them.
-private func needleRepository(_ name: String, _ count: Int) throws -> ScratchRepository {
-    try ScratchRepository(name, script: """
+private func needleRepository(_ name: String, _ count: Int) async throws -> ScratchRepository {
+    try await ScratchRepository(name, script: """
         git config user.name T; git config user.email t@example.com
         git commit -q --allow-empty -m "needle first"
         for i in $(seq 1 \(count)); do git commit -q --allow-empty -m "c $i"; done
@@ -250,7 +244,7 @@ struct FilteredSearchFarDownTests {
 
     @Test("it reads in pages that grow, as End does: a few pages, not one per 2 commits")
     func growingPages() async throws {
-        let repository = try await offTheMainActor { try needleRepository("filter-far-grow", 200) }
+        let repository = try await needleRepository("filter-far-grow", 200)
         defer { repository.remove() }
         let session = try await Self.filtered(repository, pageSize: 2)
         let passes = session.screen.filterPasses
@@ -264,7 +258,7 @@ struct FilteredSearchFarDownTests {
 
     @Test("Esc while it reads stops it: the filter goes at once, the selection stays on the last match")
     func escapeStopsIt() async throws {
-        let repository = try await offTheMainActor { try needleRepository("filter-far-esc", 300) }
+        let repository = try await needleRepository("filter-far-esc", 300)
         defer { repository.remove() }
         let session = try await Self.filtered(repository, pageSize: 10)
         session.app.handle([.character("j"), .escape])

@@ -30,7 +30,7 @@ struct GitDiffstatTests {
 
     // Failed before the fix (demo report 4, item 6): the diffstat `git show` processes
     // still running at q, Ctrl-C or a signal were left behind, orphaned, burning CPU.
-    @Test("no git show outlives the demo: q, Ctrl-C, SIGTERM, SIGHUP", .enabled(if: TmuxAvailability.available),
+    @Test("no git show outlives the demo: q, Ctrl-C, SIGTERM, SIGHUP", .enabled(if: TmuxAvailability.available), .blocking,
           arguments: ["q", "C-c", "TERM", "HUP"])
     func diffstatProcessesEndWithTheDemo(_ way: String) throws {
         let fixture = try GitFixture()
@@ -57,7 +57,7 @@ struct GitDiffstatTests {
 
     // Demo report 9, left: Enter on a commit whose diffstat was still being computed showed
     // the status line without it, for good.
-    @Test("Enter before the diffstat is computed: the status line takes it when it comes", .enabled(if: TmuxAvailability.available))
+    @Test("Enter before the diffstat is computed: the status line takes it when it comes", .enabled(if: TmuxAvailability.available), .blocking)
     func enterTakesTheDiffstatWhenItComes() throws {
         let fixture = try GitFixture()
         defer { fixture.remove() }
@@ -86,7 +86,7 @@ struct GitDiffstatTests {
     // Failed before the fix (demo report 4, item 3): every row that came on screen again
     // started its diffstat again (a load cancelled as the row left was thrown away): about 12
     // `git show` per commit while j/k were held.
-    @Test("holding j then k: each commit's diffstat is computed at most once", .enabled(if: TmuxAvailability.available))
+    @Test("holding j then k: each commit's diffstat is computed at most once", .enabled(if: TmuxAvailability.available), .blocking)
     func diffstatOncePerCommit() throws {
         let fixture = try GitFixture()
         defer { fixture.remove() }

@@ -4,7 +4,7 @@ import Testing
 
 /// Reading a history: one `git log` streamed page by page, piped output as it comes,
 /// commits whose diffstat git cannot compute, and the messages of failures.
-@Suite("cellkit-demo git: reading the history", .enabled(if: GitFixture.isAvailable))
+@Suite("cellkit-demo git: reading the history", .enabled(if: GitFixture.isAvailable), .blocking)
 struct GitHistoryTests {
     private func demo(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
         try Spawn.run([try DemoBinary.path] + arguments, environment: environment)
@@ -90,10 +90,10 @@ struct GitHistoryTests {
 
     @Test("the pages of GitHistory are the history in git's order; a page asked again is read again")
     func pagesInOrder() async throws {
-        let fixture = try GitFixture()
+        let fixture = try await GitFixture()
         defer { fixture.remove() }
-        try fixture.addLinearCommits(9)
-        let expected = try Spawn.run(["git", "-C", fixture.repository, "log", "--format=%H"]).output.split(separator: "\n").map(String.init)
+        try await fixture.addLinearCommits(9)
+        let expected = try await Spawn.run(["git", "-C", fixture.repository, "log", "--format=%H"]).output.split(separator: "\n").map(String.init)
         let history = GitHistory(repository: GitRepository(path: fixture.repository), pageSize: 4, diffstats: true)
         var hashes: [String] = []
         var page = 0
@@ -119,10 +119,10 @@ struct GitHistoryTests {
     func growingPages() async throws {
         // Before: End read 500 pages of 100 for 50,000 commits, each costing the list a pass
         // over all its rows (51 s in a release build); now 100, 200, 400, … (1.5 s).
-        let fixture = try GitFixture()
+        let fixture = try await GitFixture()
         defer { fixture.remove() }
-        try fixture.addLinearCommits(40)
-        let expected = try Spawn.run(["git", "-C", fixture.repository, "log", "--format=%H"]).output.split(separator: "\n").map(String.init)
+        try await fixture.addLinearCommits(40)
+        let expected = try await Spawn.run(["git", "-C", fixture.repository, "log", "--format=%H"]).output.split(separator: "\n").map(String.init)
         let history = GitHistory(repository: GitRepository(path: fixture.repository), pageSize: 2, diffstats: false)
         var pages: [[String]] = [try await history.page(0).items.map(\.hash)]
         history.growing = true

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The demo's git mode on a repository the test creates, driven through tmux.
-@Suite("cellkit-demo git in a terminal", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"))
+@Suite("cellkit-demo git in a terminal", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"), .blocking)
 struct GitTmuxTests {
     @Test("commits, merges and tags by day; diffstats for visible rows; filter; refresh; quit")
     func history() throws {
@@ -59,7 +59,7 @@ struct GitTmuxTests {
 }
 
 /// What a user of `cellkit-demo git` notices: what the filter searched, feedback, counts, odd histories.
-@Suite("cellkit-demo git: filter, feedback and odd histories", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"))
+@Suite("cellkit-demo git: filter, feedback and odd histories", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"), .blocking)
 struct GitUsabilityTmuxTests {
     @Test("the filter says what it searched and offers the rest; Enter searches the whole history")
     func filterSearchesTheRest() throws {

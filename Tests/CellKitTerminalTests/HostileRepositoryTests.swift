@@ -6,7 +6,7 @@ import Testing
 
 /// Repositories made to fool or trap the demo (report 6): commit text with the bytes a
 /// record format could take as structure, promisor remotes, odd configs and object formats.
-@Suite("cellkit-demo git: hostile repositories", .enabled(if: GitFixture.isAvailable))
+@Suite("cellkit-demo git: hostile repositories", .enabled(if: GitFixture.isAvailable), .blocking)
 struct HostileRepositoryTests {
     private func demo(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
         try Spawn.run([try DemoBinary.path] + arguments, environment: environment)
@@ -193,6 +193,9 @@ struct HostileRepositoryTests {
         #expect(recorded().count >= 4, "the two git show did not start their sleep")
         defer { for pid in recorded() where !processIsGone(pid) { kill(pid, SIGKILL) } }
         try session.tmux.send("j")
+        // The demo took the j before the signal: sent at once, the signal could end the demo
+        // first, and the terminal, back in its own mode, echoed the j before "exit=" ("jexit=129").
+        try session.tmux.waitFor("the j taken") { statusPosition($0) == "2/6" }
         switch way {
         case "TERM": kill(try session.demoPID(), SIGTERM)
         case "INT": kill(try session.demoPID(), SIGINT)

@@ -3,7 +3,7 @@ import Testing
 
 /// Paging in the demo's git mode: End reaches the real end, keys wait for pages,
 /// a failed page can be retried, a refresh counts what it brought.
-@Suite("cellkit-demo git: paging", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"))
+@Suite("cellkit-demo git: paging", .enabled(if: TmuxAvailability.available && GitFixture.isAvailable, "tmux or git is not installed"), .blocking)
 struct PagingTmuxTests {
     @Test("End loads every page and goes to the real last commit")
     func endReachesTheRealEnd() throws {
@@ -331,6 +331,11 @@ extension GitFixture {
         guard result.status == 0 else { throw TestFailure("could not commit: \(result.errorOutput)") }
     }
 
+    /// ``addLinearCommits(_:from:)`` on a thread of its own.
+    func addLinearCommits(_ count: Int, from first: Int = 1) async throws {
+        try await makeRepository { try addLinearCommits(count, from: first) }
+    }
+
     /// Moves the loose object of commit `revision` away, so that `git log` fails when it reaches it;
     /// returns the function that puts it back.
     func hideCommitObject(_ revision: String) throws -> () throws -> Void {
@@ -345,7 +350,7 @@ extension GitFixture {
 }
 
 /// The feed's paging with failures (`--fail-rate`): the failures follow the seed, so the same page fails every run.
-@Suite("cellkit-demo feed: paging that recovers", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+@Suite("cellkit-demo feed: paging that recovers", .enabled(if: TmuxAvailability.available, "tmux is not installed"), .blocking)
 struct FeedPagingTmuxTests {
     @Test("a failed page shows the retry row at the end; Enter retries and paging goes on")
     func failedPageRecovers() throws {

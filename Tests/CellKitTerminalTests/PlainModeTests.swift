@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The demo without a terminal: rows printed plainly, no escape codes, exit 0 (1 when loading failed).
-@Suite("cellkit-demo without a terminal")
+@Suite("cellkit-demo without a terminal", .blocking)
 struct PlainModeTests {
     private func demo(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
         try Spawn.run([try DemoBinary.path] + arguments, environment: environment)

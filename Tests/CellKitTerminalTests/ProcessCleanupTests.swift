@@ -3,7 +3,7 @@ import Testing
 
 /// Nothing a test starts outlives it: the tmux server and the demo end when the
 /// test closes its session, and also when the test runner itself is killed.
-@Suite("Processes started by the tests end with them", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+@Suite("Processes started by the tests end with them", .enabled(if: TmuxAvailability.available, "tmux is not installed"), .blocking)
 struct ProcessCleanupTests {
     @Test("closing a session ends its tmux server, the pane's shell and the demo")
     func closeEndsEverything() throws {

@@ -1,7 +1,7 @@
 @testable import cellkit_demo
 import Testing
 
-@Suite("The demo's subprocess runner")
+@Suite("The demo's subprocess runner", .blocking)
 struct SubprocessTests {
     @Test func aChildThatFillsStandardErrorFirstDoesNotDeadlock() {
         // 200 kB to stderr before anything on stdout: more than a pipe holds.

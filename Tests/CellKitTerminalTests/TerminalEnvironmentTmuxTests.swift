@@ -3,7 +3,7 @@ import Testing
 
 /// The demo under `TERM` and `NO_COLOR`, in a real terminal (demo report 3, item 6; each
 /// failed before the fix: the demo took over the screen with colors whatever they said).
-@Suite("cellkit-demo under TERM and NO_COLOR", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+@Suite("cellkit-demo under TERM and NO_COLOR", .enabled(if: TmuxAvailability.available, "tmux is not installed"), .blocking)
 struct TerminalEnvironmentTmuxTests {
     @Test("TERM=dumb or unset: the rows are printed plainly, as when piped", arguments: ["dumb", ""])
     func dumbTerminalPrintsPlainly(term: String) throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// Input and signals of the terminal app, driven through tmux: pastes, stray
 /// escape sequences, suspend and resume, signals that end the process.
-@Suite("cellkit-demo input and signals in a terminal", .enabled(if: TmuxAvailability.available, "tmux is not installed"))
+@Suite("cellkit-demo input and signals in a terminal", .enabled(if: TmuxAvailability.available, "tmux is not installed"), .blocking)
 struct TerminalInputTmuxTests {
     /// The work counts the demo writes to stderr at exit with CELLKIT_DEMO_STATS set.
     private func stats(_ session: DemoSession) throws -> (filterPasses: Int, applied: Int, filterLength: Int) {

@@ -2,6 +2,10 @@ import Foundation
 
 /// A small repository made for the tests: two days of history with a tag, a
 /// branch and a merge; its bare clone; an empty repository; a plain directory.
+///
+/// What runs git has an async twin that runs it on a thread of its own (``blockingWork(_:)``):
+/// async code, a test on the main actor above all, gets that one (the compiler picks it and asks
+/// for `await`), so that the other tests' screens go on meanwhile.
 struct GitFixture {
     let root: URL
     var repository: String { root.appendingPathComponent("repo").path }
@@ -40,6 +44,11 @@ struct GitFixture {
         guard result.status == 0 else { throw TestFailure("could not create the test repository: \(result.errorOutput)") }
     }
 
+    /// ``init()`` on a thread of its own.
+    init() async throws {
+        self = try await makeRepository { try GitFixture() }
+    }
+
     /// Adds a commit on main (for refresh tests).
     func addCommit(_ subject: String) throws {
         let script = """
@@ -52,7 +61,27 @@ struct GitFixture {
         guard result.status == 0 else { throw TestFailure("could not commit: \(result.errorOutput)") }
     }
 
+    /// ``addCommit(_:)`` on a thread of its own.
+    func addCommit(_ subject: String) async throws {
+        try await blockingWork { try addCommit(subject) }
+    }
+
     func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+/// How many repositories the async twins make at a time: as many as there are cores. Made all at
+/// once (some 30 tests of the main actor start together), they slowed everything else on the 2
+/// cores, the main actor's own work included: a test of it that takes 0.3 s alone took 20 s.
+private let repositorySlots = DispatchSemaphore(value: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+/// `make()` (it makes a repository, or commits to one) on a thread of its own, once one of the
+/// ``repositorySlots`` is free.
+func makeRepository<Value: Sendable>(_ make: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await blockingWork {
+        repositorySlots.wait()
+        defer { repositorySlots.signal() }
+        return try make()
+    }
 }
 
 /// The demo's git mode in a terminal on a fresh ``GitFixture``; ``close()`` ends the
@@ -109,6 +138,17 @@ struct ScratchRepository {
         }
     }
 
+    /// ``init(_:in:script:)`` on a thread of its own.
+    init(_ name: String, in subfolder: String? = nil, script: String) async throws {
+        self = try await makeRepository { try ScratchRepository(name, in: subfolder, script: script) }
+    }
+
+    /// Runs `script` with sh in the repository, after `set -e`; throws with its errors when it fails.
+    func run(_ script: String) async throws {
+        let result = try await Spawn.run(["sh", "-c", "set -e; cd \"$1\"; " + script, "sh", path])
+        guard result.status == 0 else { throw TestFailure("git failed: \(result.errorOutput)") }
+    }
+
     func remove() { try? FileManager.default.removeItem(at: root) }
 }
 
@@ -135,13 +175,20 @@ struct FakeGit {
 extension ScratchRepository {
     /// A repository of 30 empty commits, "Commit number 01" to "Commit number 30".
     static func thirtyCommits(_ name: String) throws -> ScratchRepository {
-        try ScratchRepository(name, script: """
-            git config user.name T; git config user.email t@example.com
-            for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
-              git commit -q --allow-empty -m "Commit number $n"
-            done
-            """)
+        try ScratchRepository(name, script: thirtyCommitsScript)
     }
+
+    /// ``thirtyCommits(_:)`` on a thread of its own.
+    static func thirtyCommits(_ name: String) async throws -> ScratchRepository {
+        try await ScratchRepository(name, script: thirtyCommitsScript)
+    }
+
+    private static let thirtyCommitsScript = """
+        git config user.name T; git config user.email t@example.com
+        for n in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+          git commit -q --allow-empty -m "Commit number $n"
+        done
+        """
 }
 
 extension FakeGit {

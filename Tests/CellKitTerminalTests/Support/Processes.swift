@@ -73,6 +73,12 @@ enum Spawn {
         )
     }
 
+    /// ``run(_:environment:stdin:)`` on a thread of its own (see ``blockingWork(_:)``): what a
+    /// test on the main actor calls (the compiler picks this one in async code).
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String = "/dev/null") async throws -> Finished {
+        try await blockingWork { try run(arguments, environment: environment, stdin: stdin) }
+    }
+
     static func isAvailable(_ program: String) -> Bool {
         (try? run(["sh", "-c", "command -v \(program)"]).status) == 0
     }
@@ -94,6 +100,16 @@ enum Spawn {
         let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &cArguments, environ)
         guard spawned == 0 else { throw TestFailure("could not start \(arguments[0]): \(String(cString: strerror(spawned)))") }
         return pid
+    }
+}
+
+/// Runs `work`, which blocks (runs programs, waits for them), on a thread of its own, and waits
+/// for it without holding the caller's actor or a thread of the cooperative pool (2 threads on 2
+/// cores). A test on the main actor that made its repository there held it for tens of seconds
+/// under load, and the other tests' screens, which need it, missed their deadlines.
+func blockingWork<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result(catching: work)) }
     }
 }
 
