@@ -241,7 +241,10 @@ final class PagedNavigation {
                 let count = pages.count()
                 // A page that loads already (asked for by the end on screen) is waited for, not asked for twice.
                 let page = pages.loadUntil(count)
-                await withTaskCancellationHandler { await page.value } onCancel: { page.cancel() }
+                // Stopped (``stopSearching()``: Esc, a new filter), the page under way still arrives
+                // and the loop ends after it: cancelling the page would end the list with a
+                // "Couldn't load more" row and status, as if it had failed (nothing did).
+                await page.value
                 if pages.count() <= count { break }
             }
             searches -= 1

@@ -269,3 +269,78 @@ struct FilteredSearchFarDownTests {
     }
 }
 
+
+/// fixdemo16 (demouser14 defect 1): Esc, or a new filter, while keys under a filter waited for a
+/// page cancelled that page: the list ended with a "Couldn't load more" row and the status said
+/// "Could not load more …", though nothing failed. The page under way now arrives; nothing fails.
+@Suite("cellkit-demo: stopping a filtered move that waits for a page is no failure")
+@MainActor
+struct StoppedFilteredSearchTests {
+    /// Whether the list or the status says a page failed.
+    static func showsFailure(_ session: AppSession) -> Bool {
+        let failedRow = session.screen.controller.displayed.sections.flatMap(\.items).contains {
+            ($0.model as? LoadMorePlaceholder)?.isFailed == true
+        }
+        return failedRow || session.screen.loadedSnapshot.nextPageError != nil || session.statusLine.contains("Could not")
+    }
+
+    /// Waits until the keys under the filter read pages (one came, the next loads), then types `stop` at once.
+    static func stopWhileAPageLoads(_ session: AppSession, after loaded: Int, _ stop: [Key]) async throws {
+        let deadline = Date().addingTimeInterval(90)
+        while !(session.screen.loadedSnapshot.model.itemCount >= loaded && session.screen.loadedSnapshot.activity == .loadingMore) {
+            guard Date() < deadline, session.screen.loadedSnapshot.hasMore else {
+                throw TestFailure("no page loaded while the keys waited; status “\(session.statusLine)”")
+            }
+            await Task.yield()
+        }
+        // Same main-actor turn: the page is still under way.
+        session.app.handle(stop)
+    }
+
+    static func feedSession() async throws -> AppSession {
+        let feed = FeedScreen(seed: 1, failRate: 0, timing: FeedServer.Timing(firstPage: 0, page: 200), avatarDelay: 0)
+        let session = await AppSession(feed)
+        try await session.waitFor("the first page") { $0.hasPrefix(" 20 tweets") }
+        session.type("/Knuth\n")
+        try await session.waitFor("the filter") { $0.contains(" match in the ") }
+        session.type("g" + String(repeating: "j", count: 30))
+        return session
+    }
+
+    @Test("feed: Esc while 30 × j under a filter waits for a page: the whole list, no “Couldn't load more”")
+    func feedEscape() async throws {
+        let session = try await Self.feedSession()
+        try await Self.stopWhileAPageLoads(session, after: 40, [.escape])
+        try await session.waitFor("the page under way") { _ in session.screen.loadedSnapshot.activity == .idle }
+        let status = try await session.settled()
+        #expect(!Self.showsFailure(session), "\(status)\n\(session.rows().joined(separator: "\n"))")
+        #expect(!status.contains("filter:") && status.hasPrefix(" "), "\(status)")
+    }
+
+    @Test("feed: a new filter while 30 × j under a filter waits for a page: it applies, no “Couldn't load more”")
+    func feedNewFilter() async throws {
+        let session = try await Self.feedSession()
+        try await Self.stopWhileAPageLoads(session, after: 40, [.character("/")] + Array(repeating: Key.backspace, count: 5)
+            + [.character("A"), .character("d"), .character("a"), .enter])
+        try await session.waitFor("the page under way") { _ in session.screen.loadedSnapshot.activity == .idle }
+        let status = try await session.settled()
+        #expect(!Self.showsFailure(session), "\(status)\n\(session.rows().joined(separator: "\n"))")
+        #expect(status.contains("filter: Ada"), "\(status)")
+    }
+
+    @Test("git: Esc while `j` under a filter reads pages for a far match: no “Couldn't load more”",
+          .enabled(if: GitFixture.isAvailable))
+    func gitEscape() async throws {
+        let repository = try await offTheMainActor { try needleRepository("filter-stop-esc", 300) }
+        defer { repository.remove() }
+        let session = try await FilteredSearchFarDownTests.filtered(repository, pageSize: 10)
+        session.type("j")
+        // Pages grow (10, 20, 40 …): one past the first two came, the next loads.
+        try await Self.stopWhileAPageLoads(session, after: 30, [.escape])
+        try await session.waitFor("the page under way") { _ in session.screen.loadedSnapshot.activity == .idle }
+        let status = try await session.settled()
+        #expect(!Self.showsFailure(session), "\(status)\n\(session.rows().joined(separator: "\n"))")
+        #expect(session.selectedSubject == "needle top", "\(status)")
+        #expect(!status.contains("filter:"), "\(status)")
+    }
+}
