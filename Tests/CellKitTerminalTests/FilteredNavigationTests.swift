@@ -331,7 +331,7 @@ struct StoppedFilteredSearchTests {
     @Test("git: Esc while `j` under a filter reads pages for a far match: no “Couldn't load more”",
           .enabled(if: GitFixture.isAvailable))
     func gitEscape() async throws {
-        let repository = try await offTheMainActor { try needleRepository("filter-stop-esc", 300) }
+        let repository = try await needleRepository("filter-stop-esc", 300)
         defer { repository.remove() }
         let session = try await FilteredSearchFarDownTests.filtered(repository, pageSize: 10)
         session.type("j")
