@@ -122,7 +122,7 @@ struct FeedScreenTests {
         func onTheLastTweet() -> Bool {
             feed.list.selectedPath.flatMap { feed.screen.controller.displayed.item(at: $0) }?.model(as: Tweet.self)?.id == 1
         }
-        #expect(await feed.wait(seconds: 30) { !feed.loaded.hasMore && feed.idle && onTheLastTweet() },
+        #expect(await feed.wait { !feed.loaded.hasMore && feed.idle && onTheLastTweet() },
                 "End stopped at \(feed.loaded.model.itemCount), \(feed.position)")
     }
 
@@ -133,7 +133,7 @@ struct FeedScreenTests {
         feed.screen.filter("knuth")
         _ = await feed.wait { feed.idle }
         feed.press(.end)
-        #expect(await feed.wait(seconds: 30) { !feed.loaded.hasMore && feed.idle }, "End loaded \(feed.loaded.model.itemCount)")
+        #expect(await feed.wait { !feed.loaded.hasMore && feed.idle }, "End loaded \(feed.loaded.model.itemCount)")
         #expect(feed.status?.hasSuffix("in all 1000 tweets") == true, "\(feed.log.lines)")
     }
 
