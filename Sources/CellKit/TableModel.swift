@@ -1,8 +1,9 @@
 /// One section of a ``TableModel``: an identity, optional header and footer titles, and rows.
 ///
 /// A section built from an array of one value type (by ``TableModel``'s initialisers
-/// and `append` from an array of models) keeps that array as it is: its rows are
-/// typed, cost the size of the model each, and are diffed as fast as the bare diff
+/// and `append` from an array of models) keeps its rows as that one type, in one
+/// contiguous copy of the array (an app that keeps its own array as well holds the rows
+/// twice): its rows are typed, cost the size of the model each, and are diffed as fast as the bare diff
 /// of the same values. A section built from ``ListItem``s (models of several types,
 /// built by hand) keeps those. Both mean the same rows; see <doc:Performance>.
 public struct TableSection: Sendable, CustomStringConvertible {

@@ -134,7 +134,7 @@ extension Changeset {
         var deleted = [Bool](repeating: false, count: oldS)
         for s in sectionDeletes {
             guard s >= 0 && s < oldS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: s, detail: "attempt to delete section \(s), but there are only \(oldS) sections before the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: s, detail: "attempt to delete section \(s), but there \(_only(oldS, "section")) before the update")
             }
             guard !deleted[s] else {
                 throw BatchUpdateError(.duplicateDelete, section: s, detail: "section \(s) is deleted twice")
@@ -144,7 +144,7 @@ extension Changeset {
         var updatedOld = [Bool](repeating: false, count: oldS)
         for s in sectionUpdates {
             guard s >= 0 && s < oldS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: s, detail: "attempt to reload section \(s), but there are only \(oldS) sections before the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: s, detail: "attempt to reload section \(s), but there \(_only(oldS, "section")) before the update")
             }
             guard !deleted[s] else {
                 throw BatchUpdateError(.deleteAndUpdate, section: s, detail: "section \(s) is both deleted and reloaded")
@@ -159,19 +159,19 @@ extension Changeset {
         var movedOut = [Bool](repeating: false, count: oldS)
         for m in sectionMoves {
             guard m.from >= 0 && m.from < oldS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: m.from, detail: "attempt to move section \(m.from) to \(m.to), but there are only \(oldS) sections before the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: m.from, detail: "attempt to move section \(m.from) to \(m.to), but there \(_only(oldS, "section")) before the update")
             }
             guard m.to >= 0 && m.to < newS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: m.to, detail: "attempt to move section \(m.from) to \(m.to), but there are only \(newS) sections after the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: m.to, detail: "attempt to move section \(m.from) to \(m.to), but there \(_only(newS, "section")) after the update")
             }
             guard !deleted[m.from] else {
-                throw BatchUpdateError(.deleteAndMove, section: m.from, detail: "section \(m.from) is both deleted and moved (to \(m.to))")
+                throw BatchUpdateError(.deleteAndMove, section: m.from, detail: "section \(m.from) is both deleted and moved (to \(_spelled(m.to)))")
             }
             guard !updatedOld[m.from] else {
-                throw BatchUpdateError(.updateAndMove, section: m.from, detail: "section \(m.from) is both reloaded and moved (to \(m.to))")
+                throw BatchUpdateError(.updateAndMove, section: m.from, detail: "section \(m.from) is both reloaded and moved (to \(_spelled(m.to)))")
             }
             guard !movedOut[m.from] else {
-                throw BatchUpdateError(.duplicateMoveSource, section: m.from, detail: "section \(m.from) is moved twice (the second time to \(m.to))")
+                throw BatchUpdateError(.duplicateMoveSource, section: m.from, detail: "section \(m.from) is moved twice (the second time to \(_spelled(m.to)))")
             }
             guard oldOfNew[m.to] < 0 else {
                 throw BatchUpdateError(.duplicateMoveDestination, section: m.to, detail: "two sections are moved to section \(m.to): \(oldOfNew[m.to]) and \(m.from)")
@@ -183,7 +183,7 @@ extension Changeset {
         var inserted = [Bool](repeating: false, count: newS)
         for s in sectionInserts {
             guard s >= 0 && s < newS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: s, detail: "attempt to insert section \(s), but there are only \(newS) sections after the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: s, detail: "attempt to insert section \(s), but there \(_only(newS, "section")) after the update")
             }
             guard !inserted[s] else {
                 throw BatchUpdateError(.duplicateInsert, section: s, detail: "section \(s) is inserted twice")
@@ -196,7 +196,7 @@ extension Changeset {
         let deletedCount = sectionDeletes.count
         let insertedCount = sectionInserts.count
         guard newS == oldS - deletedCount + insertedCount else {
-            throw BatchUpdateError(.sectionCountMismatch, detail: "there are \(newS) sections after the update, but \(oldS - deletedCount + insertedCount) were expected (\(oldS) before, \(insertedCount) inserted, \(deletedCount) deleted)")
+            throw BatchUpdateError(.sectionCountMismatch, detail: "there \(_are(newS, "section")) after the update, but \(_were(oldS - deletedCount + insertedCount)) expected (\(oldS) before, \(insertedCount) inserted, \(deletedCount) deleted)")
         }
         // The sections that neither move nor go keep their order and fill the free slots.
         var j = 0
@@ -213,10 +213,10 @@ extension Changeset {
         // The verb is only spelled out when a check fails: valid batches build no strings.
         func checkOld(_ p: ItemPath, _ verb: @autoclosure () -> String) throws {
             guard p.section >= 0 && p.section < oldS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), but there are only \(oldS) sections before the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), but there \(_only(oldS, "section")) before the update")
             }
             guard p.item >= 0 && p.item < oldCounts[p.section] else {
-                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which has only \(oldCounts[p.section]) rows before the update")
+                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which has only \(_count(oldCounts[p.section], "row")) before the update")
             }
             guard !deleted[p.section] else {
                 throw BatchUpdateError(.itemChangeInDeletedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which is deleted")
@@ -227,10 +227,10 @@ extension Changeset {
         }
         func checkNew(_ p: ItemPath, _ verb: @autoclosure () -> String) throws {
             guard p.section >= 0 && p.section < newS else {
-                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), but there are only \(newS) sections after the update")
+                throw BatchUpdateError(.sectionOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), but there \(_only(newS, "section")) after the update")
             }
             guard p.item >= 0 && p.item < newCounts[p.section] else {
-                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which has only \(newCounts[p.section]) rows after the update")
+                throw BatchUpdateError(.itemOutOfRange, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which has only \(_count(newCounts[p.section], "row")) after the update")
             }
             guard !inserted[p.section] else {
                 throw BatchUpdateError(.itemChangeInInsertedSection, section: p.section, item: p.item, detail: "attempt to \(verb()) row \(p.item) of section \(p.section), which is inserted")
@@ -287,13 +287,13 @@ extension Changeset {
             let p = m.from
             if !isOpenOld(p) { try checkOld(p, "move") }
             guard !deletedItems.contains(p) else {
-                throw BatchUpdateError(.deleteAndMove, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is both deleted and moved (to \(m.to))")
+                throw BatchUpdateError(.deleteAndMove, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is both deleted and moved (to \(_spelled(m.to)))")
             }
             guard !updatedItems.contains(p) else {
-                throw BatchUpdateError(.updateAndMove, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is both reloaded and moved (to \(m.to))")
+                throw BatchUpdateError(.updateAndMove, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is both reloaded and moved (to \(_spelled(m.to)))")
             }
             guard moveSources.insert(p) else {
-                throw BatchUpdateError(.duplicateMoveSource, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is moved twice (the second time to \(m.to))")
+                throw BatchUpdateError(.duplicateMoveSource, section: p.section, item: p.item, detail: "row \(p.item) of section \(p.section) is moved twice (the second time to \(_spelled(m.to)))")
             }
             let q = m.to
             if !isOpenNew(q) { try checkNew(q, "move row \(p.item) of section \(p.section) to") }
@@ -325,7 +325,7 @@ extension Changeset {
                 let (expected, overflow) = kept.addingReportingOverflow(insertedRows[j] &+ movedInRows[j])
                 throw BatchUpdateError(
                     .itemCountMismatch, section: j,
-                    detail: "section \(j)\(origin) has \(newCounts[j]) rows after the update, but \(overflow ? "more than \(Int.max)" : "\(expected)") were expected (\(oldCounts[i]) before, \(insertedRows[j]) inserted, \(deletedRows[i]) deleted, \(movedInRows[j]) moved in, \(movedOutRows[i]) moved out)"
+                    detail: "section \(j)\(origin) has \(_count(newCounts[j], "row")) after the update, but \(overflow ? "more than \(Int.max) were" : _were(expected)) expected (\(oldCounts[i]) before, \(insertedRows[j]) inserted, \(deletedRows[i]) deleted, \(movedInRows[j]) moved in, \(movedOutRows[i]) moved out)"
                 )
             }
         }
@@ -404,3 +404,19 @@ extension Changeset {
         return result
     }
 }
+
+// Wording of the batch errors: counts with their noun in the right number, and positions
+// spelled out (`row 2 of section 3`), never printed as `[3, 2]`.
+
+/// "1 row", "2 rows".
+private func _count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+/// "is only 1 section", "are only 2 sections".
+private func _only(_ n: Int, _ noun: String) -> String { n == 1 ? "is only 1 \(noun)" : "are only \(n) \(noun)s" }
+/// "is 1 section", "are 2 sections".
+private func _are(_ n: Int, _ noun: String) -> String { n == 1 ? "is 1 \(noun)" : "are \(n) \(noun)s" }
+/// "1 was", "2 were".
+private func _were(_ n: Int) -> String { n == 1 ? "1 was" : "\(n) were" }
+/// "section 3".
+private func _spelled(_ section: Int) -> String { "section \(section)" }
+/// "row 2 of section 3".
+private func _spelled(_ path: ItemPath) -> String { "row \(path.item) of section \(path.section)" }

@@ -35,8 +35,11 @@ extension StagedChangeset {
     ///   - new: The list to show.
     ///   - options: Reload threshold and trimming; see ``DiffOptions``.
     /// - Complexity: O(*p* + *n* log *n*) where *p* is the length of the identical
-    ///   runs at both ends (one comparison each, no hashing) and *n* the length of
-    ///   the rest; O(*n*) expected when few items move.
+    ///   runs at both ends (an identifier comparison and a content comparison a row, no
+    ///   hashing) and *n* the length of the rest; O(*n*) expected when few items move.
+    ///   The diff is synchronous: it runs to its end on the calling thread and has no
+    ///   cancellation point (run it in a task you can stop waiting for, or let
+    ///   `ListController/bind(to:)` run it off the main actor).
     @inlinable
     public init<E: Differentiable>(from old: [E], to new: [E], options: DiffOptions = DiffOptions())
     where Data == [E] {

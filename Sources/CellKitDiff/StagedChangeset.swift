@@ -46,7 +46,12 @@ public struct DuplicateIdentifier: Hashable, Sendable, CustomStringConvertible {
     public var side: Side
     /// Whether an item identifier or a section identifier is duplicated.
     public var kind: Kind
-    /// The identifier, as text.
+    /// The identifier, as text: `String(describing:)` of the id the diff compared.
+    ///
+    /// For a bare diff that is the element's `differenceIdentifier` as it prints
+    /// (`5`, `"a"`); for rows of a CellKit model it is the row's ``ItemID``-style
+    /// description, the model type and its id (`Post(5)`). The text is not escaped here;
+    /// CellKit's diagnostics escape control and bidi characters when they print it.
     public var identifier: String
     /// Every position where the identifier occurs in that snapshot, first one first
     /// (in a flat diff that trims identical ends, every position between the runs it

@@ -78,6 +78,34 @@ struct ValidationTests {
         #expect(error.description == "invalid update: section 2 has 5 rows after the update, but 4 were expected (6 before, 1 inserted, 3 deleted, 0 moved in, 0 moved out) [itemCountMismatch]")
     }
 
+
+    // Outside check 14b: a move's other end printed as `[3, 2]`, and "only 1 sections".
+    @Test("messages spell a move's other end out and put counts in the right number")
+    func spelledOutMessages() {
+        let move = Move(from: p(0, 1), to: p(3, 2))
+        let cases: [(Changeset, [Int], [Int], String)] = [
+            (Changeset(itemDeletes: [p(0, 1)], itemMoves: [move]), [2, 0, 0, 0], [1, 0, 0, 3],
+             "row 1 of section 0 is both deleted and moved (to row 2 of section 3)"),
+            (Changeset(itemUpdates: [p(0, 1)], itemMoves: [move]), [2, 0, 0, 0], [1, 0, 0, 3],
+             "row 1 of section 0 is both reloaded and moved (to row 2 of section 3)"),
+            (Changeset(itemMoves: [move, Move(from: p(0, 1), to: p(0, 0))]), [2, 0, 0, 0], [1, 0, 0, 3],
+             "row 1 of section 0 is moved twice (the second time to row 0 of section 0)"),
+            (Changeset(sectionDeletes: [0], sectionMoves: [Move(from: 0, to: 1)]), [1, 1], [1, 1],
+             "section 0 is both deleted and moved (to section 1)"),
+            (Changeset(sectionDeletes: [1]), [1], [], "attempt to delete section 1, but there is only 1 section before the update"),
+            (Changeset(itemInserts: [p(0, 2)]), [1], [2], "attempt to insert row 2 of section 0, which has only 2 rows after the update"),
+            (Changeset(itemDeletes: [p(0, 1)]), [1], [0], "attempt to delete row 1 of section 0, which has only 1 row before the update"),
+            (Changeset(), [1, 1], [1], "there is 1 section after the update, but 2 were expected"),
+            (Changeset(sectionInserts: [0]), [], [0, 0], "there are 2 sections after the update, but 1 was expected"),
+            (Changeset(), [0], [1], "section 0 has 1 row after the update, but 0 were expected"),
+        ]
+        for (batch, old, new, expected) in cases {
+            let message = batch.validationError(oldCounts: old, newCounts: new)?.description ?? "no error"
+            #expect(message.contains(expected), "\(message)")
+            // The rule's name in brackets is the only bracket: no position printed as `[s, r]`.
+            #expect(message.filter { $0 == "[" }.count == 1, "\(message)")
+        }
+    }
     // Failed before the fix (outside check 8, d2): old + inserted overflowed and trapped.
     @Test("counts near Int.max give an error or pass, never an overflow")
     func countsNearIntMax() {

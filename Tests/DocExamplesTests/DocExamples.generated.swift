@@ -833,7 +833,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/TableModel.swift:140
+// Sources/CellKit/TableModel.swift:141
 @MainActor private func docExample70() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
@@ -845,7 +845,7 @@ import Testing
     assert(first.append([Tweet(id: 2, text: "new")]) == Changeset(sectionInserts: [0]))
 }
 
-// Sources/CellKit/TableModel.swift:244
+// Sources/CellKit/TableModel.swift:245
 @MainActor private func docExample71() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
     var model = TableModel([Photo(id: 1), Photo(id: 2), Photo(id: 1)])   // a duplicate
@@ -1847,7 +1847,7 @@ import Testing
     assert(thread.items.map(\.text) == ["again", "ok"])
 }
 
-// Sources/CellKit/Documentation.docc/Performance.md:91
+// Sources/CellKit/Documentation.docc/Performance.md:92
 @MainActor private func docExample117() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
