@@ -67,10 +67,7 @@ final class RowBinding {
         }
         let binding = registry.binding(for: model)
         let cell = registry.dequeue(binding.source, from: listView, at: path)
-        let configured = registry.configureCell(cell, with: model, binding: binding, at: path).configured
-        if dispatch.configure(cell, with: model, at: path) == nil, !configured {
-            registry.showUnconfigured(cell, with: model, binding: binding, at: path)
-        }
+        registry.configure(cell, with: model, binding: binding, at: path, dispatch: dispatch)
         return cell
     }
 

@@ -45,6 +45,25 @@ struct PageFailed: LocalizedError {
     var errorDescription: String? { "page \(page) is offline" }
 }
 
+/// A terminal list of `columns` × `rows` showing the `Line`s of a paginated source that fetches
+/// with `fetch` and loads the next page one row before the end; its first page loaded and shown.
+@MainActor
+private func pagedLines(
+    columns: Int, rows: Int, onError: (@MainActor (any Error) -> Void)? = nil,
+    fetch: @escaping @Sendable (Int) async throws -> Page<Line>
+) async -> (PaginatedDataSource<Line>, ListController, TerminalListView) {
+    let source = PaginatedDataSource<Line>(prefetchDistance: 1, fetch: fetch)
+    let controller = ListController(diagnostics: .ignore)
+    controller.onError = onError
+    controller.register(TextCell.self, for: Line.self) { cell, line in cell.text = "line \(line.id)" }
+    let list = TerminalListView(columns: columns, rows: rows)
+    controller.attach(to: list)
+    controller.bind(to: source)
+    await source.load().value
+    await controller.settle()
+    return (source, controller, list)
+}
+
 @Suite("Terminal list view: the load-more row")
 @MainActor
 struct PagingRowTests {
@@ -55,14 +74,7 @@ struct PagingRowTests {
     @Test("with the selection on the load-more row, the page's first row is selected when the page arrives; no extra page loads")
     func selectionOnLoadMoreRowMovesToTheFirstNewRow() async throws {
         let server = GatedPages()
-        let source = PaginatedDataSource<Line>(prefetchDistance: 1) { await server.page($0) }
-        let controller = ListController(diagnostics: .ignore)
-        controller.register(TextCell.self, for: Line.self) { cell, line in cell.text = "line \(line.id)" }
-        let list = TerminalListView(columns: 24, rows: 5)
-        controller.attach(to: list)
-        controller.bind(to: source)
-        await source.load().value
-        await controller.settle()
+        let (source, controller, list) = await pagedLines(columns: 24, rows: 5) { await server.page($0) }
         list.handle(.end)                        // the last row: page 1 is asked for
         await controller.settle()
         #expect(source.pageInFlight == 1)
@@ -83,14 +95,7 @@ struct PagingRowTests {
     @Test("a failed page shows the retry row once (no retry loop on a view that reloads updated rows); Enter retries; paging goes on")
     func retryRow() async throws {
         let server = FlakyPages()
-        let source = PaginatedDataSource<Line>(prefetchDistance: 1) { try await server.page($0) }
-        let controller = ListController(diagnostics: .ignore)
-        controller.register(TextCell.self, for: Line.self) { cell, line in cell.text = "line \(line.id)" }
-        let list = TerminalListView(columns: 50, rows: 30)
-        controller.attach(to: list)
-        controller.bind(to: source)
-        await source.load().value
-        await controller.settle()
+        let (source, controller, list) = await pagedLines(columns: 50, rows: 30) { try await server.page($0) }
         _ = list.renderFrame()  // every row is on screen: page 1 is asked for, and fails
         while source.nextPageError == nil { await Task.yield() }
         await controller.settle()
@@ -123,16 +128,8 @@ struct PagingRowTests {
     @Test("End from the top shows the load-more row the page adds below the last row, loading and then failed, without another key")
     func endShowsTheLoadMoreRow() async throws {
         let server = FlakyPages()
-        let source = PaginatedDataSource<Line>(prefetchDistance: 1) { try await server.page($0) }
-        let controller = ListController(diagnostics: .ignore)
         var errors = 0
-        controller.onError = { _ in errors += 1 }
-        controller.register(TextCell.self, for: Line.self) { cell, line in cell.text = "line \(line.id)" }
-        let list = TerminalListView(columns: 50, rows: 5)
-        controller.attach(to: list)
-        controller.bind(to: source)
-        await source.load().value
-        await controller.settle()
+        let (source, controller, list) = await pagedLines(columns: 50, rows: 5, onError: { _ in errors += 1 }) { try await server.page($0) }
         #expect(list.renderFrame()[0].plainText.contains("line 0"))
         list.handle(.end)                        // line 9, the last row: page 1 is asked for
         #expect(list.selectedPath == ItemPath(item: 9, section: 0))
@@ -170,15 +167,8 @@ struct PagingRowTests {
     @Test("the load-more row is not scrolled into view when the end of the content is not on screen, nor over the selected row")
     func loadMoreRowStaysBelowWhenTheEndIsNotOnScreen() async throws {
         let server = GatedPages()
-        let source = PaginatedDataSource<Line>(prefetchDistance: 1) { await server.page($0) }
-        let controller = ListController(diagnostics: .ignore)
-        controller.register(TextCell.self, for: Line.self) { cell, line in cell.text = "line \(line.id)" }
         // One line: the selected row fills the screen, so the row after it has no room.
-        let list = TerminalListView(columns: 50, rows: 1)
-        controller.attach(to: list)
-        controller.bind(to: source)
-        await source.load().value
-        await controller.settle()
+        let (source, controller, list) = await pagedLines(columns: 50, rows: 1) { await server.page($0) }
         list.handle(.end)
         await controller.settle()
         #expect(source.pageInFlight == 1)

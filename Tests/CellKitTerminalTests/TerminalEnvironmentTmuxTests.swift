@@ -27,17 +27,7 @@ struct TerminalEnvironmentTmuxTests {
     func noColor() throws {
         let session = try DemoSession("no-color", ["feed"], columns: 80, rows: 24, environment: ["NO_COLOR": "1", "TERM": "xterm-256color"])
         defer { session.close() }
-        try session.tmux.waitFor("avatars") { screen in
-            screen.contains { $0.contains("@") } && !screen.contains { $0.contains("[··]") }
-        }
-        // The pane's contents with their attributes, as escape sequences.
-        let styled = try session.tmux.tmux(["capture-pane", "-e", "-p", "-t", "main"]).output
-        let codes = styled.matches(of: /\x1B\[([0-9;]*)m/).flatMap { $0.1.split(separator: ";").compactMap { Int($0) } }
-        // 39 and 49 (default colors) are tmux's own resets.
-        let colors = codes.filter { (30...48).contains($0) && $0 != 39 || (90...107).contains($0) }
-        #expect(colors.isEmpty, "color codes on screen: \(Set(codes).sorted())")
-        #expect(codes.contains(7), "reverse video for the selection and the bars")
-        try session.quit()
+        try expectNoColorsButReverseVideo(session)
     }
 
     // Failed before the fix (outside report 13b, defect 2): a TERM whose terminfo entry has no
@@ -52,14 +42,22 @@ struct TerminalEnvironmentTmuxTests {
         let session = try DemoSession("terminfo-nocolor", ["feed"], columns: 80, rows: 24,
                                       environment: ["TERM": "cellkit-nocolor", "TERMINFO": directory.path, "COLORTERM": "", "NO_COLOR": ""])
         defer { session.close() }
+        try expectNoColorsButReverseVideo(session)
+    }
+
+    /// Once the feed shows its avatars: no color code on the screen of `session`, reverse
+    /// video (the selection, the bars) still there; then quits the demo.
+    private func expectNoColorsButReverseVideo(_ session: DemoSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
         try session.tmux.waitFor("avatars") { screen in
             screen.contains { $0.contains("@") } && !screen.contains { $0.contains("[··]") }
         }
+        // The pane's contents with their attributes, as escape sequences.
         let styled = try session.tmux.tmux(["capture-pane", "-e", "-p", "-t", "main"]).output
         let codes = styled.matches(of: /\x1B\[([0-9;]*)m/).flatMap { $0.1.split(separator: ";").compactMap { Int($0) } }
+        // 39 and 49 (default colors) are tmux's own resets.
         let colors = codes.filter { (30...48).contains($0) && $0 != 39 || (90...107).contains($0) }
-        #expect(colors.isEmpty, "color codes on screen: \(Set(codes).sorted())")
-        #expect(codes.contains(7), "reverse video for the selection and the bars")
+        #expect(colors.isEmpty, "color codes on screen: \(Set(codes).sorted())", sourceLocation: sourceLocation)
+        #expect(codes.contains(7), "reverse video for the selection and the bars", sourceLocation: sourceLocation)
         try session.quit()
     }
 

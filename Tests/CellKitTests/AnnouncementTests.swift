@@ -15,11 +15,7 @@ private struct Offline: LocalizedError {
 struct AnnouncementTests {
     @Test func aFirstLoadThatFailsThenSucceedsOnRetryIsAnnouncedStepByStep() async throws {
         let gate = FetchGate<[Post]>()
-        let source = RemoteDataSource { try await gate.fetch() }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let first = source.load()
-        await gate.waitForCalls(1)
+        let (source, screen, first) = await loadingRemoteScreen(gate: gate)
         await screen.controller.settle()
         #expect(screen.listView.announcements.isEmpty, "the loading row that shows from the start is not announced")
 

@@ -35,18 +35,8 @@ struct CancelledLoadTaskTests {
 
     @Test func aCancelledFirstLoadTaskShowsTheCancelledRowBeforeTheFetchReturns() async throws {
         let gate = FetchGate<[Post]>()
-        let source = RemoteDataSource { try await gate.fetch() }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
-        load.cancel()
-        #expect(await poll { !source.isFetching })
-        guard case .failed(let error) = source.snapshot.state else {
-            Issue.record("state \(source.snapshot.state)")
-            return
-        }
-        #expect(error is CancellationError)
+        let (source, screen, load) = await loadingRemoteScreen(gate: gate)
+        try await cancelFirstLoad(load, of: source) { !source.isFetching }
         await screen.controller.settle()
         #expect(screen.listView.visibleTexts.first == screen.controller.placeholders.cancelledMessage)
         await gate.resume(0, returning: posts(0..<1))
@@ -92,13 +82,7 @@ struct CancelledLoadTaskTests {
         screen.controller.bind(to: fresh)
         let load = fresh.load()
         await gate.waitForCalls(3)
-        load.cancel()
-        #expect(await poll { !fresh.isFetchingFirstPage })
-        guard case .failed(let error) = fresh.snapshot.state else {
-            Issue.record("state \(fresh.snapshot.state)")
-            return
-        }
-        #expect(error is CancellationError)
+        try await cancelFirstLoad(load, of: fresh) { !fresh.isFetchingFirstPage }
         await gate.resume(2, returning: Page(posts(0..<3), hasMore: false))
         await load.value
         #expect(fresh.items.isEmpty)
@@ -137,13 +121,7 @@ struct CancelledLoadTaskTests {
         let gate = FetchGate<[Post]>()
         let source = RemoteDataSource { try await gate.fetch() }
         let load = source.load()
-        load.cancel()
-        #expect(await poll { !source.isFetching })
-        guard case .failed(let error) = source.snapshot.state else {
-            Issue.record("state \(source.snapshot.state)")
-            return
-        }
-        #expect(error is CancellationError)
+        try await cancelFirstLoad(load, of: source) { !source.isFetching }
         await gate.waitForCalls(1)
         await gate.resume(0, returning: posts(0..<1))
         await load.value
@@ -184,6 +162,20 @@ struct CancelledLoadTaskTests {
         #expect(paged.items.map(\.id) == [0, 1, 2])
         #expect(paged.nextPageError == nil)
     }
+}
+
+/// Cancels `load`, the task of `source`'s first load, waits until `stopped` (its fetch no longer
+/// counts, though the fetch has not returned) and expects the load failed with `CancellationError`;
+/// throws, ending the test, when the source's state is not `.failed`.
+@MainActor
+private func cancelFirstLoad(
+    _ load: Task<Void, Never>, of source: some ListDataSource, until stopped: @MainActor () -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    load.cancel()
+    #expect(await poll(stopped), "cancelling the task is cancel(): the fetch no longer counts", sourceLocation: sourceLocation)
+    let error = try #require(source.snapshot.state.error, "state \(source.snapshot.state)", sourceLocation: sourceLocation)
+    #expect(error is CancellationError, sourceLocation: sourceLocation)
 }
 
 /// Whether `condition` holds, asked again on each main-actor turn for up to a minute.

@@ -94,14 +94,22 @@ final class PostScreen {
 
 func posts(_ ids: some Sequence<Int>) -> [Post] { ids.map { Post($0) } }
 
-/// A remote data source fetching through `gate`, bound to a new screen, its first load of `initial` done.
+/// A remote data source fetching through `gate`, bound to a new screen, its first load started:
+/// the fetch was called and waits for the test to resume call 0 of `gate`.
 @MainActor
-func loadedRemoteScreen(gate: FetchGate<[Post]>, initial: [Post]) async -> (RemoteDataSource<Post>, PostScreen) {
+func loadingRemoteScreen(gate: FetchGate<[Post]>) async -> (RemoteDataSource<Post>, PostScreen, Task<Void, Never>) {
     let source = RemoteDataSource { try await gate.fetch() }
     let screen = PostScreen()
     screen.controller.bind(to: source)
     let load = source.load()
     await gate.waitForCalls(1)
+    return (source, screen, load)
+}
+
+/// A remote data source fetching through `gate`, bound to a new screen, its first load of `initial` done.
+@MainActor
+func loadedRemoteScreen(gate: FetchGate<[Post]>, initial: [Post]) async -> (RemoteDataSource<Post>, PostScreen) {
+    let (source, screen, load) = await loadingRemoteScreen(gate: gate)
     await gate.resume(0, returning: initial)
     await load.value
     return (source, screen)

@@ -57,11 +57,7 @@ struct DataSourceStateTests {
 
     @Test func aFailedFirstLoadShowsTheErrorRowAndItsRetryLoadsAgain() async throws {
         let gate = FetchGate<[Post]>()
-        let source = RemoteDataSource { try await gate.fetch() }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let first = source.load()
-        await gate.waitForCalls(1)
+        let (source, screen, first) = await loadingRemoteScreen(gate: gate)
         await gate.resume(0, throwing: FetchFailed())
         await first.value
         await screen.controller.settle()
@@ -106,11 +102,7 @@ struct DataSourceStateTests {
 struct DataSourceRaceTests {
     @Test func aResultThatArrivesAfterANewerLoadStartedIsDropped() async throws {
         let gate = FetchGate<[Post]>()
-        let source = RemoteDataSource { try await gate.fetch() }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let older = source.load()
-        await gate.waitForCalls(1)
+        let (source, screen, older) = await loadingRemoteScreen(gate: gate)
         let newer = source.load()
         await gate.waitForCalls(2)
         // The newer load finishes first; the older one arrives late and loses.
@@ -148,11 +140,7 @@ struct DataSourceRaceTests {
 
     @Test func cancellingTheFirstLoadLeavesTheErrorRowWithARetry() async throws {
         let gate = FetchGate<[Post]>()
-        let source = RemoteDataSource { try await gate.fetch() }
-        let screen = PostScreen()
-        screen.controller.bind(to: source)
-        let load = source.load()
-        await gate.waitForCalls(1)
+        let (source, screen, load) = await loadingRemoteScreen(gate: gate)
         source.cancel()
         #expect(!source.isFetching)
         await screen.controller.settle()

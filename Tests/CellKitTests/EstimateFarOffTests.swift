@@ -162,22 +162,12 @@ struct HeadlessHeightReadBackTests {
     }
 }
 
-private final class Counts: ListViewDataSource {
-    var counts: [Int]
-    init(_ counts: [Int]) { self.counts = counts }
-    func numberOfSections(in listView: any ListView) -> Int { counts.count }
-    func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int { counts[section] }
-    func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject {
-        listView.dequeueReusableCell(.type(TextCell.self), for: path)
-    }
-}
-
 /// Data changed outside a batch: the message names the section that differs, not every count.
 @MainActor
 @Suite("Headless list view: counts that disagree name their section")
 struct CountMismatchMessageTests {
     @Test func checkConsistencyNamesTheSectionThatDiffers() {
-        let source = Counts(Array(repeating: 3, count: 40))
+        let source = HandCountedSource(Array(repeating: 3, count: 40))
         let list = HeadlessListView()
         list.dataSource = source
         list.reloadData()
@@ -199,7 +189,7 @@ struct CountMismatchMessageTests {
     }
 
     @Test func aBatchRefusedForDataChangedOutsideItNamesTheSection() {
-        let source = Counts([2, 2, 2])
+        let source = HandCountedSource([2, 2, 2])
         let list = HeadlessListView()
         list.dataSource = source
         list.reloadData()

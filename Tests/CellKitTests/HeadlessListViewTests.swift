@@ -9,18 +9,6 @@ private final class TallCell: TextCell {}
 @MainActor
 private func rows(_ n: Int) -> TableModel { TableModel((0..<n).map { Row(id: $0, text: "row \($0)") }) }
 
-/// A data source whose counts the test sets by hand, to feed wrong batches on purpose.
-@MainActor
-private final class CountsDataSource: ListViewDataSource {
-    var counts: [Int]
-    init(_ counts: [Int]) { self.counts = counts }
-    func numberOfSections(in listView: any ListView) -> Int { counts.count }
-    func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int { counts[section] }
-    func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject {
-        listView.dequeueReusableCell(.type(RowCell.self), for: path)
-    }
-}
-
 @MainActor
 @Suite("Headless list view: UITableView's semantics")
 struct HeadlessListViewTests {
@@ -88,7 +76,7 @@ struct HeadlessListViewTests {
     // MARK: Wrong batches are rejected with the rule that broke
 
     private func rejected(_ batch: Changeset, before: [Int], after: [Int]) -> BatchUpdateError? {
-        let dataSource = CountsDataSource(before)
+        let dataSource = HandCountedSource(before)
         let listView = HeadlessListView()
         listView.dataSource = dataSource
         listView.reloadData()
@@ -132,7 +120,7 @@ struct HeadlessListViewTests {
     }
 
     @Test func aValidBatchMovesVisibleCellsWithTheirRows() throws {
-        let dataSource = CountsDataSource([3])
+        let dataSource = HandCountedSource([3])
         let listView = HeadlessListView()
         listView.dataSource = dataSource
         listView.reloadData()
@@ -146,7 +134,7 @@ struct HeadlessListViewTests {
     /// A batch that changes only rows off screen leaves the visible cells where they are
     /// (no display events, no height asked again); one that changes a row on screen moves them.
     @Test func visibleCellsStayForBatchesOffScreenAndMoveForOnesOnIt() throws {
-        let dataSource = CountsDataSource([100])
+        let dataSource = HandCountedSource([100])
         let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
         listView.dataSource = dataSource
         listView.reloadData()
@@ -175,7 +163,7 @@ struct HeadlessListViewTests {
 
     /// Issue 10, item 7: an empty viewport intersects nothing, even inside a row.
     @Test func aZeroHeightViewportShowsNoRows() {
-        let dataSource = CountsDataSource([10])
+        let dataSource = HandCountedSource([10])
         let listView = HeadlessListView(viewportHeight: 0, rowHeight: 44)
         listView.dataSource = dataSource
         listView.reloadData()
@@ -281,7 +269,7 @@ struct HeadlessListViewTests {
 
     /// UIKit contract 2: data changed before the batch (outside its update closure) is refused.
     @Test func dataChangedOutsideTheUpdateClosureIsRefused() {
-        let dataSource = CountsDataSource([3])
+        let dataSource = HandCountedSource([3])
         let listView = HeadlessListView()
         listView.dataSource = dataSource
         listView.reloadData()
@@ -293,7 +281,7 @@ struct HeadlessListViewTests {
 
     /// A batch while a reload's layout is pending becomes a reload.
     @Test func aBatchWhileAReloadIsPendingBecomesAReload() throws {
-        let dataSource = CountsDataSource([3])
+        let dataSource = HandCountedSource([3])
         let listView = HeadlessListView()
         listView.defersLayoutAfterReload = true
         listView.dataSource = dataSource

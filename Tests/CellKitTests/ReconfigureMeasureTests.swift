@@ -2,17 +2,6 @@ import CellKit
 import CellKitTesting
 import Testing
 
-/// Rows counted by hand: a data source whose data a test changes without a batch.
-@MainActor private final class HandCountedSource: ListViewDataSource {
-    var counts: [Int]
-    init(_ counts: [Int]) { self.counts = counts }
-    func numberOfSections(in listView: any ListView) -> Int { counts.count }
-    func listView(_ listView: any ListView, numberOfItemsInSection section: Int) -> Int { counts[section] }
-    func listView(_ listView: any ListView, cellForItemAt path: ItemPath) -> AnyObject {
-        listView.dequeueReusableCell(.type(TextCell.self), for: path)
-    }
-}
-
 private struct Tile: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
 
 /// Heights per tile id that a test changes by hand.
