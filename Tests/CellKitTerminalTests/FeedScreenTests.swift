@@ -26,7 +26,7 @@ struct FeedScreenTests {
 
         /// Polls (bounded) until `done` holds, letting the screen's tasks run.
         @discardableResult
-        func wait(seconds: Double = 90, until done: () -> Bool) async -> Bool {
+        func wait(seconds: Double = 180, until done: () -> Bool) async -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while !done() {
                 if Date() > deadline { return false }
