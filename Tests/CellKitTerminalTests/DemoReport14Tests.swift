@@ -43,3 +43,32 @@ struct NewFilteredMatchDiffstatTests {
         }
     }
 }
+
+/// cellkit-demo report demouser14, item 4: a key that moves up while a filtered move waits for the
+/// pages that bring the next match waited behind it (the search read on, perhaps the whole
+/// history); it stops the search, as Esc does and as it stops End.
+@Suite("cellkit-demo demouser14: an up key stops a filtered move's wait", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct UpKeyStopsFilteredWaitTests {
+    @Test("k / ↑ / PgUp / Home after `j` past the last match: the search stops, the filter stays, the key moves",
+          arguments: [Key.character("k"), .up, .pageUp, .home])
+    func upKeyStopsIt(key: Key) async throws {
+        // "needle top" first, "needle first" last, 300 commits between: the filter shows one match.
+        let repository = try await ScratchRepository("filter-up-stops", script: """
+            git config user.name T; git config user.email t@example.com
+            git commit -q --allow-empty -m "needle first"
+            for i in $(seq 1 300); do git commit -q --allow-empty -m "c $i"; done
+            git commit -q --allow-empty -m "needle top"
+            """)
+        defer { repository.remove() }
+        let session = try await FilteredSearchFarDownTests.filtered(repository, pageSize: 10)
+        session.app.handle([.character("j"), key])
+        // The page under way arrives; no further page is read.
+        try await session.waitFor("the search to stop") { _ in session.screen.loadedSnapshot.activity == .idle }
+        let status = try await session.settled()
+        #expect(session.selectedSubject == "needle top", "\(status)")
+        #expect(status.contains("filter: needle"), "\(status)")
+        #expect(session.screen.loadedSnapshot.hasMore, "the search read on to the end: \(status)")
+        #expect(session.screen.loadedSnapshot.model.itemCount < 100, "\(session.screen.loadedSnapshot.model.itemCount) commits read: \(status)")
+    }
+}
