@@ -72,3 +72,42 @@ struct UpKeyStopsFilteredWaitTests {
         #expect(session.screen.loadedSnapshot.model.itemCount < 100, "\(session.screen.loadedSnapshot.model.itemCount) commits read: \(status)")
     }
 }
+
+/// cellkit-demo report demouser14, item 4: Esc during "search the rest" still read the page under
+/// way, up to 25,600 commits, for seconds. A page that grew now ends after the part read once
+/// pages stop growing (the screen stops them at Esc).
+@Suite("cellkit-demo demouser14: a page that grew ends early once growing stops", .enabled(if: GitFixture.isAvailable))
+struct GrowingPageEndsEarlyTests {
+    @Test("growing stopped while a page of 640 is read: it ends after the part read, and the next page goes on from there")
+    func endsEarly() async throws {
+        let repository = try await ScratchRepository("growing-ends-early", script: """
+            git config user.name T; git config user.email t@example.com
+            {
+              for i in $(seq 1 3000); do
+                printf 'commit refs/heads/main\\ncommitter T <t@example.com> %d +0000\\ndata <<EOF\\nc %d\\nEOF\\n\\n' $((1700000000 + i)) $i
+              done
+            } | git fast-import --quiet
+            git reset -q --hard main
+            """)
+        defer { repository.remove() }
+        let history = GitHistory(repository: GitRepository(path: repository.path), pageSize: 10, diffstats: false)
+        defer { history.stop() }
+        history.growing = true
+        var read: [CommitInfo] = []
+        // 10, 20, 40, 80, 160, 320: the next page would be 640.
+        for page in 0..<6 { read += try await history.page(page).items }
+        #expect(read.count == 630)
+        // Growing stops once the page under way has read its first part (Esc during "search the rest").
+        history.afterGrowingChunk = { [history] in history.growing = false }
+        let cut = try await history.page(6)
+        #expect(cut.hasMore)
+        #expect(cut.items.count >= 10 && cut.items.count <= GitHistory.growingChunk, "\(cut.items.count) commits")
+        read += cut.items
+        history.afterGrowingChunk = nil
+        let next = try await history.page(7)
+        #expect(next.items.count == 10)
+        read += next.items
+        // No commit skipped or read twice: c 3000, c 2999, …
+        #expect(read.map(\.subject) == (0..<read.count).map { "c \(3000 - $0)" })
+    }
+}

@@ -507,6 +507,11 @@ final class GitScreen: DemoScreen {
         // Esc with no commit selected (the "search the rest" row): back to the row selected before.
         let restore = text.isEmpty && !(selected?.model is any CommitRow) ? selectedBeforeFilter : nil
         refreshShown = nil
+        if searchingRest, !loadingAll {
+            // "Search the rest" stops: the page under way, which may be thousands of commits, ends
+            // after the part read (not a page more, with "Reading more history…" for seconds).
+            history.growing = false
+        }
         searchingRest = false
         filterText = text
         updateNoResults(loaded: loadedCount)
