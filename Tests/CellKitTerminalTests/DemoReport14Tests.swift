@@ -111,3 +111,52 @@ struct GrowingPageEndsEarlyTests {
         #expect(read.map(\.subject) == (0..<read.count).map { "c \(3000 - $0)" })
     }
 }
+
+/// cellkit-demo report demouser14, defect 3: with a small page size, 30×PgDn then a filter and
+/// its Enter typed in one burst selected the "search the rest" row, where typing the filter after
+/// the move selected a real match.
+@Suite("cellkit-demo demouser14: a filter typed after PgDn keys that wait for pages", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct FilterAfterWaitingPageDownsTests {
+    /// 1,000 commits "number 1000 module 0" … "number 1 module 1", about four a day; every eighth
+    /// says "module 7".
+    private static func repository() async throws -> ScratchRepository {
+        try await ScratchRepository("pgdn-filter", script: """
+            git config user.name T; git config user.email t@example.com
+            {
+              for i in $(seq 1 1000); do
+                if [ $((i % 8)) -eq 3 ]; then s="number $i module 7"; else s="number $i module $((i % 5))"; fi
+                printf 'commit refs/heads/main\\ncommitter T <t@example.com> %d +0000\\ndata <<EOF\\n%s\\nEOF\\n\\n' $((1600000000 + i * 20000)) "$s"
+              done
+            } | git fast-import --quiet
+            git reset -q --hard main
+            """)
+    }
+
+    /// The screen once `keys` moved and the filter "module 7" shows (typed with them, or after them).
+    private func selection(after keys: [Key], filterWithThem: Bool, in repository: ScratchRepository) async throws -> (subject: String?, searchRest: Bool, status: String) {
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 7))
+        try await session.waitFor("the first page") { $0.contains("+ commits") }
+        let filter: [Key] = "/module 7".map { Key.character($0) } + [.enter]
+        session.app.handle(filterWithThem ? keys + filter : keys)
+        if !filterWithThem {
+            try await session.waitFor("the move") { _ in session.screen.loadedSnapshot.activity == .idle && !session.pagingRowSelected }
+            _ = try await session.settled()
+            session.app.handle(filter)
+        }
+        try await session.waitFor("the filter") { $0.contains(" match in the ") }
+        let status = try await session.settled()
+        return (session.selectedSubject, session.selected is SearchRest, status)
+    }
+
+    @Test("30×PgDn then “/module 7⏎” in one burst selects a match, as typing the filter after the move does")
+    func burst() async throws {
+        let repository = try await Self.repository()
+        defer { repository.remove() }
+        let keys = [Key](repeating: .pageDown, count: 30)
+        let after = try await selection(after: keys, filterWithThem: false, in: repository)
+        let burst = try await selection(after: keys, filterWithThem: true, in: repository)
+        #expect(!after.searchRest && after.subject != nil, "\(after.status)")
+        #expect(!burst.searchRest && burst.subject != nil, "the “search the rest” row is selected: \(burst.status)")
+    }
+}
