@@ -27,7 +27,8 @@ import CellKitTerminal
 /// that bring the next match (a page may bring none), or for the last page, and then moves,
 /// as without a filter; it never selects the paging row at the list's end ("Loading more…",
 /// or the screen's own, ``isTrailingRow``). When no more rows match, the selection stays on
-/// the last match.
+/// the last match. A key that moves up or to the top stops that wait at once, as it stops End
+/// (and as Esc does, ``stopSearching()``), and moves the selection.
 @MainActor
 final class PagedNavigation {
     /// The paged source's operations this needs.
@@ -124,6 +125,14 @@ final class PagedNavigation {
                     endStopped(run)
                 }
                 // What waited for the keys runs once this one moved (the caller moves it now).
+                if !afterKeysActions.isEmpty { Task { runAfterKeysIfIdle() } }
+                return false
+            }
+            if search != nil, Self.movesUp(key) {
+                // Stop the search for the next match, as Esc does: the key moves the selection now
+                // (the keys kept before it are dropped; the page under way still arrives, no further
+                // page is read).
+                stopSearching()
                 if !afterKeysActions.isEmpty { Task { runAfterKeysIfIdle() } }
                 return false
             }

@@ -153,16 +153,27 @@ enum Subprocess {
     static func spawn(_ arguments: [CommandArgument], environment set: [String: String?]) -> Result<(pid: pid_t, output: Int32, errors: Int32), SpawnFailure> {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
-        guard pipe(&out) == 0 else { return .failure(SpawnFailure(text: "pipe failed: \(String(cString: strerror(errno)))")) }
+        // No end of these pipes is inherited by another child started meanwhile, from another
+        // thread: one that kept the write ends open (a `git log` of the next page, held by
+        // backpressure) kept this child's end of file from coming for as long as it ran, and a
+        // diffstat's `git show` that had exited was waited for until then ("diffstat…" for good).
+        // Made and marked close-on-exec under the lock the spawns take, so none starts in between
+        // (the child's own standard output and error are copies made for it, not marked).
+        children.lock.lock()
+        guard pipe(&out) == 0 else {
+            let message = String(cString: strerror(errno))
+            children.lock.unlock()
+            return .failure(SpawnFailure(text: "pipe failed: \(message)"))
+        }
         guard pipe(&err) == 0 else {
             let message = String(cString: strerror(errno))
+            children.lock.unlock()
             close(out[0])
             close(out[1])
             return .failure(SpawnFailure(text: "pipe failed: \(message)"))
         }
-        // The read ends are not inherited by other children started meanwhile (a second
-        // git would keep this one's pipe open, and its end of file would never come).
-        for fd in [out[0], err[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        children.lock.unlock()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -44,9 +44,18 @@ final class GitHistory: @unchecked Sendable {
     /// The largest page while pages grow.
     static let largestPage = 25_600
 
+    /// How many commits a page that grew reads from git at a time: once pages stop growing
+    /// (Esc during "search the rest"), the page under way ends after the part read, with at
+    /// least ``pageSize`` commits, instead of reading its thousands to the end.
+    static let growingChunk = 500
+
+    /// Called on the reading thread after each part of a page that grew is read (for the tests).
+    var afterGrowingChunk: (@Sendable () -> Void)?
+
     /// While true (End, searching the rest of the history), each page read is twice the
     /// last, up to ``largestPage``: the list takes in a long history in a few large pages
-    /// instead of hundreds (each page costs the list a pass over all its rows).
+    /// instead of hundreds (each page costs the list a pass over all its rows). Set to false
+    /// while such a page is read, that page ends early (see ``growingChunk``).
     var growing: Bool {
         get { lock.withLock { grows } }
         set { lock.withLock { grows = newValue } }
@@ -134,8 +143,9 @@ final class GitHistory: @unchecked Sendable {
         // the usual size after the last known one would.
         let start = page < starts.count ? starts[page] : starts[starts.count - 1] + (page - starts.count + 1) * pageSize
         // A page read before keeps its size (a retry, a page after a refresh): pages stay numbered alike.
+        let grows = page > 0 && page + 1 >= starts.count && growing
         let size = max(least, page == 0 && joinedFirstPage ? pageSize : page + 1 < starts.count ? max(1, starts[page + 1] - start)
-            : growing && page > 0 ? min(Self.largestPage, max(pageSize, lastSize * 2)) : pageSize)
+            : grows ? min(Self.largestPage, max(pageSize, lastSize * 2)) : pageSize)
         if position > start || lock.withLock({ stream == nil }) {
             // Behind the stream, or none runs: a new git log from the first commit of the page.
             try restart(at: start, generation: generation)
@@ -145,7 +155,7 @@ final class GitHistory: @unchecked Sendable {
         if let keep, page == 0, let joined = try readJoining(keep, size: size, generation: generation) {
             return joined
         }
-        let (commits, ended) = try take(size, generation: generation)
+        let (commits, ended) = try take(size, generation: generation, endsWhenGrowingStops: grows && size > pageSize)
         lastSize = size
         if page + 1 < starts.count {
             starts[page + 1] = position
@@ -215,21 +225,26 @@ final class GitHistory: @unchecked Sendable {
         return commit
     }
 
-    /// Reads up to `count` commits; `ended` when the history ends after them.
-    private func take(_ count: Int, generation: Int) throws -> (commits: [CommitInfo], ended: Bool) {
+    /// Reads up to `count` commits; `ended` when the history ends after them. With
+    /// `endsWhenGrowingStops` (a page that grew), reads ``growingChunk`` at a time and ends early,
+    /// with at least ``pageSize`` commits, once ``growing`` is false.
+    private func take(_ count: Int, generation: Int, endsWhenGrowingStops: Bool = false) throws -> (commits: [CommitInfo], ended: Bool) {
         var commits: [CommitInfo] = []
         while commits.count < count {
+            if endsWhenGrowingStops, commits.count >= pageSize, !growing { break }
             guard let stream = lock.withLock({ self.generation == generation ? stream : nil }) else {
                 if lock.withLock({ self.generation != generation }) { throw CancellationError() }
                 try restart(at: position, generation: generation)
                 continue
             }
-            let chunk = stream.readRecords(count - commits.count, separator: GitRepository.recordSeparator, perRecord: GitRepository.fieldsPerRecord)
+            let part = endsWhenGrowingStops ? min(count - commits.count, Self.growingChunk) : count - commits.count
+            let chunk = stream.readRecords(part, separator: GitRepository.recordSeparator, perRecord: GitRepository.fieldsPerRecord)
             if chunk.cancelled { throw CancellationError() }
             var read = chunk.records.compactMap { GitRepository.commit(record: $0, diffstats: diffstats) }
             position += chunk.records.count
             guard let end = chunk.end else {
                 commits += read
+                if endsWhenGrowingStops { afterGrowingChunk?() }
                 continue
             }
             lock.withLock { if self.stream === stream { self.stream = nil } }

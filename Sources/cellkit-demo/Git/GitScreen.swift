@@ -453,6 +453,14 @@ final class GitScreen: DemoScreen {
         }
     }
 
+    /// The last commit row of `model` (not the "search the rest" row), if any.
+    static func lastCommitPath(in model: TableModel) -> ItemPath? {
+        for (s, section) in model.sections.enumerated().reversed() {
+            if let i = section.items.lastIndex(where: { $0.model is any CommitRow }) { return ItemPath(item: i, section: s) }
+        }
+        return nil
+    }
+
     /// The row of the commit `hash` in `model`, whatever its row type (a commit that gains or
     /// loses a tag becomes another row type: another identity for the list).
     static func path(ofCommit hash: String, in model: TableModel) -> ItemPath? {
@@ -506,7 +514,16 @@ final class GitScreen: DemoScreen {
         }
         // Esc with no commit selected (the "search the rest" row): back to the row selected before.
         let restore = text.isEmpty && !(selected?.model is any CommitRow) ? selectedBeforeFilter : nil
+        // A selection that was not on "search the rest" does not land on it: the selected commit
+        // does not match, nor does any after it (the list puts the selection on the row after the
+        // last match above it): the last match takes it, as when a match follows.
+        let keepOffSearchRest = !text.isEmpty && !(selected?.model is SearchRest)
         refreshShown = nil
+        if searchingRest, !loadingAll {
+            // "Search the rest" stops: the page under way, which may be thousands of commits, ends
+            // after the part read (not a page more, with "Reading more history…" for seconds).
+            history.growing = false
+        }
         searchingRest = false
         filterText = text
         updateNoResults(loaded: loadedCount)
@@ -517,6 +534,10 @@ final class GitScreen: DemoScreen {
             // (with a filter, the navigation would hand them to a list with no rows yet).
             await firstLoadFinished()
             if let restore, let list, let path = controller.displayed.indexPath(of: restore) { list.select(path) }
+            if keepOffSearchRest, let list, let path = list.selectedPath, controller.displayed.item(at: path)?.model is SearchRest,
+               let last = Self.lastCommitPath(in: controller.displayed) {
+                list.select(last)
+            }
             filtersShowing -= 1
             handleHeldKeys()
         }
