@@ -178,17 +178,9 @@ final class PagedNavigation {
             let position = list.selectedPath.map(contentIndex) ?? 0
             // A row moves one row; a page about a screen of rows: the rows it needs are loaded
             // first, however many pages that takes (a small --page-size), then the key moves.
-            let reach: Int
-            switch key {
-            case .down, .character("j"), .control("n"):
-                guard isAtEnd(list) else { return false }
-                reach = count
-            default:
-                reach = position + max(1, list.visibleItemPaths.count)
-                // (Shown rows may outnumber the source's: the feed's suggestions. Loading until
-                // the source has `reach` rows loads at least as many shown ones.)
-                guard reach >= contentCount else { return false }
-            }
+            // (Shown rows may outnumber the source's: the feed's suggestions. Loading until
+            // the source has `reach` rows loads at least as many shown ones.)
+            guard let reach = reach(of: key, from: position, atTheEnd: count, in: list) else { return false }
             queue.insert(key, at: 0)
             // The source may hold rows the list does not show yet (a page that just came):
             // then the rows asked for are there already, and that is progress too.
@@ -208,15 +200,7 @@ final class PagedNavigation {
         let shown = contentCount
         // The selection stays on the row it was on (the last match, or the paging row's place).
         let position = list.selectedPath.map(contentIndex) ?? 0
-        let needed: Int
-        switch key {
-        case .down, .character("j"), .control("n"):
-            guard isAtEnd(list) else { return false }
-            needed = shown
-        default:
-            needed = position + max(1, list.visibleItemPaths.count)
-            guard needed >= shown else { return false }
-        }
+        guard let needed = reach(of: key, from: position, atTheEnd: shown, in: list) else { return false }
         queue.insert(key, at: 0)
         let task = loadUntilShown(moreThan: needed)
         search = task
@@ -224,6 +208,19 @@ final class PagedNavigation {
             (self?.contentCount ?? 0) > shown || !pages.hasMore()
         }
         return true
+    }
+
+    /// How many rows `key` (one that moves down) needs from `position`: `atTheEnd` for a row key
+    /// on the last row or past it, the row a screen further for a page key reaching past the rows
+    /// shown; `nil` when the rows shown already serve it (the list moves it now).
+    private func reach(of key: Key, from position: Int, atTheEnd: Int, in list: TerminalListView) -> Int? {
+        switch key {
+        case .down, .character("j"), .control("n"):
+            return isAtEnd(list) ? atTheEnd : nil
+        default:
+            let reach = position + max(1, list.visibleItemPaths.count)
+            return reach >= contentCount ? reach : nil
+        }
     }
 
     /// The filter changes: keys that wait for the next match of the filter shown stop waiting (they
