@@ -67,9 +67,12 @@ final class RowBinding {
         }
         let binding = registry.binding(for: model)
         let cell = registry.dequeue(binding.source, from: listView, at: path)
-        let configured = registry.configureCell(cell, with: model, binding: binding, at: path).configured
-        if dispatch.configure(cell, with: model, at: path) == nil, !configured {
-            registry.showUnconfigured(cell, with: model, binding: binding, at: path)
+        let registered = registry.configureCell(cell, with: model, binding: binding, at: path)
+        let handler = dispatch.runConfigure(cell, with: model, at: path)
+        if handler?.ran != true, !registered.configured {
+            // A configure closure or handler that takes another cell type was skipped and
+            // reported: the cell is shown as if there were none, without a second report.
+            registry.showUnconfigured(cell, with: model, binding: binding, at: path, report: handler == nil && !registered.skipped)
         }
         return cell
     }
