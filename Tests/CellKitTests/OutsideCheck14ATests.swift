@@ -77,6 +77,23 @@ struct OutsideCheck14ATests {
         try listView.checkConsistency()
     }
 
+    // D1: item updates are not in the logged batch; the visible row whose content changed
+    // follows as a reconfigure, at its path after the batch.
+    @Test func anUpdatedRowIsLoggedAsAReconfigureNotInTheBatch() throws {
+        let source = CountingSource()
+        let listView = HeadlessListView(viewportHeight: 440, rowHeight: 44)
+        listView.dataSource = source
+        listView.reloadData()
+        listView.clearLog()
+        let batch = Changeset(itemInserts: [ItemPath(item: 0, section: 0)], itemUpdates: [ItemPath(item: 1, section: 0)])
+        let outcome = listView.performBatchUpdates(batch) { source.rows = 4 }
+        #expect(outcome == .animated)
+        let logged = listView.log.compactMap { if case .batch(let changes) = $0 { changes } else { nil } }
+        #expect(logged == [Changeset(itemInserts: [ItemPath(item: 0, section: 0)])])
+        #expect(listView.log.contains(.reconfigured(ItemPath(item: 2, section: 0))))
+        try listView.checkConsistency()
+    }
+
     // D2: the only configure handler takes another cell type: it is skipped and reported once,
     // and the TextCell shows the description, as with no handler at all.
     @Test func aTextCellWhoseOnlyHandlerTakesAnotherCellShowsTheDescription() {
