@@ -44,9 +44,10 @@ public final class CellRegistry {
         public let source: CellSource
         /// How the binding was found.
         public let origin: Origin
-        let configure: (@MainActor (AnyObject, Any) -> Void)?
+        /// Configures a cell; returns `false` when it takes another cell type (reported, skipped).
+        let configure: (@MainActor (AnyObject, Any) -> Bool)?
 
-        init(source: CellSource, origin: Origin, configure: (@MainActor (AnyObject, Any) -> Void)?) {
+        init(source: CellSource, origin: Origin, configure: (@MainActor (AnyObject, Any) -> Bool)?) {
             self.source = source
             self.origin = origin
             self.configure = configure
@@ -55,7 +56,7 @@ public final class CellRegistry {
 
     struct Registration {
         let source: CellSource
-        let configure: (@MainActor (AnyObject, Any) -> Void)?
+        let configure: (@MainActor (AnyObject, Any) -> Bool)?
     }
 
     private var table = TypeTable<Registration>()
@@ -87,23 +88,25 @@ public final class CellRegistry {
     /// placeholder's text (and the retry hint as its detail line when the row retries), a
     /// ``LoadingCell`` runs its spinner while loading, an ``ErrorCell`` or ``LoadMoreCell`` gets the error
     /// (and an ``ErrorCell`` ``ErrorCell/canRetry``).
-    static func placeholderConfigure(for model: Any.Type) -> (@MainActor (AnyObject, Any) -> Void)? {
+    static func placeholderConfigure(for model: Any.Type) -> (@MainActor (AnyObject, Any) -> Bool)? {
         if model == LoadingPlaceholder.self {
             return { cell, model in
-                guard let placeholder = model as? LoadingPlaceholder else { return }
+                guard let placeholder = model as? LoadingPlaceholder else { return true }
                 (cell as? TextCell)?.text = placeholder.message
                 (cell as? LoadingCell)?.isAnimating = true
+                return true
             }
         }
         if model == NoResultsPlaceholder.self {
             return { cell, model in
-                guard let placeholder = model as? NoResultsPlaceholder else { return }
+                guard let placeholder = model as? NoResultsPlaceholder else { return true }
                 (cell as? TextCell)?.text = placeholder.message
+                return true
             }
         }
         if model == ErrorPlaceholder.self {
             return { cell, model in
-                guard let placeholder = model as? ErrorPlaceholder else { return }
+                guard let placeholder = model as? ErrorPlaceholder else { return true }
                 if let cell = cell as? TextCell {
                     cell.text = placeholder.message
                     cell.detailText = placeholder.canRetry ? placeholder.retryHint : nil
@@ -112,17 +115,19 @@ public final class CellRegistry {
                     cell.error = placeholder.error
                     cell.canRetry = placeholder.canRetry
                 }
+                return true
             }
         }
         if model == LoadMorePlaceholder.self {
             return { cell, model in
-                guard let placeholder = model as? LoadMorePlaceholder else { return }
+                guard let placeholder = model as? LoadMorePlaceholder else { return true }
                 if let cell = cell as? TextCell {
                     cell.text = placeholder.text
                     cell.detailText = placeholder.isFailed ? placeholder.retryHint : nil
                 }
                 (cell as? LoadingCell)?.isAnimating = !placeholder.isFailed
                 (cell as? LoadMoreCell)?.error = placeholder.error
+                return true
             }
         }
         return nil
@@ -146,7 +151,10 @@ public final class CellRegistry {
     /// does, and the first such row of each model type and cell type is reported (a
     /// ``Diagnostic/Kind/missingRegistration`` diagnostic; a
     /// ``Diagnostic/Kind/cellTypeMismatch`` one for an ``UpdatableCell`` whose `Model` does not
-    /// take the model, naming both types). With `configure`, a placeholder's registration sets
+    /// take the model, naming both types). A configure closure or dispatch configure handler
+    /// that takes another cell type does not set the cell up: it is skipped and reported once (a
+    /// ``Diagnostic/Kind/cellTypeMismatch`` diagnostic), and a ``TextCell`` shows the model's
+    /// description as if there were no handler. With `configure`, a placeholder's registration sets
     /// up the cell itself: its text (the placeholder's `message`), a ``LoadingCell``'s
     /// ``LoadingCell/isAnimating``, an ``ErrorCell``'s ``ErrorCell/canRetry``.
     @inlinable
@@ -157,7 +165,7 @@ public final class CellRegistry {
         // `@inlinable`, so that the wrapper's casts of the cell and the model
         // are specialised for the caller's concrete types: generic casts through
         // the runtime would cost every row more than the look-up of its binding.
-        var wrapped: (@MainActor (AnyObject, Any) -> Void)?
+        var wrapped: (@MainActor (AnyObject, Any) -> Bool)?
         if let handler = configure {
             let report: @MainActor (AnyObject, Any) -> Void = { [weak self] cell, model in
                 self?.reportMismatch(cell: cell, expected: Cell.self, model: model)
@@ -165,14 +173,18 @@ public final class CellRegistry {
             wrapped = { cell, model in
                 guard let typedCell = cell as? Cell else {
                     report(cell, model)
-                    return
+                    return false
                 }
                 // A `switch` pattern casts `model` in place (`as?` copies the
                 // existential first) and, where this wrapper is not specialised,
                 // needs no metadata of `Optional<Model>`.
                 switch model {
-                case let typedModel as Model: handler(typedCell, typedModel)
-                default: report(cell, model)
+                case let typedModel as Model:
+                    handler(typedCell, typedModel)
+                    return true
+                default:
+                    report(cell, model)
+                    return false
                 }
             }
         }
@@ -195,12 +207,12 @@ public final class CellRegistry {
 
     /// Sets the registration of `Model` (behind the `@inlinable` `register`, so the table stays internal).
     @usableFromInline
-    func store<Model>(_ source: CellSource, configure: (@MainActor (AnyObject, Any) -> Void)?, for model: Model.Type) {
+    func store<Model>(_ source: CellSource, configure: (@MainActor (AnyObject, Any) -> Bool)?, for model: Model.Type) {
         // A second registration for the same model type replaces the first (documented above);
         // a placeholder's registration with no configure keeps the built-in one.
         // Not `??`: through its generic parameter the closure would be reabstracted, and
         // every row's configure would then pay two conversion thunks.
-        let handler: (@MainActor (AnyObject, Any) -> Void)?
+        let handler: (@MainActor (AnyObject, Any) -> Bool)?
         if let configure { handler = configure } else { handler = Self.placeholderConfigure(for: model) }
         table.set(Registration(source: source, configure: handler), for: model)
         clearCache()
@@ -276,8 +288,10 @@ public final class CellRegistry {
     @discardableResult
     func configure(_ cell: AnyObject, with model: Any, binding: Binding, at path: ItemPath?, dispatch: DispatchTable?) -> Bool {
         // Set up by anything: the default cell's text, the registration's configure, an
-        // UpdatableCell that takes the model, a dispatch handler. Else showUnconfigured.
-        var configured = false
+        // UpdatableCell that takes the model, a dispatch handler. Else showUnconfigured, which
+        // reports it unless a closure or handler that takes another cell type was skipped
+        // (that was reported already).
+        var configured = false, skipped = false
         var changed = true
         configuringPath = path
         if case .defaultCell = binding.origin, let textCell = cell as? TextCell {
@@ -287,8 +301,9 @@ public final class CellRegistry {
         }
         // Called through `?.`, not bound with `if let`: a bound copy of the closure cost every
         // row a retain and a release of its context (dispatch-registry 142.0M -> 149.0M).
-        binding.configure?(cell, model)
-        if binding.configure != nil { configured = true }
+        if let ran = binding.configure?(cell, model) {
+            if ran { configured = true } else { skipped = true }
+        }
         let cellType = ObjectIdentifier(type(of: cell))
         let adopts: Bool
         if let known = updatableCells.value(for: cellType) {
@@ -302,20 +317,23 @@ public final class CellRegistry {
             configured = true
         }
         configuringPath = nil
-        if let dispatch, let path, dispatch.configure(cell, with: model, at: path) != nil {
-            configured = true
+        if let dispatch, let path, let handler = dispatch.runConfigure(cell, with: model, at: path) {
+            if handler.ran { configured = true } else { skipped = true }
         }
-        if !configured { showUnconfigured(cell, with: model, binding: binding, at: path) }
+        if !configured { showUnconfigured(cell, with: model, binding: binding, at: path, report: !skipped) }
         return changed
     }
 
     /// `cell`, which nothing set up for `model` (no configure closure, no dispatch configure
     /// handler, no ``UpdatableCell`` that takes it): a ``TextCell`` shows the model's description
     /// (CellKit never leaves a row blank), and the first such row of each model type and cell
-    /// type is reported, naming both. The default cell is left alone: its miss was reported.
-    private func showUnconfigured(_ cell: AnyObject, with model: Any, binding: Binding, at path: ItemPath?) {
+    /// type is reported, naming both, unless `report` is `false` (a configure closure or dispatch
+    /// handler that takes another cell type was skipped and reported). The default cell is left
+    /// alone: its miss was reported.
+    private func showUnconfigured(_ cell: AnyObject, with model: Any, binding: Binding, at path: ItemPath?, report: Bool) {
         if case .defaultCell = binding.origin { return }
         if let textCell = cell as? TextCell { textCell.text = TextCell.defaultText(for: model) }
+        guard report else { return }
         let key = [ObjectIdentifier(type(of: model)), ObjectIdentifier(type(of: cell))]
         guard reportedUnconfigured.insert(key).inserted else { return }
         let row = path.map { " (section \($0.section), row \($0.item))" } ?? ""

@@ -111,6 +111,12 @@ public struct CellSource: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A source that loads `Cell` from the nib `name` (built by UIKit list views only).
+    ///
+    /// The list views that cannot load a nib (the headless and terminal list views) build a
+    /// ``TextCell`` in its place, which shows the model's description as a cell that nothing
+    /// sets up does: a configure closure or dispatch configure handler that takes `Cell` is
+    /// skipped and reported once (``Diagnostic/Kind/cellTypeMismatch``); with none, the row
+    /// is reported once as one that nothing sets up (``Diagnostic/Kind/missingRegistration``).
     public static func nib<Cell: AnyObject>(
         _ cellType: Cell.Type, name: String, bundleIdentifier: String? = nil, style: CellStyle = .default
     ) -> CellSource {

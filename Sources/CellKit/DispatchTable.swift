@@ -32,7 +32,7 @@
 /// ```
 @MainActor
 public final class DispatchTable {
-    @usableFromInline typealias ConfigureHandler = @MainActor (AnyObject, Any, ItemPath) -> Void
+    @usableFromInline typealias ConfigureHandler = @MainActor (AnyObject, Any, ItemPath) -> Bool
     @usableFromInline typealias SelectHandler = @MainActor (Any, ItemPath) -> Void
     @usableFromInline typealias HeightHandler = @MainActor (Any, ItemPath) -> Double
     @usableFromInline typealias ResourceHandler = @MainActor (AnyObject, Any, ResourceUpdate) -> Void
@@ -143,9 +143,14 @@ public final class DispatchTable {
     /// Runs the configure handler that matches `model`; returns how it matched, or `nil` (the default: nothing).
     @discardableResult
     public func configure(_ cell: AnyObject, with model: Any, at path: ItemPath) -> TypeMatch? {
+        runConfigure(cell, with: model, at: path)?.match
+    }
+
+    /// ``configure(_:with:at:)``, also saying whether the handler ran: `false` when it takes
+    /// another cell type than `cell`'s (reported, and skipped).
+    func runConfigure(_ cell: AnyObject, with model: Any, at path: ItemPath) -> (match: TypeMatch, ran: Bool)? {
         guard let (handler, match) = Self.admitted(configureTable.resolve(model), for: model) else { return nil }
-        handler(cell, model, path)
-        return match
+        return (match, handler(cell, model, path))
     }
 
     /// Runs the select handler that matches `model`; returns how it matched, or `nil` (the default: nothing).
@@ -188,16 +193,17 @@ public final class DispatchTable {
     /// Whether any height handler is registered (lists may skip per-row height calls otherwise).
     public var hasHeightHandlers: Bool { !heightTable.isEmpty }
 
-    /// A handler that casts the cell and the model to the types `handler` takes;
-    /// a cell of another type is reported and skipped.
+    /// A handler that casts the cell and the model to the types `handler` takes, and
+    /// returns whether it ran: a cell of another type is reported and skipped.
     @inlinable
     func typedConfigure<Cell, Model>(_ handler: @escaping @MainActor (Cell, Model) -> Void) -> ConfigureHandler {
         { [weak self] cell, model, path in
             guard let typed = cell as? Cell else {
                 self?.reportMismatch(cell: cell, expected: Cell.self, model: model, at: path)
-                return
+                return false
             }
             handler(typed, Self.cast(model, to: Model.self))
+            return true
         }
     }
 

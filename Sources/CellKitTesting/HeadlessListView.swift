@@ -262,7 +262,12 @@ public final class HeadlessListView: ListViewCoreOwner, ListViewBackend {
     /// as `UITableView.reconfigureRows(at:)` does: the data source is asked for each row's
     /// cell, a dequeue for the row hands back the cell showing it, and a data source that
     /// returns another cell is refused (the showing cell stays). Rows not on screen are
-    /// skipped. ``/CellKit/ListController`` calls it after a batch for the rows whose
+    /// skipped. A path the view does not have (a negative index, a missing section, a row
+    /// past its section's end) is skipped and refused in the log, naming its section and
+    /// row; it is not a contract violation (``checkConsistency()`` does not throw for it),
+    /// since Apple documents no answer of `reconfigureRows(at:)` to such a path, and the
+    /// UIKit adapters drop it the same way before UIKit sees it.
+    /// ``/CellKit/ListController`` calls it after a batch for the rows whose
     /// content changed; a test may call it as an app calls `reconfigureRows(at:)`.
     ///
     /// The rows are measured again, as UIKit sizes a reconfigured row again: their

@@ -222,7 +222,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:335
+// Sources/CellKit/Adapters/ListViewCore.swift:362
 @MainActor private func docExample20() async throws {
     let core = ListViewCore(listView: HeadlessListView(), backend: HeadlessListView())
     var scrolledTo: [String] = []
@@ -232,7 +232,7 @@ import Testing
     assert(scrolledTo == ["newer"])
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:914
+// Sources/CellKit/Adapters/ListViewCore.swift:966
 @MainActor private func docExample21() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:992
+// Sources/CellKit/Adapters/ListViewCore.swift:1044
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -327,7 +327,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/CellRegistry.swift:185
+// Sources/CellKit/CellRegistry.swift:197
 @MainActor private func docExample30() async throws {
     final class BannerCell: ListCell { init() {} }
     struct Banner {}
@@ -2013,7 +2013,7 @@ import Testing
     assert(!listView.log.contains { if case .created = $0 { true } else { false } })
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:138
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:159
 @MainActor private func docExample126() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2034,7 +2034,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:197
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:218
 @MainActor private func docExample127() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
@@ -2049,7 +2049,7 @@ import Testing
     assert(outcome.error?.rule == .itemCountMismatch)
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:224
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:245
 @MainActor private func docExample128() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2066,7 +2066,7 @@ import Testing
     assert(listView.visibleTexts == ["Blue"])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:263
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:284
 @MainActor private func docExample129() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2081,7 +2081,7 @@ import Testing
     assert(played == [7])
 }
 
-// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:282
+// Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:303
 @MainActor private func docExample130() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 

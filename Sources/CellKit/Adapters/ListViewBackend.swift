@@ -120,7 +120,15 @@ public enum ListViewEvent: Hashable, Sendable, CustomStringConvertible {
     case reconfigured(ItemPath)
     /// A visible cell was updated in place with a resource.
     case resourceUpdated(ItemPath, key: ResourceKey)
-    /// A batch update was applied.
+    /// A batch update was applied: the changes the core replayed to the backend, which are
+    /// not always the batch asked for.
+    ///
+    /// It is ``BatchPlan``'s structural step (``BatchPlan/Steps/structural``): item updates are
+    /// not in it (each visible row whose content changed follows as a ``reconfigured(_:)``
+    /// entry), and a section that moves while rows in it change is a delete and an insert of
+    /// that section. A batch that moves only rows the user already dragged there is an empty
+    /// changeset. A batch that breaks a rule is not applied: ``rejected(_:)`` and ``reloaded``
+    /// follow instead.
     case batch(Changeset)
     /// A batch update was refused; the list reloaded.
     case rejected(BatchUpdateError)

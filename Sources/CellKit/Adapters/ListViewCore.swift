@@ -176,11 +176,38 @@ public final class ListViewCore {
     }
 
     /// The counts the data source reports now (not cached).
+    ///
+    /// A negative count (a data source's `count - n` bug) is a broken contract: it counts
+    /// as 0, and it is refused (``ListViewEvent/refused(_:)``, ``consistencyProblem()``),
+    /// naming the section and the count, once until the data source reports other counts.
+    /// Apple documents no meaning for a negative count in `UITableViewDataSource` or
+    /// `UICollectionViewDataSource`: the UIKit adapters read their counts here, so UIKit
+    /// never gets one. - Complexity: O(*s*), *s* the number of sections.
     public func reportedCounts() -> [Int] {
         guard let listView, let dataSource = listView.dataSource else { return [] }
-        let sections = max(0, dataSource.numberOfSections(in: listView))
-        return (0..<sections).map { max(0, dataSource.listView(listView, numberOfItemsInSection: $0)) }
+        let reportedSections = dataSource.numberOfSections(in: listView)
+        var negative: [String] = []
+        if reportedSections < 0 { negative.append("\(reportedSections) sections") }
+        let counts = (0..<max(0, reportedSections)).map { section in
+            let rows = dataSource.listView(listView, numberOfItemsInSection: section)
+            if rows < 0 { negative.append("\(rows) rows in section \(section)") }
+            return max(0, rows)
+        }
+        if negative.isEmpty {
+            refusedNegativeCounts = nil
+        } else {
+            let more = negative.count > 3 ? " and \(negative.count - 3) more negative counts" : ""
+            let message = "the data source reports \(negative.prefix(3).joined(separator: ", "))\(more): a count is never negative (a count - n bug?); the list view takes 0"
+            if message != refusedNegativeCounts {
+                refusedNegativeCounts = message
+                refuse(message, isViolation: true)
+            }
+        }
+        return counts
     }
+
+    /// The refusal of the negative counts the data source reported last, if it did.
+    private var refusedNegativeCounts: String?
 
     // MARK: Reloading
 
@@ -439,6 +466,7 @@ public final class ListViewCore {
         var plan = BatchPlan.reload(.notInWindow)
         var mapping: PathMapping?
         var newCounts = oldCounts
+        var replayed = Changeset()
         backend.performBatch(animated: anchor == nil) {
             updateData()
             newCounts = reportedCounts()
@@ -452,6 +480,7 @@ public final class ListViewCore {
                     return Changeset()
                 }
                 batchMapping = mapping
+                replayed = steps.structural
                 return steps.structural
             case .reload:
                 // An invalid batch inside the platform's closure: replace every section, which is always valid.
@@ -470,16 +499,17 @@ public final class ListViewCore {
             return .reloaded(reason)
         case .animate(let steps):
             let mapping = mapping ?? PathMapping(steps.structural, oldCounts: oldCounts, newCounts: newCounts)
-            return finish(steps, changeset: changeset, mapping: mapping, newCounts: newCounts, anchor: anchor, backend: backend)
+            return finish(steps, replayed: replayed, mapping: mapping, newCounts: newCounts, anchor: anchor, backend: backend)
         }
     }
 
     private func finish(
-        _ steps: BatchPlan.Steps, changeset: Changeset, mapping: PathMapping, newCounts: [Int],
+        _ steps: BatchPlan.Steps, replayed: Changeset, mapping: PathMapping, newCounts: [Int],
         anchor: (new: ItemPath, distance: Double?)?, backend: any ListViewBackend
     ) -> BatchOutcome {
         follow(mapping, newCounts: newCounts)
-        onEvent?(.batch(changeset))
+        // The log holds what the backend replayed (BatchPlan's structural step), not the batch asked for.
+        onEvent?(.batch(replayed))
         if let anchor, let distance = anchor.distance {
             backend.scrollItem(at: anchor.new, toViewportOffset: distance)
         }
@@ -715,7 +745,10 @@ public final class ListViewCore {
     /// measured again, as UIKit sizes a reconfigured row again: `configure` configures
     /// the cells of the rows it is given (`paths`, or where batches moved them when it waited) again in place (and forgets the heights the backend keeps for
     /// them); `measureAgain` has the list view ask the heights of the rows it is given
-    /// again and lay out (the rows below move). Every backend decides here when each runs:
+    /// again and lay out (the rows below move). Paths the list view does not have (a negative
+    /// index, a missing section, a row past its section's end) are left out and refused,
+    /// naming them (``ListViewEvent/refused(_:)``, not a violation), so the platform never
+    /// gets them. Every backend decides here when each runs:
     ///
     /// - the core's own reconfigure after a batch (the rows whose content changed): only
     ///   `configure`; the batch's layout measures the rows;
@@ -754,6 +787,8 @@ public final class ListViewCore {
             configure(paths)
             return
         }
+        let paths = isReloadPending ? paths : existingPaths(of: paths, call: "reconfigureItems(at:)")
+        guard !paths.isEmpty else { return }
         switch phase {
         case .idle:
             guard countsAllowReconfigure() else { return }
@@ -791,6 +826,23 @@ public final class ListViewCore {
 
     /// Whether a reconfigure or a measure may run now: no reload's layout pending, and the
     /// data source reports the counts the list view has (else refused, and reloaded).
+    /// `paths` without those the list view does not have (a negative index, a missing
+    /// section, a row past its section's end), which are refused, naming them (not a
+    /// violation: the platform never gets them). - Complexity: O(*p*), the paths.
+    private func existingPaths(of paths: [ItemPath], call: String) -> [ItemPath] {
+        var missing: [ItemPath] = []
+        let existing = paths.filter { path in
+            let exists = path.section >= 0 && path.section < counts.count && path.item >= 0 && path.item < counts[path.section]
+            if !exists { missing.append(path) }
+            return exists
+        }
+        guard !missing.isEmpty else { return paths }
+        let named = missing.prefix(3).map { "section \($0.section), row \($0.item)" }.joined(separator: "; ")
+        let more = missing.count > 3 ? " and \(missing.count - 3) more" : ""
+        refuse("\(call): the list view has no row at \(named)\(more) (rows per section: \(counts.count <= 10 ? counts.description : "\(counts.count) sections")); skipped", isViolation: false)
+        return existing
+    }
+
     private func countsAllowReconfigure() -> Bool {
         guard !isReloadPending else { return false }
         let reported = reportedCounts()

@@ -14,6 +14,9 @@
 /// assert(index.offset(ofRow: 2) == 54 && index.totalHeight == 118)
 /// ```
 ///
+/// A row or range outside the index traps, naming the method, the row or range, and the
+/// rows there are, as an array index out of range does.
+///
 /// Every height is clamped as a list view lays it out (``RowHeights/clamped(_:)``): a NaN or
 /// negative height counts as 0, one above ``RowHeights/maximumHeight`` (+infinity
 /// included) as that maximum, and ``height(ofRow:)`` reads back the clamped height. So
@@ -54,8 +57,9 @@ public struct RowOffsetIndex: Sendable {
     }
 
     /// Creates an index of `count` rows of `height` each (clamped: see the type's
-    /// discussion). - Complexity: O(n).
+    /// discussion). `count` must not be negative. - Complexity: O(n).
     public init(count: Int, height: Double) {
+        precondition(count >= 0, "RowOffsetIndex.init(count:height:): count \(count) is negative")
         self.init(heights: Array(repeating: height, count: count))
     }
 
@@ -65,12 +69,16 @@ public struct RowOffsetIndex: Sendable {
     /// The height of all rows (0 for an empty index). - Complexity: O(log n).
     public var totalHeight: Double { offset(ofRow: heights.count) }
 
-    /// The height of `row`, as clamped. - Complexity: O(1).
-    public func height(ofRow row: Int) -> Double { heights[row] }
+    /// The height of `row`, as clamped; `row` must be in `0..<count`. - Complexity: O(1).
+    public func height(ofRow row: Int) -> Double {
+        precondition(row >= 0 && row < heights.count, "RowOffsetIndex.height(ofRow:): row \(row) is out of range 0..<\(heights.count)")
+        return heights[row]
+    }
 
-    /// Changes the height of `row` (clamped: see the type's discussion). - Complexity: O(log n).
+    /// Changes the height of `row` (clamped: see the type's discussion); `row` must be in
+    /// `0..<count`. - Complexity: O(log n).
     public mutating func setHeight(_ height: Double, ofRow row: Int) {
-        precondition(heights.indices.contains(row), "RowOffsetIndex.setHeight: row \(row) is out of range 0..<\(heights.count)")
+        precondition(heights.indices.contains(row), "RowOffsetIndex.setHeight(_:ofRow:): row \(row) is out of range 0..<\(heights.count)")
         let height = RowHeights.clamped(height)
         guard height != heights[row] else { return }
         let old = ExactSum(heights[row]), new = ExactSum(height)
@@ -82,10 +90,10 @@ public struct RowOffsetIndex: Sendable {
         }
     }
 
-    /// The distance from the top of row 0 to the top of `row` (`count` gives the total height).
-    /// - Complexity: O(log n).
+    /// The distance from the top of row 0 to the top of `row` (`count` gives the total height);
+    /// `row` must be in `0...count`. - Complexity: O(log n).
     public func offset(ofRow row: Int) -> Double {
-        precondition(row >= 0 && row <= heights.count, "RowOffsetIndex.offset: row \(row) is out of range 0...\(heights.count)")
+        precondition(row >= 0 && row <= heights.count, "RowOffsetIndex.offset(ofRow:): row \(row) is out of range 0...\(heights.count)")
         var sum = ExactSum.zero
         var i = row
         while i > 0 {
@@ -156,8 +164,11 @@ public struct RowOffsetIndex: Sendable {
         return position
     }
 
-    /// Replaces `rows` with rows of `newHeights` (clamped). - Complexity: O(n).
+    /// Replaces `rows` with rows of `newHeights` (clamped); `rows` must lie in `0...count`.
+    /// - Complexity: O(n).
     public mutating func replaceRows(_ rows: Range<Int>, with newHeights: [Double]) {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= heights.count,
+                     "RowOffsetIndex.replaceRows(_:with:): rows \(rows) are out of range 0..<\(heights.count)")
         var all = heights
         all.replaceSubrange(rows, with: newHeights)
         self = RowOffsetIndex(heights: all)
