@@ -29,8 +29,9 @@ import CellKitUIKit
 /// - selection goes to the controller's `onSelect` handlers and presenters;
 /// - swipe actions, deletion and reordering come from the adapter's
 ///   `EditingTable`, reached with ``adapter(_:)``;
-/// - section headers (with `sectionHeaders: true`) and the section index from the
-///   table model.
+/// - section header titles (with `sectionHeaders: true`), footer titles (with
+///   `sectionFooters: true`) and the section index from the table model, in the
+///   header and footer style of the list's appearance.
 ///
 /// One list view per controller: a controller shown by a second `CellKitList` (or
 /// attached to another list view) leaves the first.
@@ -65,20 +66,26 @@ public struct CellKitList: UIViewRepresentable {
     public let controller: ListController
     /// The list layout's appearance.
     public var appearance: UICollectionLayoutListConfiguration.Appearance
-    /// Whether sections show their header titles (and footer titles).
+    /// Whether sections show their header titles.
     public var sectionHeaders: Bool
+    /// Whether sections show their footer titles. A list layout gives every section a
+    /// footer or none: turn it on only for a model whose sections have footer titles, or
+    /// each section ends with an empty footer.
+    public var sectionFooters: Bool
     private var configurations: [@MainActor (CollectionViewAdapter) -> Void] = []
 
     /// Shows `controller`'s content in a list of `appearance`; with `sectionHeaders`,
-    /// the sections' header and footer titles are shown too.
+    /// the sections' header titles are shown too, with `sectionFooters` their footer titles.
     public init(
         _ controller: ListController,
         appearance: UICollectionLayoutListConfiguration.Appearance = .plain,
-        sectionHeaders: Bool = false
+        sectionHeaders: Bool = false,
+        sectionFooters: Bool = false
     ) {
         self.controller = controller
         self.appearance = appearance
         self.sectionHeaders = sectionHeaders
+        self.sectionFooters = sectionFooters
     }
 
     /// Configures the `CollectionViewAdapter` once, when the view is made: swipe
@@ -110,8 +117,8 @@ public struct CellKitList: UIViewRepresentable {
         public fileprivate(set) var adapter: CollectionViewAdapter?
         /// The controller attached last by this view.
         fileprivate weak var controller: ListController?
-        /// The appearance and header setting the layout was made with.
-        fileprivate var layout: (appearance: UICollectionLayoutListConfiguration.Appearance, sectionHeaders: Bool)?
+        /// The appearance, header and footer settings the layout was made with.
+        fileprivate var layout: (appearance: UICollectionLayoutListConfiguration.Appearance, sectionHeaders: Bool, sectionFooters: Bool)?
         fileprivate init() {}
     }
 
@@ -132,7 +139,7 @@ public struct CellKitList: UIViewRepresentable {
     public func updateUIView(_ collectionView: UICollectionView, context: Context) {
         guard let adapter = context.coordinator.adapter else { return }
         installRefresh(context.environment.refresh, on: adapter)
-        // A new appearance or header setting from the parent view: a new layout.
+        // A new appearance, header or footer setting from the parent view: a new layout.
         applyLayout(to: collectionView, adapter: adapter, coordinator: context.coordinator)
         // Another controller for the same view (SwiftUI kept the view, the screen swapped models).
         if context.coordinator.controller !== controller {
@@ -148,12 +155,13 @@ public struct CellKitList: UIViewRepresentable {
         coordinator.adapter?.core.endDisplayOfEveryRow()
     }
 
-    /// Gives the collection view a list layout of ``appearance`` and ``sectionHeaders``,
-    /// unless the one it has was made with them.
+    /// Gives the collection view a list layout of ``appearance``, ``sectionHeaders`` and
+    /// ``sectionFooters``, unless the one it has was made with them.
     @MainActor private func applyLayout(to collectionView: UICollectionView, adapter: CollectionViewAdapter, coordinator: Coordinator) {
-        if let made = coordinator.layout, made.appearance == appearance, made.sectionHeaders == sectionHeaders { return }
-        coordinator.layout = (appearance, sectionHeaders)
-        collectionView.collectionViewLayout = adapter.makeListLayout(appearance: appearance, headers: sectionHeaders, footers: sectionHeaders)
+        if let made = coordinator.layout, made.appearance == appearance, made.sectionHeaders == sectionHeaders,
+           made.sectionFooters == sectionFooters { return }
+        coordinator.layout = (appearance, sectionHeaders, sectionFooters)
+        collectionView.collectionViewLayout = adapter.makeListLayout(appearance: appearance, headers: sectionHeaders, footers: sectionFooters)
     }
 
     /// Pull to refresh runs SwiftUI's `.refreshable` action; none without one.

@@ -53,9 +53,18 @@ final class RefreshBridge: NSObject {
     }
 
     /// Shows the data source's activity: spinning while it refreshes, stopped when idle.
+    /// `beginRefreshing()` does not move the view, so a refresh started from code (a retry,
+    /// `source.refresh()`) also scrolls the spinner into view, where
+    /// ``/CellKit/AdapterSizing/refreshRevealOffset(hasWindow:contentOffsetY:topInset:controlHeight:)`` says.
     func reflect(_ activity: ListActivity, on scrollView: UIScrollView) {
         guard let control = scrollView.refreshControl, task == nil else { return }
-        if activity == .refreshing, !control.isRefreshing { control.beginRefreshing() }
+        if activity == .refreshing, !control.isRefreshing {
+            let reveal = AdapterSizing.refreshRevealOffset(
+                hasWindow: scrollView.window != nil, contentOffsetY: Double(scrollView.contentOffset.y),
+                topInset: Double(scrollView.adjustedContentInset.top), controlHeight: Double(control.frame.height))
+            control.beginRefreshing()
+            if let reveal { scrollView.setContentOffset(CGPoint(x: scrollView.contentOffset.x, y: CGFloat(reveal)), animated: true) }
+        }
         if activity != .refreshing, control.isRefreshing { control.endRefreshing() }
     }
 

@@ -10,9 +10,13 @@ import CellKit
 /// whose content changed are reconfigured in place, the first visible item stays
 /// put when items arrive above it, prefetching reaches the controller, and
 /// section titles become header and footer supplementary views. In a flow
-/// layout, items get the full width and the controller's height (self-sizing
-/// items an estimate with the real width, never `automaticSize`), and headers
-/// with a title get a size.
+/// layout (without `estimatedItemSize`), items get the full width and the controller's
+/// height; a self-sizing (`.estimated`) item gets its estimate until it shows, when its
+/// content is fitted at that width (Auto Layout) and the item takes that height
+/// (``/CellKit/SelfSizingStep``); an item with no height rule gets the layout's
+/// `itemSize` height. Headers and footers get the app's forwarding delegate's size, else
+/// the layout's reference size, else 28 points for a section with a title
+/// (``/CellKit/AdapterSizing/supplementaryHeight(hasTitle:referenceHeight:)``).
 ///
 /// Cells: a `.type` source registers its `UICollectionViewCell` class, a `.nib`
 /// source its nib. A `.template` source registers its class too: a collection
@@ -51,6 +55,9 @@ public final class CollectionViewAdapter: ListViewAdapter {
     public var supplementaryViewProvider: (@MainActor (_ collectionView: UICollectionView, _ kind: String, _ indexPath: IndexPath) -> UICollectionReusableView?)?
 
     private var registeredSupplementary: Set<String> = []
+    /// The appearance of the list layout ``makeListLayout(appearance:headers:footers:)`` made
+    /// last: the default title views take its header and footer style.
+    private var listAppearance: UICollectionLayoutListConfiguration.Appearance?
     private static let titleReuseIdentifier = "CellKit.SectionTitle"
 
     /// Makes `collectionView` a list view; becomes its data source, delegate and prefetch data source.
@@ -73,6 +80,7 @@ public final class CollectionViewAdapter: ListViewAdapter {
         appearance: UICollectionLayoutListConfiguration.Appearance = .insetGrouped,
         headers: Bool = false, footers: Bool = false
     ) -> UICollectionViewLayout {
+        listAppearance = appearance
         var configuration = UICollectionLayoutListConfiguration(appearance: appearance)
         configuration.headerMode = headers ? .supplementary : .none
         configuration.footerMode = footers ? .supplementary : .none
@@ -123,6 +131,14 @@ public final class CollectionViewAdapter: ListViewAdapter {
 
     override func platformReload() { collectionView.reloadData() }
 
+    /// A flow layout without `estimatedItemSize` lays the cell out at the size `sizeForItemAt`
+    /// gave (the estimate): the height its content needs at its width, fitted by Auto Layout.
+    override func platformFittedHeight(of cell: UIView) -> CGFloat? {
+        guard let flow = collectionView.collectionViewLayout as? UICollectionViewFlowLayout, flow.estimatedItemSize == .zero else { return nil }
+        let target = CGSize(width: cell.bounds.width, height: UIView.layoutFittingCompressedSize.height)
+        return cell.systemLayoutSizeFitting(target, withHorizontalFittingPriority: .required, verticalFittingPriority: .fittingSizeLevel).height
+    }
+
     override func platformFrame(at indexPath: IndexPath) -> CGRect? {
         collectionView.layoutAttributesForItem(at: indexPath)?.frame
     }
@@ -158,13 +174,22 @@ public final class CollectionViewAdapter: ListViewAdapter {
         let view = collectionView.dequeueReusableSupplementaryView(ofKind: kind, withReuseIdentifier: Self.titleReuseIdentifier, for: indexPath)
         let isFooter = kind == UICollectionView.elementKindSectionFooter
         if let cell = view as? UICollectionViewListCell {
-            var content = isFooter ? UIListContentConfiguration.groupedFooter() : UIListContentConfiguration.groupedHeader()
+            var content = Self.titleConfiguration(footer: isFooter, appearance: listAppearance)
             content.text = isFooter
                 ? dataSource?.listView(self, titleForFooterInSection: indexPath.section)
                 : dataSource?.listView(self, titleForHeaderInSection: indexPath.section)
             cell.contentConfiguration = content
         }
         return view
+    }
+
+    /// UIKit's header or footer style for a list of `appearance` (grouped when the layout is not one of the adapter's lists).
+    private static func titleConfiguration(footer: Bool, appearance: UICollectionLayoutListConfiguration.Appearance?) -> UIListContentConfiguration {
+        switch appearance {
+        case .plain?, .sidebarPlain?: footer ? .plainFooter() : .plainHeader()
+        case .sidebar?: footer ? .groupedFooter() : .sidebarHeader()
+        default: footer ? .groupedFooter() : .groupedHeader()
+        }
     }
 }
 
@@ -192,7 +217,9 @@ extension CollectionViewAdapter: UICollectionViewDataSource {
     public func indexTitles(for collectionView: UICollectionView) -> [String]? { platformIndexTitles() }
 
     public func collectionView(_ collectionView: UICollectionView, indexPathForIndexTitle title: String, at index: Int) -> IndexPath {
-        // An item that exists: UIKit raises when scrolling to an item of an empty section.
+        // An item that exists: UIKit raises when scrolling to an item of an empty section. A list
+        // with no item shows no index (`ListViewCore.indexTitles(_:sectionTops:)`), so UIKit
+        // does not ask then; (0, 0) only answers a question about titles it kept from before.
         let section = dataSource?.listView(self, sectionForSectionIndexTitle: title, at: index) ?? index
         return (core.firstItem(fromSection: section) ?? ItemPath(item: 0, section: 0)).indexPath
     }
@@ -233,8 +260,9 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
         platformMoveTarget(from: originalIndexPath, proposed: proposedIndexPath)
     }
 
-    /// Flow layouts only: full-width items, as tall as the controller says; a
-    /// self-sizing item gets its cached or estimated height as a real size (never `automaticSize`).
+    /// Flow layouts only: full-width items, as tall as the controller says; a self-sizing
+    /// item gets its measured height, or its estimate until it shows and is fitted
+    /// (``/CellKit/SelfSizingStep``); an item with no height the layout's `itemSize` height.
     public func collectionView(
         _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, sizeForItemAt indexPath: IndexPath
     ) -> CGSize {
@@ -246,13 +274,32 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
         return CGSize(width: width, height: height)
     }
 
-    /// Flow layouts only: a section with a header title gets a header of the layout's height (or 28 points).
+    /// Flow layouts only: the forwarding delegate's header size when it answers it; else
+    /// the layout's `headerReferenceSize` height in every section, or 28 points in a section
+    /// with a header title (``/CellKit/AdapterSizing/supplementaryHeight(hasTitle:referenceHeight:)``).
     public func collectionView(
         _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, referenceSizeForHeaderInSection section: Int
     ) -> CGSize {
-        guard dataSource?.listView(self, titleForHeaderInSection: section) != nil else { return .zero }
-        let height = (collectionViewLayout as? UICollectionViewFlowLayout)?.headerReferenceSize.height ?? 0
-        return CGSize(width: availableWidth(collectionViewLayout), height: height > 0 ? height : 28)
+        if let size = (forwardingDelegate as? UICollectionViewDelegateFlowLayout)?.collectionView?(
+            collectionView, layout: collectionViewLayout, referenceSizeForHeaderInSection: section) { return size }
+        let height = AdapterSizing.supplementaryHeight(
+            hasTitle: dataSource?.listView(self, titleForHeaderInSection: section) != nil,
+            referenceHeight: Double((collectionViewLayout as? UICollectionViewFlowLayout)?.headerReferenceSize.height ?? 0))
+        return CGSize(width: availableWidth(collectionViewLayout), height: CGFloat(height))
+    }
+
+    /// Flow layouts only: the forwarding delegate's footer size when it answers it; else
+    /// the layout's `footerReferenceSize` height in every section, or 28 points in a section
+    /// with a footer title (``/CellKit/AdapterSizing/supplementaryHeight(hasTitle:referenceHeight:)``).
+    public func collectionView(
+        _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, referenceSizeForFooterInSection section: Int
+    ) -> CGSize {
+        if let size = (forwardingDelegate as? UICollectionViewDelegateFlowLayout)?.collectionView?(
+            collectionView, layout: collectionViewLayout, referenceSizeForFooterInSection: section) { return size }
+        let height = AdapterSizing.supplementaryHeight(
+            hasTitle: dataSource?.listView(self, titleForFooterInSection: section) != nil,
+            referenceHeight: Double((collectionViewLayout as? UICollectionViewFlowLayout)?.footerReferenceSize.height ?? 0))
+        return CGSize(width: availableWidth(collectionViewLayout), height: CGFloat(height))
     }
 }
 

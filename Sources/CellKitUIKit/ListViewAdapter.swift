@@ -408,20 +408,40 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
 
     /// The index titles for the platform: `nil` when there are none.
     func platformIndexTitles() -> [String]? {
-        dataSource.map { $0.sectionIndexTitles(for: self) }.flatMap { $0.isEmpty ? nil : $0 }
+        dataSource.flatMap { core.indexTitles($0.sectionIndexTitles(for: self), sectionTops: platformScrollsToSectionTops) }
     }
 
     /// The object CellKit handed out for a platform cell (the hosted content, or the cell).
     func content(of cell: UIView) -> AnyObject { (cell as? any HostingCell)?.content ?? cell }
 
-    /// The platform shows `cell` at `indexPath`: feed the real width, record a self-sized height, tell the core.
+    /// The platform shows `cell` at `indexPath`: record the height of a row that still carries
+    /// an estimate, as ``/CellKit/SelfSizingStep/forRow(needsMeasuring:laidOutHeight:fittedHeight:)``
+    /// decides (a view that did not size the cell itself asks the row's size again, once
+    /// UIKit's pass is over: ``/CellKit/ListViewCore/reconfigure(_:configure:measureAgain:)``),
+    /// and tell the core.
     func platformWillDisplay(_ cell: UIView, at indexPath: IndexPath) {
         let path = ItemPath(indexPath)
-        if delegate?.listView(self, needsMeasuringItemAt: path) == true, cell.bounds.height > 0 {
-            delegate?.listView(self, didMeasureHeight: Double(cell.bounds.height), forItemAt: path)
+        core.layingOut {
+            let needsMeasuring = delegate?.listView(self, needsMeasuringItemAt: path) == true
+            let fitted = needsMeasuring ? platformFittedHeight(of: cell).map(Double.init) : nil
+            switch SelfSizingStep.forRow(needsMeasuring: needsMeasuring, laidOutHeight: Double(cell.bounds.height), fittedHeight: fitted) {
+            case .none: break
+            case .record(let height):
+                delegate?.listView(self, didMeasureHeight: height, forItemAt: path)
+            case .recordAndResize(let height):
+                delegate?.listView(self, didMeasureHeight: height, forItemAt: path)
+                core.reconfigure([path], configure: { _ in }, measureAgain: { [weak self] rows in
+                    guard let self, self.hasWindow else { return }
+                    self.platformMeasureAgain(rows.map(\.indexPath))
+                })
+            }
+            core.willDisplay(content(of: cell), at: path)
         }
-        core.layingOut { core.willDisplay(content(of: cell), at: path) }
     }
+
+    /// The height `cell`'s content needs at its width, when the view laid it out at a size
+    /// its delegate gave rather than sizing it (a flow layout); `nil` when the view sized it.
+    func platformFittedHeight(of cell: UIView) -> CGFloat? { nil }
 
     /// The height to give the platform for `path`: automatic for rows that size
     /// themselves (never a measured height as fixed), else the delegate's height.

@@ -7,7 +7,7 @@ import SwiftUI
 import UIKit
 import CellKitSwiftUI
 
-// Sources/CellKitSwiftUI/CellKitList.swift:42
+// Sources/CellKitSwiftUI/CellKitList.swift:43
 @MainActor func iosDocExample1() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -30,7 +30,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKitSwiftUI/CellKitList.swift:88
+// Sources/CellKitSwiftUI/CellKitList.swift:95
 @MainActor func iosDocExample2() async throws {
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -215,7 +215,7 @@ import CellKitSwiftUI
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:181
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:186
 @MainActor func iosDocExample13() async throws {
     // iOS only: type-checked against the iOS SDK
     struct ListStatus: View {

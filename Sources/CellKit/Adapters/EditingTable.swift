@@ -66,8 +66,18 @@ public final class EditingTable {
     /// Called after the user moved a row from one path to another; update your data here.
     public var onMove: (@MainActor (_ from: ItemPath, _ to: ItemPath) -> Void)?
 
-    /// Creates an empty table.
-    public init() {}
+    /// The title of the destructive action a deletable row offers when it has no trailing
+    /// actions of its own (``trailingActions(for:at:deleteTitle:)``): "Delete" from CellKit's
+    /// strings table, in the user's language or the one the table was created with.
+    public var deleteTitle: String
+
+    /// Creates an empty table whose ``deleteTitle`` is in the user's language, or in
+    /// `localization` (a language code such as `"de"`); English where CellKit has no strings
+    /// for it. On Linux, Foundation reports English as the user's language whatever `LANG`
+    /// says: pass `localization` there to show another language.
+    public init(localization: String? = nil) {
+        deleteTitle = LocalizedStrings.string(.delete, localization: localization)
+    }
 
     // MARK: Registering
 
@@ -157,11 +167,12 @@ public final class EditingTable {
     }
 
     /// The trailing swipe actions for the row showing `model` at `path`: the registered
-    /// ones, or a single destructive "Delete" when the row can be deleted.
-    public func trailingActions(for model: Any, at path: ItemPath, deleteTitle: String = "Delete") -> [RowAction] {
+    /// ones, or a single destructive action titled `deleteTitle` (`nil`: the table's
+    /// ``deleteTitle``, "Delete" in the user's language) when the row can be deleted.
+    public func trailingActions(for model: Any, at path: ItemPath, deleteTitle: String? = nil) -> [RowAction] {
         if let (actions, _) = trailingTable.resolve(model) { return actions(model, path) }
         guard canDelete(model, at: path) else { return [] }
-        return [RowAction(title: deleteTitle, style: .destructive) { [weak self] path in
+        return [RowAction(title: deleteTitle ?? self.deleteTitle, style: .destructive) { [weak self] path in
             self?.delete(model, at: path) ?? false
         }]
     }

@@ -1011,6 +1011,18 @@ public final class ListViewCore {
         return ItemPath(item: counts[previous] - 1, section: previous)
     }
 
+    /// The section index titles a list view shows: `nil` when there are none, and, for a
+    /// list view whose index jumps to a row (`sectionTops` false: a `UICollectionView`, whose
+    /// `indexPathForIndexTitle` must name an item that exists), `nil` while the list has no
+    /// row, as there is no row to jump to. A table (`sectionTops` true) scrolls to a section
+    /// and shows its titles even then. Read from the cached counts.
+    /// - Complexity: O(*s*), *s* the number of sections.
+    public func indexTitles(_ titles: [String], sectionTops: Bool) -> [String]? {
+        guard !titles.isEmpty else { return nil }
+        if !sectionTops, firstItem(fromSection: 0) == nil { return nil }
+        return titles
+    }
+
     /// The paths of the rows on screen, in order.
     public var visibleItemPaths: [ItemPath] { visible.keys.sorted() }
 

@@ -16,6 +16,7 @@ enum LocalizedStrings {
         case loadedAnnouncement = "cellkit.announcement.loaded"
         case loadingMore = "cellkit.loading-more"
         case loadMoreFailed = "cellkit.load-more-failed"
+        case delete = "cellkit.delete"
 
         /// The English text, used when the table lacks the key.
         var english: String {
@@ -29,6 +30,7 @@ enum LocalizedStrings {
             case .loadedAnnouncement: "Content loaded"
             case .loadingMore: "Loading more…"
             case .loadMoreFailed: "Couldn't load more"
+            case .delete: "Delete"
             }
         }
     }

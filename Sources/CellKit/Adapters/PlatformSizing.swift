@@ -1,0 +1,99 @@
+/// What a UIKit adapter does with a row that still carries an estimate when it is about
+/// to show. The decision is made here, in platform-neutral code tested on Linux; the
+/// adapter only reads the cell's heights and replays the step.
+///
+/// A table (rows at `automaticDimension`) and a list or compositional layout size the
+/// cell themselves: the height the cell was laid out at is its real height. A flow layout
+/// with no `estimatedItemSize` gives the cell the size its delegate answered (the
+/// estimate): the adapter fits the cell's content at its width (Auto Layout,
+/// `systemLayoutSizeFitting`), records that height, and has the layout ask the row's
+/// size again when it differs from the size laid out.
+///
+/// ```swift
+/// // A table sized the cell itself: its laid-out height is recorded.
+/// assert(SelfSizingStep.forRow(needsMeasuring: true, laidOutHeight: 88, fittedHeight: nil) == .record(88))
+/// // A flow layout gave the estimate (50); the content needs 120: record it, size the row again.
+/// assert(SelfSizingStep.forRow(needsMeasuring: true, laidOutHeight: 50, fittedHeight: 120) == .recordAndResize(120))
+/// // A cell whose content has no height (no constraints) keeps the estimate.
+/// assert(SelfSizingStep.forRow(needsMeasuring: true, laidOutHeight: 50, fittedHeight: 0) == .none)
+/// ```
+public enum SelfSizingStep: Equatable, Sendable {
+    /// Nothing to record: the row has its height already, or the cell gave none.
+    case none
+    /// Record this height as the row's measured height.
+    case record(Double)
+    /// Record this height and have the list view ask the row's size again: the cell was
+    /// laid out at another height (a flow layout gave it the estimate).
+    case recordAndResize(Double)
+
+    /// The step for a row about to show.
+    ///
+    /// - Parameters:
+    ///   - needsMeasuring: whether the row still carries an estimate
+    ///     (``ListViewDelegate/listView(_:needsMeasuringItemAt:)``).
+    ///   - laidOutHeight: the height the list view laid the cell out at.
+    ///   - fittedHeight: the height the cell's content needs at the cell's width, when the
+    ///     list view did not size the cell itself (a flow layout without `estimatedItemSize`);
+    ///     `nil` when it did (a table, a list or compositional layout).
+    /// - Returns: ``none`` for a row that needs no measuring, or a height that is not a
+    ///   positive finite number (a cell with no Auto Layout height keeps its estimate);
+    ///   else the height to record, clamped to ``RowHeights/maximumHeight``, with a new size
+    ///   asked when the fitted height differs from the laid-out one by half a point or more.
+    public static func forRow(needsMeasuring: Bool, laidOutHeight: Double, fittedHeight: Double?) -> SelfSizingStep {
+        guard needsMeasuring else { return .none }
+        guard let fitted = fittedHeight else {
+            return laidOutHeight > 0 && laidOutHeight.isFinite ? .record(RowHeights.clamped(laidOutHeight)) : .none
+        }
+        guard fitted > 0, !fitted.isNaN else { return .none }
+        let height = RowHeights.clamped(fitted)
+        return abs(height - laidOutHeight) < 0.5 ? .record(height) : .recordAndResize(height)
+    }
+}
+
+/// Sizes a UIKit adapter gives a flow layout's headers and footers, and the reveal of a refresh started from
+/// code: platform-neutral decisions of the UIKit adapters, tested on Linux.
+public enum AdapterSizing {
+    /// The height of a section's header or footer in a flow layout, when the app's
+    /// forwarding delegate does not answer the size itself.
+    ///
+    /// A layout whose `headerReferenceSize` / `footerReferenceSize` has a height gives every
+    /// section a view of that height (as a flow layout with no delegate does), so a
+    /// `supplementaryViewProvider` gets asked for each section; otherwise only a section
+    /// with a title gets one, 28 points tall, and the others none (a height of 0 adds no view).
+    ///
+    /// ```swift
+    /// assert(AdapterSizing.supplementaryHeight(hasTitle: true, referenceHeight: 0) == 28)
+    /// assert(AdapterSizing.supplementaryHeight(hasTitle: false, referenceHeight: 0) == 0)
+    /// assert(AdapterSizing.supplementaryHeight(hasTitle: false, referenceHeight: 40) == 40)
+    /// ```
+    public static func supplementaryHeight(hasTitle: Bool, referenceHeight: Double) -> Double {
+        if referenceHeight > 0, referenceHeight.isFinite { return RowHeights.clamped(referenceHeight) }
+        return hasTitle ? defaultTitleHeight : 0
+    }
+
+    /// The height of a titled header or footer when the layout names none: 28 points.
+    public static let defaultTitleHeight: Double = 28
+
+    /// The content offset that reveals a refresh control started from code
+    /// (`beginRefreshing()` does not move the view: its spinner stays above the visible
+    /// area), or `nil` to leave the offset alone: when the view has no window, when the
+    /// user has scrolled away from the top (the content is not pulled back), or when the
+    /// control has no height yet.
+    ///
+    /// - Parameters:
+    ///   - hasWindow: whether the scroll view is in a window.
+    ///   - contentOffsetY: the scroll view's `contentOffset.y`.
+    ///   - topInset: its `adjustedContentInset.top` before the control starts.
+    ///   - controlHeight: the refresh control's height.
+    ///
+    /// ```swift
+    /// assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -100, topInset: 100, controlHeight: 60) == -160)
+    /// assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: 300, topInset: 100, controlHeight: 60) == nil)
+    /// assert(AdapterSizing.refreshRevealOffset(hasWindow: false, contentOffsetY: -100, topInset: 100, controlHeight: 60) == nil)
+    /// ```
+    public static func refreshRevealOffset(hasWindow: Bool, contentOffsetY: Double, topInset: Double, controlHeight: Double) -> Double? {
+        guard hasWindow, controlHeight > 0, controlHeight.isFinite, topInset.isFinite,
+              contentOffsetY <= -topInset + 0.5 else { return nil }
+        return contentOffsetY - controlHeight
+    }
+}
