@@ -49,7 +49,7 @@ public struct DuplicateIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// The identifier, as text: `String(describing:)` of the id the diff compared.
     ///
     /// For a bare diff that is the element's `differenceIdentifier` as it prints
-    /// (`5`, `"a"`); for rows of a CellKit model it is the row's ``ItemID``-style
+    /// (`5`, `"a"`); for rows of a CellKit model it is the row's `ItemID`-style
     /// description, the model type and its id (`Post(5)`). The text is not escaped here;
     /// CellKit's diagnostics escape control and bidi characters when they print it.
     public var identifier: String
