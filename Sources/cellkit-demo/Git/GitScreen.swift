@@ -622,7 +622,13 @@ final class GitScreen: DemoScreen {
     private func searchEnded() {
         guard refreshAfterEnd, !loadingAll else { return }
         refreshAfterEnd = false
-        refresh()
+        // Once the list shows the search's last page: the refresh keeps the commit selected then
+        // (the match the search ended on, read on to after a rewrite), not the "search the rest"
+        // row the selection was on while it read (no commit: the search was thrown away).
+        Task { [weak self] in
+            await self?.controller.settle()
+            self?.refresh()
+        }
     }
 
     private func published(_ snapshot: ListSnapshot) {

@@ -1,0 +1,57 @@
+@testable import cellkit_demo
+import CellKit
+@testable import CellKitTerminal
+import Foundation
+import Testing
+
+extension ScratchRepository {
+    /// "needle first" (the root), "c 1" … "c `count`", "needle top": a filter "needle" shows one
+    /// match until the whole history is read.
+    static func needles(_ name: String, _ count: Int) async throws -> ScratchRepository {
+        try await ScratchRepository(name, script: """
+            git config user.name T; git config user.email t@example.com
+            {
+              printf 'commit refs/heads/main\\ncommitter T <t@example.com> 1700000000 +0000\\ndata <<EOF\\nneedle first\\nEOF\\n\\n'
+              for i in $(seq 1 \(count)); do
+                printf 'commit refs/heads/main\\ncommitter T <t@example.com> %d +0000\\ndata <<EOF\\nc %d\\nEOF\\n\\n' $((1700000000 + i)) $i
+              done
+              printf 'commit refs/heads/main\\ncommitter T <t@example.com> 1800000000 +0000\\ndata <<EOF\\nneedle top\\nEOF\\n\\n'
+            } | git fast-import --quiet
+            git reset -q --hard main
+            """)
+    }
+}
+
+/// cellkit-demo report demouser15, D1: `r` typed while "search the rest" read, after a rewrite
+/// (an amend), threw the finished search away: the refresh it waited for started before the list
+/// showed the search's last page, took the "search the rest" row for the selection (no commit),
+/// and read only the first page of the new history.
+@Suite("cellkit-demo demouser15: r during “search the rest” after a rewrite", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct RefreshAfterSearchRestTests {
+    @Test("the refresh that waited for the search keeps its match selected, read on to it")
+    func keepsTheMatch() async throws {
+        let repository = try await ScratchRepository.needles("search-rest-refresh", 300)
+        defer { repository.remove() }
+        let session = await AppSession(GitScreen(path: repository.path, pageSize: 10))
+        try await session.waitFor("the first page") { $0.contains("+ commits") }
+        session.type("/needle\n")
+        try await session.waitFor("the filter") { $0.contains("1 commit matches in the") }
+        session.app.handle([.end])
+        _ = try await session.settled()
+        try #require(session.selected is SearchRest, "\(session.statusLine)")
+        try await repository.run("git commit -q --amend --allow-empty -m 'needle top amended'")
+        // Enter starts the search; `r` comes while it reads.
+        session.app.handle([.enter, .character("r")])
+        #expect(session.app.statusMessage?.contains("refresh after") == true, "\(session.app.statusMessage ?? "")")
+        let screen = try #require(session.screen as? GitScreen)
+        try await session.waitFor("the refresh") { status in
+            !screen.refreshing && status.contains("The history was rewritten: 1 commit gone, 1 new commit")
+                && screen.loadedSnapshot.activity == .idle
+        }
+        let status = try await session.settled()
+        #expect(session.selectedSubject == "needle first", "\(status)")
+        #expect(screen.loadedCount == 302, "\(status)")
+        #expect(!session.rows().contains { $0.contains("Enter searches the rest") }, "\(session.rows())")
+    }
+}
