@@ -55,3 +55,25 @@ struct RefreshAfterSearchRestTests {
         #expect(!session.rows().contains { $0.contains("Enter searches the rest") }, "\(session.rows())")
     }
 }
+
+/// cellkit-demo report demouser15, D5: `cellkit-demo git g --seed 3` said "a repository path that
+/// starts with '-' goes after '--'", as if `--seed` were a path: a long option is named as an
+/// option now (the feed's, here), with git's options.
+@Suite("cellkit-demo demouser15: an unknown option of git is named as one")
+struct UnknownGitOptionTests {
+    private func message(_ arguments: [String]) -> String? {
+        guard case .failure(let error) = GitCommand.arguments(arguments) else { return nil }
+        return error.message
+    }
+
+    @Test("a feed option given to git names it as the feed's, and says which options git takes")
+    func feedOption() throws {
+        let seed = try #require(message(["git", "g", "--seed", "3"]))
+        #expect(seed == "unknown option ‘--seed’ for git (‘--seed’ is an option of the feed, not of git; git takes -C, --page-size, --pages, --width, --interactive, --plain, --verbose)")
+        let other = try #require(message(["git", "g", "--colour=always"]))
+        #expect(other == "unknown option ‘--colour=always’ for git (git takes -C, --page-size, --pages, --width, --interactive, --plain, --verbose)")
+        // A single dash may be a path that starts with '-': the hint stays.
+        let dash = try #require(message(["git", "-no-such-repo"]))
+        #expect(dash.contains("goes after '--' or -C: cellkit-demo git -- -no-such-repo"))
+    }
+}
