@@ -77,3 +77,51 @@ struct UnknownGitOptionTests {
         #expect(dash.contains("goes after '--' or -C: cellkit-demo git -- -no-such-repo"))
     }
 }
+
+/// cellkit-demo report demouser15, D4: after `r`, End's failed load said "could not load page 4
+/// of the feed" with 9 pages shown: a refresh reads the pages after the first again (the source
+/// confirms the rows it kept), and the error did not say that page 4 was a page read again.
+@Suite("cellkit-demo demouser15: a page read again after r says so when it fails")
+@MainActor
+struct FeedRereadFailureTests {
+    @Test("--fail-rate 0.5 --seed 7: 9 pages, r, then the first failure names a page read again as one")
+    func rereadFailureSaysSo() async throws {
+        let feed = FeedScreen(seed: 7, failRate: 0.5, timing: FeedServer.Timing(firstPage: 0, page: 0), avatarDelay: 0)
+        let session = await AppSession(feed) { ($0.screen as? FeedScreen)?.loadPagesOnlyWhenAsked() }
+        _ = session
+        // The first page (retried while it fails), then pages until 9 are in (failed ones asked again).
+        for _ in 0..<50 where feed.loadedSnapshot.model.itemCount == 0 {
+            feed.refresh()
+            try await waitIdle(feed)
+        }
+        for _ in 0..<100 where feed.loadedSnapshot.model.itemCount < 180 {
+            await feed.loadNextPage()?.value
+        }
+        try #require(feed.loadedSnapshot.model.itemCount == 180)
+        // r, until it brings the new tweets (it fails at the same rate).
+        for _ in 0..<50 {
+            feed.refresh()
+            try await waitIdle(feed)
+            if feed.loadedSnapshot.model.itemCount > 180 { break }
+        }
+        try #require(feed.loadedSnapshot.model.itemCount > 180)
+        var failure: String?
+        for _ in 0..<9 where failure == nil {
+            await feed.loadNextPage()?.value
+            failure = feed.loadedSnapshot.nextPageError.map { "\($0)" }
+        }
+        let message = try #require(failure, "no page failed")
+        // The first failure is a page the refresh reads again (2 to 9 were loaded; page 3 with this
+        // seed and these steps): the error says so.
+        #expect((2...9).contains { message.hasPrefix("could not load page \($0) of the feed again (a refresh reads pages 2–9 again):") }, "\(message)")
+    }
+
+    private func waitIdle(_ feed: FeedScreen) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while feed.loadedSnapshot.activity != .idle || feed.loadedSnapshot.state.isLoading {
+            guard Date() < deadline else { throw TestFailure("the feed did not settle") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        await feed.controller.settle()
+    }
+}
