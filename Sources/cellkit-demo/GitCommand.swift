@@ -111,9 +111,25 @@ struct GitCommand: ParsableCommand {
     static let valueOptions: Set<String> = ["--page-size", "--width", "--pages", "-C"]
     static let flags: Set<String> = ["--interactive", "--plain", "--verbose", "-h", "--help"]
 
+    /// The error for `argument`, an unknown option of `git` that is not an existing path: a long
+    /// option (`--seed`, the feed's) is named with git's options; another (`-repo`) says how to
+    /// pass a repository path that starts with '-'.
+    static func unknownOption(_ argument: String) -> ValidationError {
+        let shown = visible(argument)
+        guard argument.hasPrefix("--") else {
+            return ValidationError("unknown option ‘\(shown)’ (a repository path that starts with '-' goes after '--' or -C: cellkit-demo git -- \(shown))")
+        }
+        let name = String(argument.prefix { $0 != "=" })
+        let feed = feedOptions.contains(name) ? " ‘\(visible(name))’ is an option of the feed, not of git;" : ""
+        return ValidationError("unknown option ‘\(shown)’ for git (\(feed.dropFirst())\(feed.isEmpty ? "" : " ")git takes -C, --page-size, --pages, --width, --interactive, --plain, --verbose)")
+    }
+
+    /// The feed's own options (an error names them when given to `git`).
+    static let feedOptions: Set<String> = ["--seed", "--fail-rate"]
+
     /// `arguments` with a `git` mode path that starts with "-" moved after "--", so that it
     /// is read as the path it is, not as options (`-dashrepo` holds `-h`); an unknown
-    /// option that is not an existing path is an error that says how to pass such a path.
+    /// option that is not an existing path is an error (``unknownOption(_:)``).
     static func arguments(_ arguments: [String]) -> Result<[String], ValidationError> {
         guard arguments.first == "git" else { return .success(arguments) }
         var kept = ["git"]
@@ -138,8 +154,7 @@ struct GitCommand: ParsableCommand {
             } else if access(argument, F_OK) == 0 {
                 paths.append(argument)
             } else {
-                return .failure(ValidationError(
-                    "unknown option ‘\(visible(argument))’ (a repository path that starts with '-' goes after '--' or -C: cellkit-demo git -- \(visible(argument)))"))
+                return .failure(unknownOption(argument))
             }
         }
         return .success(paths.isEmpty ? kept : kept + ["--"] + paths)

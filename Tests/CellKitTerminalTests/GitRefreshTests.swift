@@ -662,3 +662,35 @@ struct DemoReport12LeftoverGitTests {
         #expect(!lines.contains { $0.contains("in the 2 loaded") || $0.contains("Enter searches the rest") }, "\(lines)")
     }
 }
+
+/// cellkit-demo report demouser15, D2: after `git replace --graft HEAD~5` and `r`, the new root
+/// kept the diffstat it had with its parent (`1 file +1 −0`) until a second `r`: diffstats were
+/// kept by commit id, and a graft gives a commit other parents under the same id.
+@Suite("cellkit-demo demouser15: a graft's new root gets its own diffstat", .enabled(if: GitFixture.isAvailable))
+@MainActor
+struct GraftDiffstatTests {
+    @Test("r after a graft shows the new root's diffstat at once, and again once the graft goes")
+    func graftedRootDiffstat() async throws {
+        // Commit "c i" adds the file f<i>: "c 25" as a root adds 25 files.
+        let repository = try await ScratchRepository("graft-diffstat", script: """
+            git config user.name T; git config user.email t@example.com
+            for i in $(seq 1 30); do echo $i > f$i; git add f$i; git commit -qm "c $i"; done
+            """)
+        defer { repository.remove() }
+        let history = await HistoryScreen(repository.path, pageSize: 30)
+        try await history.waitFor("c 25's diffstat") { lines, _ in
+            HistoryScreen.byline(of: "c 25", in: lines)?.contains("1 file +1 −0") == true
+        }
+        try await repository.run("git replace --graft HEAD~5")
+        history.screen.refresh()
+        try await history.waitFor("the new root's diffstat") { lines, status in
+            status?.hasSuffix(" commits gone") == true
+                && HistoryScreen.byline(of: "c 25", in: lines)?.contains("25 files +25 −0") == true
+        }
+        try await repository.run("git replace -d $(git rev-parse HEAD~5) >/dev/null")
+        history.screen.refresh()
+        try await history.waitFor("the old diffstat back") { lines, _ in
+            HistoryScreen.byline(of: "c 25", in: lines)?.contains("1 file +1 −0") == true
+        }
+    }
+}

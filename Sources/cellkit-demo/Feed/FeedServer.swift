@@ -15,6 +15,8 @@ actor FeedServer {
     private var failures: SeededRandom
     private var arrivals: SeededRandom
     private var firstPageServed = false
+    /// The furthest page served (pages after the first never change: a page up to it is read again).
+    private var furthestPage = 0
     /// The newest tweet's number; tweets 1000 and below were there from the start.
     private(set) var newest = 1000
     static let pageSize = 20
@@ -34,8 +36,12 @@ actor FeedServer {
     func page(_ n: Int, toEnd: Bool = false) async throws -> Page<Tweet> {
         try await Task.sleep(for: .milliseconds(n == 0 && !firstPageServed ? timing.firstPage : timing.page))
         if failRate > 0 && failures.unit() < failRate {
-            throw FeedError(what: n == 0 ? (firstPageServed ? "new tweets" : "the first page of the feed") : "page \(n + 1) of the feed", failRate: failRate)
+            // A page up to the furthest served is one a refresh reads again (the source confirms the
+            // rows it kept below the new tweets): the error says so, not only its number.
+            let again = n > 0 && n <= furthestPage ? " again (a refresh reads pages 2–\(furthestPage + 1) again)" : ""
+            throw FeedError(what: n == 0 ? (firstPageServed ? "new tweets" : "the first page of the feed") : "page \(n + 1) of the feed" + again, failRate: failRate)
         }
+        furthestPage = max(furthestPage, n)
         if n == 0 {
             if firstPageServed { newest += 1 + Int(arrivals.next() % 4) }
             firstPageServed = true

@@ -94,10 +94,12 @@ final class GitScreen: DemoScreen {
         }
         // Each commit's diffstat is computed once (rows that flash past cost none) and kept
         // by commit id, within a bound: holding j costs neither a git show per row nor memory.
-        let store = DiffstatStore(concurrency: 2) { hash in repository.diffstatNow(hash) ?? GitHistory.unavailable }
+        // The key holds the parents too: a graft gives a commit other parents (another diffstat)
+        // under the same id.
+        let store = DiffstatStore(concurrency: 2) { key in repository.diffstatNow(CommitInfo.hash(ofDiffstatKey: key)) ?? GitHistory.unavailable }
         diffstatStore = store
         diffstats = ResourceLoader(key: "diffstat", cacheLimit: 1_000) { row in
-            guard let value = await store.value(for: row.info.hash) else { throw CancellationError() }
+            guard let value = await store.value(for: row.info.diffstatKey) else { throw CancellationError() }
             return value
         }
         // End, and a key past the last match under a filter (a rare one may be far down), read in pages that grow.
@@ -148,7 +150,7 @@ final class GitScreen: DemoScreen {
         controller.register(cell, for: model) { [weak self] cell, row in
             cell.info = row.info
             guard let self else { return }
-            cell.diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.hash)
+            cell.diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.diffstatKey)
         }
         controller.height(for: model) { _ in height }
         controller.dispatch.onResource(model) { (cell: Cell, _, update) in
@@ -156,13 +158,13 @@ final class GitScreen: DemoScreen {
         }
         controller.onSelect(model) { [weak self] row, _ in
             guard let self else { return }
-            let diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.hash)
+            let diffstat = row.info.diffstat ?? diffstats.cachedValue(for: ItemID(row)) ?? diffstatStore.cachedValue(row.info.diffstatKey)
             let line = "\(row.info.shortHash) \(row.info.subject) — \(CommitCellBase.byline(row.info.author)), \(row.info.day) \(row.info.time)"
             status.showSelection(line + (diffstat.map { " · " + $0 } ?? ""), in: controller)
             guard diffstat == nil else { return }
             // Not computed yet: the status line takes it when it comes, unless it says something else by then.
             Task { [weak self, diffstatStore] in
-                guard let value = await diffstatStore.value(for: row.info.hash), let self, self.status.shown == line else { return }
+                guard let value = await diffstatStore.value(for: row.info.diffstatKey), let self, self.status.shown == line else { return }
                 self.status.showSelection(line + " · " + value, in: self.controller)
             }
         }
@@ -369,16 +371,16 @@ final class GitScreen: DemoScreen {
     /// when they show. Costs a `git show` per such row on screen, not per commit loaded.
     private func retryDiffstats() {
         guard !withDiffstats else { return }
-        let roots = Set(pages.items.lazy.filter(\.parents.isEmpty).map(\.hash))
+        let roots = Set(pages.items.lazy.filter(\.parents.isEmpty).map(\.diffstatKey))
         let forgotten = diffstatStore.forget { hash, value in value == GitHistory.unavailable || roots.contains(hash) }
         guard !forgotten.isEmpty else { return }
         // The loader's copies go too: the rows load again from the store as they show.
         diffstats.removeAllCachedValues()
         guard let list = controller.listView else { return }
         for path in list.visibleItemPaths {
-            guard let row = controller.displayed.item(at: path)?.model as? any CommitRow, forgotten.contains(row.info.hash) else { continue }
+            guard let row = controller.displayed.item(at: path)?.model as? any CommitRow, forgotten.contains(row.info.diffstatKey) else { continue }
             Task { [weak self, diffstatStore] in
-                guard let value = await diffstatStore.value(for: row.info.hash) else { return }
+                guard let value = await diffstatStore.value(for: row.info.diffstatKey) else { return }
                 self?.controller.provideResource(row, key: "diffstat", value: value)
             }
         }
@@ -426,6 +428,10 @@ final class GitScreen: DemoScreen {
     @discardableResult private func reload(keepingSelection selected: (id: ItemID, hash: String)? = nil, readingUpTo count: Int = 0,
                                            readingAll: Bool = false) -> Task<Void, Never> {
         printed.knownTotal = nil
+        // The rows' diffstats as the list loaded them are kept by row (commit id): a commit a
+        // graft gave other parents would keep its old one. They load again from the store,
+        // which keeps them by commit and parents (computed again only for such a commit).
+        diffstats.removeAllCachedValues()
         history.stop()
         (pages, history) = Self.makePages(repository, pageSize: pageSize, diffstats: withDiffstats)
         source.replace(pages)
@@ -622,7 +628,13 @@ final class GitScreen: DemoScreen {
     private func searchEnded() {
         guard refreshAfterEnd, !loadingAll else { return }
         refreshAfterEnd = false
-        refresh()
+        // Once the list shows the search's last page: the refresh keeps the commit selected then
+        // (the match the search ended on, read on to after a rewrite), not the "search the rest"
+        // row the selection was on while it read (no commit: the search was thrown away).
+        Task { [weak self] in
+            await self?.controller.settle()
+            self?.refresh()
+        }
     }
 
     private func published(_ snapshot: ListSnapshot) {
@@ -750,6 +762,15 @@ extension GitScreen {
 
     /// The id of the `run`th section of `day` ("2026-11-21 Sat", then "2026-11-21 Sat #2").
     static func sectionID(day: String, run: Int) -> SectionID { SectionID(run == 1 ? day : "\(day) #\(run)") }
+}
+
+extension CommitInfo {
+    /// What the diffstat store keeps this commit's diffstat under: its id and its parents
+    /// (`git replace --graft` gives a commit other parents, and another diffstat, under the same id).
+    var diffstatKey: String { parents.isEmpty ? hash : hash + " " + parents.joined(separator: " ") }
+
+    /// The commit id of a ``diffstatKey``.
+    static func hash(ofDiffstatKey key: String) -> String { String(key.prefix { $0 != " " }) }
 }
 
 /// Holds where shaping starts and the commits a refresh counted, for the shaping closure.
