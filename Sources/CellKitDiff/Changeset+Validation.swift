@@ -409,14 +409,14 @@ extension Changeset {
 // spelled out (`row 2 of section 3`), never printed as `[3, 2]`.
 
 /// "1 row", "2 rows".
-private func _count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+func _count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 /// "is only 1 section", "are only 2 sections".
-private func _only(_ n: Int, _ noun: String) -> String { n == 1 ? "is only 1 \(noun)" : "are only \(n) \(noun)s" }
+func _only(_ n: Int, _ noun: String) -> String { n == 1 ? "is only 1 \(noun)" : "are only \(n) \(noun)s" }
 /// "is 1 section", "are 2 sections".
-private func _are(_ n: Int, _ noun: String) -> String { n == 1 ? "is 1 \(noun)" : "are \(n) \(noun)s" }
+func _are(_ n: Int, _ noun: String) -> String { n == 1 ? "is 1 \(noun)" : "are \(n) \(noun)s" }
 /// "1 was", "2 were".
-private func _were(_ n: Int) -> String { n == 1 ? "1 was" : "\(n) were" }
+func _were(_ n: Int) -> String { n == 1 ? "1 was" : "\(n) were" }
 /// "section 3".
-private func _spelled(_ section: Int) -> String { "section \(section)" }
+func _spelled(_ section: Int) -> String { "section \(section)" }
 /// "row 2 of section 3".
-private func _spelled(_ path: ItemPath) -> String { "row \(path.item) of section \(path.section)" }
+func _spelled(_ path: ItemPath) -> String { "row \(path.item) of section \(path.section)" }

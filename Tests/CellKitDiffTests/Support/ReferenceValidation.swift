@@ -1,4 +1,4 @@
-import CellKitDiff
+@testable import CellKitDiff // the real validator's wording (`_count`, `_spelled`, …)
 
 // The batch-update validator as it was before rows were checked in bitmaps
 // (`Set<ItemPath>` for every duplicate check), kept as the reference that
@@ -204,10 +204,3 @@ private func referenceValidate(_ batch: Changeset, oldCounts: [Int], newCounts: 
     }
 }
 
-// The real validator's wording (counts in the right number, positions spelled out).
-private func _count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
-private func _only(_ n: Int, _ noun: String) -> String { n == 1 ? "is only 1 \(noun)" : "are only \(n) \(noun)s" }
-private func _are(_ n: Int, _ noun: String) -> String { n == 1 ? "is 1 \(noun)" : "are \(n) \(noun)s" }
-private func _were(_ n: Int) -> String { n == 1 ? "1 was" : "\(n) were" }
-private func _spelled(_ section: Int) -> String { "section \(section)" }
-private func _spelled(_ path: ItemPath) -> String { "row \(path.item) of section \(path.section)" }
