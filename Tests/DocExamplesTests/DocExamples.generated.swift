@@ -161,7 +161,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Adapters/EditingTable.swift:123
+// Sources/CellKit/Adapters/EditingTable.swift:127
 @MainActor private func docExample16() async throws {
     struct Note: Sendable {}
 
@@ -691,7 +691,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:139
+// Sources/CellKit/ListController.swift:140
 @MainActor private func docExample60() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
@@ -701,7 +701,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:365
+// Sources/CellKit/ListController.swift:366
 @MainActor private func docExample61() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -716,7 +716,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/ListController.swift:655
+// Sources/CellKit/ListController.swift:656
 @MainActor private func docExample62() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
@@ -1693,7 +1693,7 @@ import Testing
     assert(controller.listView(listView, heightForItemAt: ItemPath(item: 1, section: 0)) == RowHeights.maximumHeight)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:119
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:128
 @MainActor private func docExample111() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1711,7 +1711,7 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:146
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:155
 @MainActor private func docExample112() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
@@ -1745,7 +1745,7 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:231
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:240
 @MainActor private func docExample113() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
@@ -2140,7 +2140,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:209
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:212
 @MainActor private func docExample135() async throws {
     struct Offline: Error {}
 
@@ -2158,7 +2158,7 @@ import Testing
     }
 }
 
-// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:232
+// Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:235
 @MainActor private func docExample136() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
