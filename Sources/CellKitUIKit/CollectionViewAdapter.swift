@@ -274,13 +274,16 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
         return CGSize(width: width, height: height)
     }
 
-    /// Flow layouts only: the forwarding delegate's header size when it answers it; else
+    /// Flow layouts only: the forwarding delegate's header size when it implements the method
+    /// (checked with `responds(to:)`, declared `UICollectionViewDelegateFlowLayout` conformance or not); else
     /// the layout's `headerReferenceSize` height in every section, or 28 points in a section
     /// with a header title (``/CellKit/AdapterSizing/supplementaryHeight(hasTitle:referenceHeight:)``).
     public func collectionView(
         _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, referenceSizeForHeaderInSection section: Int
     ) -> CGSize {
-        if let size = (forwardingDelegate as? UICollectionViewDelegateFlowLayout)?.collectionView?(
+        // Dynamic lookup: UIKit's `responds(to:)` test, like the forwarding of every other call,
+        // so a delegate that implements the method without declaring the protocol answers too.
+        if let size = forwardingDelegate?.collectionView?(
             collectionView, layout: collectionViewLayout, referenceSizeForHeaderInSection: section) { return size }
         let height = AdapterSizing.supplementaryHeight(
             hasTitle: dataSource?.listView(self, titleForHeaderInSection: section) != nil,
@@ -288,13 +291,14 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
         return CGSize(width: availableWidth(collectionViewLayout), height: CGFloat(height))
     }
 
-    /// Flow layouts only: the forwarding delegate's footer size when it answers it; else
+    /// Flow layouts only: the forwarding delegate's footer size when it implements the method
+    /// (checked with `responds(to:)`, declared `UICollectionViewDelegateFlowLayout` conformance or not); else
     /// the layout's `footerReferenceSize` height in every section, or 28 points in a section
     /// with a footer title (``/CellKit/AdapterSizing/supplementaryHeight(hasTitle:referenceHeight:)``).
     public func collectionView(
         _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, referenceSizeForFooterInSection section: Int
     ) -> CGSize {
-        if let size = (forwardingDelegate as? UICollectionViewDelegateFlowLayout)?.collectionView?(
+        if let size = forwardingDelegate?.collectionView?(
             collectionView, layout: collectionViewLayout, referenceSizeForFooterInSection: section) { return size }
         let height = AdapterSizing.supplementaryHeight(
             hasTitle: dataSource?.listView(self, titleForFooterInSection: section) != nil,
