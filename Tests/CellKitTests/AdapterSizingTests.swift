@@ -68,7 +68,20 @@ struct AdapterSizingTests {
         #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: 0, topInset: 0, controlHeight: 60) == -60)
         #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: 400, topInset: 91, controlHeight: 60) == nil)
         #expect(AdapterSizing.refreshRevealOffset(hasWindow: false, contentOffsetY: -91, topInset: 91, controlHeight: 60) == nil)
-        #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 0) == nil)
+        #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: .nan) == nil)
+    }
+
+    /// Review 15, item 4: after a refresh has ended the hidden control's frame shrinks
+    /// towards 0 (0.5 point), and that stale height is all the adapter can read before
+    /// `beginRefreshing()`. Two refreshes from code in a row must both reveal the spinner.
+    @Test func aSecondRefreshFromCodeRevealsTheSpinnerDespiteTheShrunkControl() {
+        let first = AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 60)
+        let second = AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 0.5)
+        #expect(first == -151)
+        #expect(second == -151)
+        #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 0) == -151)
+        // A taller control (with a title) moves the view by its own height.
+        #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 80) == -171)
     }
 
     /// Finding 9: a collection view's index must jump to an item that exists; a list with

@@ -280,9 +280,10 @@ import Testing
     assert(AdapterSizing.supplementaryHeight(hasTitle: false, referenceHeight: 40) == 40)
 }
 
-// Sources/CellKit/Adapters/PlatformSizing.swift:89
+// Sources/CellKit/Adapters/PlatformSizing.swift:96
 @MainActor private func docExample26() async throws {
     assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -100, topInset: 100, controlHeight: 60) == -160)
+    assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -100, topInset: 100, controlHeight: 0.5) == -160)
     assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: 300, topInset: 100, controlHeight: 60) == nil)
     assert(AdapterSizing.refreshRevealOffset(hasWindow: false, contentOffsetY: -100, topInset: 100, controlHeight: 60) == nil)
 }

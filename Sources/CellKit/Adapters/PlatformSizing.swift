@@ -76,24 +76,35 @@ public enum AdapterSizing {
 
     /// The content offset that reveals a refresh control started from code
     /// (`beginRefreshing()` does not move the view: its spinner stays above the visible
-    /// area), or `nil` to leave the offset alone: when the view has no window, when the
-    /// user has scrolled away from the top (the content is not pulled back), or when the
-    /// control has no height yet.
+    /// area), or `nil` to leave the offset alone: when the view has no window, or when the
+    /// user has scrolled away from the top (the content is not pulled back).
+    ///
+    /// The control's frame is read before `beginRefreshing()`, and it is stale then: about
+    /// 60 points before the first refresh, but once a refresh has ended and the control has
+    /// hidden it shrinks towards 0 (0.5 point, as react-native found, PR 14259), so the
+    /// view would move by half a point and the spinner stay hidden. A height below
+    /// ``refreshControlMinimumHeight`` therefore counts as that height; a taller control
+    /// (one with a title) moves the view by its own height. Not seen on a device: the
+    /// 60 points are UIKit's usual control height, not a documented value.
     ///
     /// - Parameters:
     ///   - hasWindow: whether the scroll view is in a window.
     ///   - contentOffsetY: the scroll view's `contentOffset.y`.
     ///   - topInset: its `adjustedContentInset.top` before the control starts.
-    ///   - controlHeight: the refresh control's height.
+    ///   - controlHeight: the refresh control's height (its frame), before it starts.
     ///
     /// ```swift
     /// assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -100, topInset: 100, controlHeight: 60) == -160)
+    /// assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -100, topInset: 100, controlHeight: 0.5) == -160)
     /// assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: 300, topInset: 100, controlHeight: 60) == nil)
     /// assert(AdapterSizing.refreshRevealOffset(hasWindow: false, contentOffsetY: -100, topInset: 100, controlHeight: 60) == nil)
     /// ```
     public static func refreshRevealOffset(hasWindow: Bool, contentOffsetY: Double, topInset: Double, controlHeight: Double) -> Double? {
-        guard hasWindow, controlHeight > 0, controlHeight.isFinite, topInset.isFinite,
-              contentOffsetY <= -topInset + 0.5 else { return nil }
-        return contentOffsetY - controlHeight
+        guard hasWindow, controlHeight.isFinite, topInset.isFinite, contentOffsetY <= -topInset + 0.5 else { return nil }
+        return contentOffsetY - max(controlHeight, refreshControlMinimumHeight)
     }
+
+    /// The height ``refreshRevealOffset(hasWindow:contentOffsetY:topInset:controlHeight:)``
+    /// reveals at least: 60 points, a `UIRefreshControl`'s usual height while it spins.
+    public static let refreshControlMinimumHeight: Double = 60
 }
