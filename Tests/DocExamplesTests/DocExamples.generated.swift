@@ -1694,7 +1694,7 @@ import Testing
     assert(controller.listView(listView, heightForItemAt: ItemPath(item: 1, section: 0)) == RowHeights.maximumHeight)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:128
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:136
 @MainActor private func docExample111() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1712,7 +1712,7 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:155
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:163
 @MainActor private func docExample112() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
@@ -1746,7 +1746,7 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:240
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:248
 @MainActor private func docExample113() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
