@@ -120,12 +120,22 @@ public final class CollectionViewAdapter: ListViewAdapter {
     }
 
     /// A flow layout asks `sizeForItemAt` again once its delegate's metrics are invalidated;
-    /// other layouts size a reconfigured self-sizing cell again themselves.
+    /// other layouts size a reconfigured self-sizing cell again themselves. A row whose top is
+    /// above the viewport moves the content offset by its change of height, so the rows on
+    /// screen stay put (``/CellKit/AdapterSizing/contentOffsetAdjustment(oldMinY:oldHeight:newHeight:viewportTop:)``).
     override func platformMeasureAgain(_ indexPaths: [IndexPath]) {
         guard let flow = collectionView.collectionViewLayout as? UICollectionViewFlowLayout else { return }
         let context = UICollectionViewFlowLayoutInvalidationContext()
         context.invalidateFlowLayoutDelegateMetrics = true
         context.invalidateItems(at: indexPaths)
+        let viewportTop = Double(collectionView.contentOffset.y + collectionView.adjustedContentInset.top)
+        let adjustment = indexPaths.reduce(0.0) { sum, indexPath in
+            guard let old = collectionView.layoutAttributesForItem(at: indexPath)?.frame else { return sum }
+            let new = collectionView(collectionView, layout: flow, sizeForItemAt: indexPath).height
+            return sum + AdapterSizing.contentOffsetAdjustment(
+                oldMinY: Double(old.minY), oldHeight: Double(old.height), newHeight: Double(new), viewportTop: viewportTop)
+        }
+        if adjustment != 0 { context.contentOffsetAdjustment = CGPoint(x: 0, y: adjustment) }
         flow.invalidateLayout(with: context)
     }
 

@@ -99,6 +99,18 @@ struct AdapterSizingTests {
         #expect(listView.core.indexTitles([], sectionTops: true) == nil)
     }
 
+    /// Review 15, item 3: a row sized again above the viewport moves the content offset by
+    /// its growth, so the rows on screen stay put; a row on screen or below moves nothing.
+    @Test func aRowResizedAboveTheViewportKeepsTheRowsOnScreenInPlace() {
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 100, oldHeight: 44, newHeight: 120, viewportTop: 400) == 76)
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 100, oldHeight: 120, newHeight: 44, viewportTop: 400) == -76)
+        // The first row on screen, its top hidden: the rows below it stay put.
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 380, oldHeight: 44, newHeight: 120, viewportTop: 400) == 76)
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 400, oldHeight: 44, newHeight: 120, viewportTop: 400) == 0)
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 900, oldHeight: 44, newHeight: 120, viewportTop: 400) == 0)
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 100, oldHeight: 44, newHeight: .nan, viewportTop: 400) == 0)
+    }
+
     /// Review 15, item 5: a collection view reads its index titles only on a reload, so a
     /// batch after which its index would differ (the first row arrives in a titled list; the
     /// list empties; the titles change) must reload it; a batch that keeps the index, and any

@@ -104,6 +104,22 @@ public enum AdapterSizing {
         return contentOffsetY - max(controlHeight, refreshControlMinimumHeight)
     }
 
+    /// How far to move the content offset when a row is sized again after it showed, so
+    /// the rows on screen stay put: the row's growth (`newHeight - oldHeight`, negative when
+    /// it shrinks) when its old top lies above the top of the viewport, else 0 (the row is
+    /// on screen or below it, and what is above does not move). A flow layout keeps its
+    /// content offset when a row above the viewport grows (a table corrects for it), so the
+    /// rows on screen would jump down by the growth. A value that is not finite gives 0.
+    ///
+    /// ```swift
+    /// assert(AdapterSizing.contentOffsetAdjustment(oldMinY: 0, oldHeight: 44, newHeight: 100, viewportTop: 500) == 56)
+    /// assert(AdapterSizing.contentOffsetAdjustment(oldMinY: 600, oldHeight: 44, newHeight: 100, viewportTop: 500) == 0)
+    /// ```
+    public static func contentOffsetAdjustment(oldMinY: Double, oldHeight: Double, newHeight: Double, viewportTop: Double) -> Double {
+        guard oldMinY.isFinite, oldHeight.isFinite, newHeight.isFinite, viewportTop.isFinite, oldMinY < viewportTop else { return 0 }
+        return newHeight - oldHeight
+    }
+
     /// The height ``refreshRevealOffset(hasWindow:contentOffsetY:topInset:controlHeight:)``
     /// reveals at least: 60 points, a `UIRefreshControl`'s usual height while it spins.
     public static let refreshControlMinimumHeight: Double = 60
