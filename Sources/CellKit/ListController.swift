@@ -134,7 +134,8 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
     /// The placeholder rows' models and every text CellKit shows or announces.
     ///
     /// The defaults come from CellKit's strings table (English the base, German
-    /// too), in the user's language; set any of them to use your own text:
+    /// too), in the app's language (see ``EditingTable/deleteTitle``); set any of them
+    /// to use your own text:
     ///
     /// ```swift
     /// @MainActor func brand(_ controller: ListController) {
@@ -170,7 +171,7 @@ public final class ListController: ListViewDataSource, ListViewDelegate {
         /// Announced when content replaces a placeholder ("Content loaded"); see ``ListAnnouncement``.
         public var loadedAnnouncement: String
 
-        /// Creates the defaults in the user's language, or in `localization` (a
+        /// Creates the defaults in the app's language, or in `localization` (a
         /// language code such as `"de"`); English where CellKit has no strings for it.
         /// On Linux, Foundation reports English as the user's language whatever `LANG`
         /// says: pass `localization` there to show another language.

@@ -54,7 +54,9 @@ final class RefreshBridge: NSObject {
 
     /// Shows the data source's activity: spinning while it refreshes, stopped when idle.
     /// `beginRefreshing()` does not move the view, so a refresh started from code (a retry,
-    /// `source.refresh()`) also scrolls the spinner into view, where
+    /// `source.refresh()`) also scrolls the spinner into view, by at least the control's
+    /// usual height (its frame is stale before it starts: about 0.5 point after a first
+    /// refresh), where
     /// ``/CellKit/AdapterSizing/refreshRevealOffset(hasWindow:contentOffsetY:topInset:controlHeight:)`` says.
     func reflect(_ activity: ListActivity, on scrollView: UIScrollView) {
         guard let control = scrollView.refreshControl, task == nil else { return }

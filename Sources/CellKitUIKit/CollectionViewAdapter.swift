@@ -120,12 +120,22 @@ public final class CollectionViewAdapter: ListViewAdapter {
     }
 
     /// A flow layout asks `sizeForItemAt` again once its delegate's metrics are invalidated;
-    /// other layouts size a reconfigured self-sizing cell again themselves.
+    /// other layouts size a reconfigured self-sizing cell again themselves. A row whose top is
+    /// above the viewport moves the content offset by its change of height, so the rows on
+    /// screen stay put (``/CellKit/AdapterSizing/contentOffsetAdjustment(oldMinY:oldHeight:newHeight:viewportTop:)``).
     override func platformMeasureAgain(_ indexPaths: [IndexPath]) {
         guard let flow = collectionView.collectionViewLayout as? UICollectionViewFlowLayout else { return }
         let context = UICollectionViewFlowLayoutInvalidationContext()
         context.invalidateFlowLayoutDelegateMetrics = true
         context.invalidateItems(at: indexPaths)
+        let viewportTop = Double(collectionView.contentOffset.y + collectionView.adjustedContentInset.top)
+        let adjustment = indexPaths.reduce(0.0) { sum, indexPath in
+            guard let old = collectionView.layoutAttributesForItem(at: indexPath)?.frame else { return sum }
+            let new = collectionView(collectionView, layout: flow, sizeForItemAt: indexPath).height
+            return sum + AdapterSizing.contentOffsetAdjustment(
+                oldMinY: Double(old.minY), oldHeight: Double(old.height), newHeight: Double(new), viewportTop: viewportTop)
+        }
+        if adjustment != 0 { context.contentOffsetAdjustment = CGPoint(x: 0, y: adjustment) }
         flow.invalidateLayout(with: context)
     }
 
@@ -218,8 +228,9 @@ extension CollectionViewAdapter: UICollectionViewDataSource {
 
     public func collectionView(_ collectionView: UICollectionView, indexPathForIndexTitle title: String, at index: Int) -> IndexPath {
         // An item that exists: UIKit raises when scrolling to an item of an empty section. A list
-        // with no item shows no index (`ListViewCore.indexTitles(_:sectionTops:)`), so UIKit
-        // does not ask then; (0, 0) only answers a question about titles it kept from before.
+        // with no item shows no index (`ListViewCore.indexTitles(_:sectionTops:)`), and a batch
+        // that changes the index reloads (`indexNeedsReload`), so UIKit does not ask then; (0, 0)
+        // only answers a question about titles it kept from before, should it keep any.
         let section = dataSource?.listView(self, sectionForSectionIndexTitle: title, at: index) ?? index
         return (core.firstItem(fromSection: section) ?? ItemPath(item: 0, section: 0)).indexPath
     }
@@ -274,13 +285,16 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
         return CGSize(width: width, height: height)
     }
 
-    /// Flow layouts only: the forwarding delegate's header size when it answers it; else
+    /// Flow layouts only: the forwarding delegate's header size when it implements the method
+    /// (checked with `responds(to:)`, declared `UICollectionViewDelegateFlowLayout` conformance or not); else
     /// the layout's `headerReferenceSize` height in every section, or 28 points in a section
     /// with a header title (``/CellKit/AdapterSizing/supplementaryHeight(hasTitle:referenceHeight:)``).
     public func collectionView(
         _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, referenceSizeForHeaderInSection section: Int
     ) -> CGSize {
-        if let size = (forwardingDelegate as? UICollectionViewDelegateFlowLayout)?.collectionView?(
+        // Dynamic lookup: UIKit's `responds(to:)` test, like the forwarding of every other call,
+        // so a delegate that implements the method without declaring the protocol answers too.
+        if let size = forwardingDelegate?.collectionView?(
             collectionView, layout: collectionViewLayout, referenceSizeForHeaderInSection: section) { return size }
         let height = AdapterSizing.supplementaryHeight(
             hasTitle: dataSource?.listView(self, titleForHeaderInSection: section) != nil,
@@ -288,13 +302,14 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
         return CGSize(width: availableWidth(collectionViewLayout), height: CGFloat(height))
     }
 
-    /// Flow layouts only: the forwarding delegate's footer size when it answers it; else
+    /// Flow layouts only: the forwarding delegate's footer size when it implements the method
+    /// (checked with `responds(to:)`, declared `UICollectionViewDelegateFlowLayout` conformance or not); else
     /// the layout's `footerReferenceSize` height in every section, or 28 points in a section
     /// with a footer title (``/CellKit/AdapterSizing/supplementaryHeight(hasTitle:referenceHeight:)``).
     public func collectionView(
         _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, referenceSizeForFooterInSection section: Int
     ) -> CGSize {
-        if let size = (forwardingDelegate as? UICollectionViewDelegateFlowLayout)?.collectionView?(
+        if let size = forwardingDelegate?.collectionView?(
             collectionView, layout: collectionViewLayout, referenceSizeForFooterInSection: section) { return size }
         let height = AdapterSizing.supplementaryHeight(
             hasTitle: dataSource?.listView(self, titleForFooterInSection: section) != nil,

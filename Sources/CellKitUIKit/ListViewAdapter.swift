@@ -149,6 +149,11 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         let outcome = core.performBatchUpdates(changeset, updateData: updateData)
+        // A collection view reads its index titles only on a reload: reload when they changed.
+        if case .animated = outcome, let dataSource,
+           core.indexNeedsReload(dataSource.sectionIndexTitles(for: self), sectionTops: platformScrollsToSectionTops) {
+            core.reloadData()
+        }
         updateBackground()
         return outcome
     }

@@ -68,7 +68,20 @@ struct AdapterSizingTests {
         #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: 0, topInset: 0, controlHeight: 60) == -60)
         #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: 400, topInset: 91, controlHeight: 60) == nil)
         #expect(AdapterSizing.refreshRevealOffset(hasWindow: false, contentOffsetY: -91, topInset: 91, controlHeight: 60) == nil)
-        #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 0) == nil)
+        #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: .nan) == nil)
+    }
+
+    /// Review 15, item 4: after a refresh has ended the hidden control's frame shrinks
+    /// towards 0 (0.5 point), and that stale height is all the adapter can read before
+    /// `beginRefreshing()`. Two refreshes from code in a row must both reveal the spinner.
+    @Test func aSecondRefreshFromCodeRevealsTheSpinnerDespiteTheShrunkControl() {
+        let first = AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 60)
+        let second = AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 0.5)
+        #expect(first == -151)
+        #expect(second == -151)
+        #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 0) == -151)
+        // A taller control (with a title) moves the view by its own height.
+        #expect(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -91, topInset: 91, controlHeight: 80) == -171)
     }
 
     /// Finding 9: a collection view's index must jump to an item that exists; a list with
@@ -84,6 +97,49 @@ struct AdapterSizingTests {
         listView.reloadData()
         #expect(listView.core.indexTitles(["A", "B"], sectionTops: false) == ["A", "B"])
         #expect(listView.core.indexTitles([], sectionTops: true) == nil)
+    }
+
+    /// Review 15, item 3: a row sized again above the viewport moves the content offset by
+    /// its growth, so the rows on screen stay put; a row on screen or below moves nothing.
+    @Test func aRowResizedAboveTheViewportKeepsTheRowsOnScreenInPlace() {
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 100, oldHeight: 44, newHeight: 120, viewportTop: 400) == 76)
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 100, oldHeight: 120, newHeight: 44, viewportTop: 400) == -76)
+        // The first row on screen, its top hidden: the rows below it stay put.
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 380, oldHeight: 44, newHeight: 120, viewportTop: 400) == 76)
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 400, oldHeight: 44, newHeight: 120, viewportTop: 400) == 0)
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 900, oldHeight: 44, newHeight: 120, viewportTop: 400) == 0)
+        #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 100, oldHeight: 44, newHeight: .nan, viewportTop: 400) == 0)
+    }
+
+    /// Review 15, item 5: a collection view reads its index titles only on a reload, so a
+    /// batch after which its index would differ (the first row arrives in a titled list; the
+    /// list empties; the titles change) must reload it; a batch that keeps the index, and any
+    /// table, does not.
+    @Test func aCollectionViewReloadsWhenABatchChangesItsIndex() {
+        let listView = UIKitLikeBackend()
+        let source = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: []), TableSection(id: 1, items: [])]))
+        listView.dataSource = source
+        listView.reloadData()
+        // What the platform read on that reload: no index, as the list has no row.
+        #expect(listView.core.indexTitles(["A", "B"], sectionTops: false) == nil)
+        #expect(!listView.core.indexNeedsReload(["A", "B"], sectionTops: false))
+        // A batch fills section 1: the index would now show.
+        let filled = listView.performBatchUpdates(Changeset(itemInserts: [ItemPath(item: 0, section: 1)])) {
+            source.model = TableModel(sections: [TableSection(id: 0, items: []), TableSection(id: 1, items: [ListItem("b")])])
+        }
+        #expect(filled == .animated)
+        #expect(listView.core.indexNeedsReload(["A", "B"], sectionTops: false))
+        #expect(!listView.core.indexNeedsReload(["A", "B"], sectionTops: true))
+        // The reload's read shows it; the same titles need no reload, other titles do.
+        #expect(listView.core.indexTitles(["A", "B"], sectionTops: false) == ["A", "B"])
+        #expect(!listView.core.indexNeedsReload(["A", "B"], sectionTops: false))
+        #expect(listView.core.indexNeedsReload(["A", "C"], sectionTops: false))
+        // A batch empties the list: the shown index must go.
+        let emptied = listView.performBatchUpdates(Changeset(itemDeletes: [ItemPath(item: 0, section: 1)])) {
+            source.model = TableModel(sections: [TableSection(id: 0, items: []), TableSection(id: 1, items: [])])
+        }
+        #expect(emptied == .animated)
+        #expect(listView.core.indexNeedsReload(["A", "B"], sectionTops: false))
     }
 
     /// Finding 3: the delete a deletable row offers is titled from CellKit's strings table.

@@ -68,10 +68,14 @@ public final class EditingTable {
 
     /// The title of the destructive action a deletable row offers when it has no trailing
     /// actions of its own (``trailingActions(for:at:deleteTitle:)``): "Delete" from CellKit's
-    /// strings table, in the user's language or the one the table was created with.
+    /// strings table, in the app's language or the one the table was created with. On Apple
+    /// platforms a package's strings follow the language the app runs in (the user's
+    /// preferred language among the app's own localizations), not the device's: an app
+    /// localized only in English shows "Delete" on a German device, unless its Info.plist
+    /// sets `CFBundleAllowMixedLocalizations` or it passes `localization`.
     public var deleteTitle: String
 
-    /// Creates an empty table whose ``deleteTitle`` is in the user's language, or in
+    /// Creates an empty table whose ``deleteTitle`` is in the app's language, or in
     /// `localization` (a language code such as `"de"`); English where CellKit has no strings
     /// for it. On Linux, Foundation reports English as the user's language whatever `LANG`
     /// says: pass `localization` there to show another language.
@@ -168,7 +172,7 @@ public final class EditingTable {
 
     /// The trailing swipe actions for the row showing `model` at `path`: the registered
     /// ones, or a single destructive action titled `deleteTitle` (`nil`: the table's
-    /// ``deleteTitle``, "Delete" in the user's language) when the row can be deleted.
+    /// ``deleteTitle``, "Delete" in the app's language) when the row can be deleted.
     public func trailingActions(for model: Any, at path: ItemPath, deleteTitle: String? = nil) -> [RowAction] {
         if let (actions, _) = trailingTable.resolve(model) { return actions(model, path) }
         guard canDelete(model, at: path) else { return [] }

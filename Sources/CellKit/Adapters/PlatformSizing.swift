@@ -76,24 +76,51 @@ public enum AdapterSizing {
 
     /// The content offset that reveals a refresh control started from code
     /// (`beginRefreshing()` does not move the view: its spinner stays above the visible
-    /// area), or `nil` to leave the offset alone: when the view has no window, when the
-    /// user has scrolled away from the top (the content is not pulled back), or when the
-    /// control has no height yet.
+    /// area), or `nil` to leave the offset alone: when the view has no window, or when the
+    /// user has scrolled away from the top (the content is not pulled back).
+    ///
+    /// The control's frame is read before `beginRefreshing()`, and it is stale then: about
+    /// 60 points before the first refresh, but once a refresh has ended and the control has
+    /// hidden it shrinks towards 0 (0.5 point, as react-native found, PR 14259), so the
+    /// view would move by half a point and the spinner stay hidden. A height below
+    /// ``refreshControlMinimumHeight`` therefore counts as that height; a taller control
+    /// (one with a title) moves the view by its own height. Not seen on a device: the
+    /// 60 points are UIKit's usual control height, not a documented value.
     ///
     /// - Parameters:
     ///   - hasWindow: whether the scroll view is in a window.
     ///   - contentOffsetY: the scroll view's `contentOffset.y`.
     ///   - topInset: its `adjustedContentInset.top` before the control starts.
-    ///   - controlHeight: the refresh control's height.
+    ///   - controlHeight: the refresh control's height (its frame), before it starts.
     ///
     /// ```swift
     /// assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -100, topInset: 100, controlHeight: 60) == -160)
+    /// assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -100, topInset: 100, controlHeight: 0.5) == -160)
     /// assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: 300, topInset: 100, controlHeight: 60) == nil)
     /// assert(AdapterSizing.refreshRevealOffset(hasWindow: false, contentOffsetY: -100, topInset: 100, controlHeight: 60) == nil)
     /// ```
     public static func refreshRevealOffset(hasWindow: Bool, contentOffsetY: Double, topInset: Double, controlHeight: Double) -> Double? {
-        guard hasWindow, controlHeight > 0, controlHeight.isFinite, topInset.isFinite,
-              contentOffsetY <= -topInset + 0.5 else { return nil }
-        return contentOffsetY - controlHeight
+        guard hasWindow, controlHeight.isFinite, topInset.isFinite, contentOffsetY <= -topInset + 0.5 else { return nil }
+        return contentOffsetY - max(controlHeight, refreshControlMinimumHeight)
     }
+
+    /// How far to move the content offset when a row is sized again after it showed, so
+    /// the rows on screen stay put: the row's growth (`newHeight - oldHeight`, negative when
+    /// it shrinks) when its old top lies above the top of the viewport, else 0 (the row is
+    /// on screen or below it, and what is above does not move). A flow layout keeps its
+    /// content offset when a row above the viewport grows (a table corrects for it), so the
+    /// rows on screen would jump down by the growth. A value that is not finite gives 0.
+    ///
+    /// ```swift
+    /// assert(AdapterSizing.contentOffsetAdjustment(oldMinY: 0, oldHeight: 44, newHeight: 100, viewportTop: 500) == 56)
+    /// assert(AdapterSizing.contentOffsetAdjustment(oldMinY: 600, oldHeight: 44, newHeight: 100, viewportTop: 500) == 0)
+    /// ```
+    public static func contentOffsetAdjustment(oldMinY: Double, oldHeight: Double, newHeight: Double, viewportTop: Double) -> Double {
+        guard oldMinY.isFinite, oldHeight.isFinite, newHeight.isFinite, viewportTop.isFinite, oldMinY < viewportTop else { return 0 }
+        return newHeight - oldHeight
+    }
+
+    /// The height ``refreshRevealOffset(hasWindow:contentOffsetY:topInset:controlHeight:)``
+    /// reveals at least: 60 points, a `UIRefreshControl`'s usual height while it spins.
+    public static let refreshControlMinimumHeight: Double = 60
 }
