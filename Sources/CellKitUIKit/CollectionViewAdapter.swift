@@ -228,9 +228,9 @@ extension CollectionViewAdapter: UICollectionViewDataSource {
 
     public func collectionView(_ collectionView: UICollectionView, indexPathForIndexTitle title: String, at index: Int) -> IndexPath {
         // An item that exists: UIKit raises when scrolling to an item of an empty section. A list
-        // with no item shows no index (`ListViewCore.indexTitles(_:sectionTops:)`), and a batch
-        // that changes the index reloads (`indexNeedsReload`), so UIKit does not ask then; (0, 0)
-        // only answers a question about titles it kept from before, should it keep any.
+        // with no item shows no index (`ListViewCore.indexTitles(_:sectionTops:)`). After a batch
+        // that empties the list UIKit may keep the old titles (no reload follows a batch; when it
+        // reads them again is assumed, not seen on a device): (0, 0) answers a tap on those.
         let section = dataSource?.listView(self, sectionForSectionIndexTitle: title, at: index) ?? index
         return (core.firstItem(fromSection: section) ?? ItemPath(item: 0, section: 0)).indexPath
     }

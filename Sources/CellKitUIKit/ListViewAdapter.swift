@@ -149,11 +149,10 @@ public class ListViewAdapter: NSObject, ListViewCoreOwner, ListViewBackend {
     @discardableResult
     public func performBatchUpdates(_ changeset: Changeset, updateData: () -> Void) -> BatchOutcome {
         let outcome = core.performBatchUpdates(changeset, updateData: updateData)
-        // A collection view reads its index titles only on a reload: reload when they changed.
-        if case .animated = outcome, let dataSource,
-           core.indexNeedsReload(dataSource.sectionIndexTitles(for: self), sectionTops: platformScrollsToSectionTops) {
-            core.reloadData()
-        }
+        // No reload here, even when a collection view's index titles change: UIKit must not
+        // reload in the same turn as an animated batch. A collection view's index may therefore
+        // stay stale after a batch (when UIKit reads `indexTitles(for:)` again is assumed, not
+        // seen on a device); the app can call `reloadData()`. See CellKitUIKit.md, contract 10.
         updateBackground()
         return outcome
     }

@@ -111,37 +111,6 @@ struct AdapterSizingTests {
         #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 100, oldHeight: 44, newHeight: .nan, viewportTop: 400) == 0)
     }
 
-    /// Review 15, item 5: a collection view reads its index titles only on a reload, so a
-    /// batch after which its index would differ (the first row arrives in a titled list; the
-    /// list empties; the titles change) must reload it; a batch that keeps the index, and any
-    /// table, does not.
-    @Test func aCollectionViewReloadsWhenABatchChangesItsIndex() {
-        let listView = UIKitLikeBackend()
-        let source = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: []), TableSection(id: 1, items: [])]))
-        listView.dataSource = source
-        listView.reloadData()
-        // What the platform read on that reload: no index, as the list has no row.
-        #expect(listView.core.indexTitles(["A", "B"], sectionTops: false) == nil)
-        #expect(!listView.core.indexNeedsReload(["A", "B"], sectionTops: false))
-        // A batch fills section 1: the index would now show.
-        let filled = listView.performBatchUpdates(Changeset(itemInserts: [ItemPath(item: 0, section: 1)])) {
-            source.model = TableModel(sections: [TableSection(id: 0, items: []), TableSection(id: 1, items: [ListItem("b")])])
-        }
-        #expect(filled == .animated)
-        #expect(listView.core.indexNeedsReload(["A", "B"], sectionTops: false))
-        #expect(!listView.core.indexNeedsReload(["A", "B"], sectionTops: true))
-        // The reload's read shows it; the same titles need no reload, other titles do.
-        #expect(listView.core.indexTitles(["A", "B"], sectionTops: false) == ["A", "B"])
-        #expect(!listView.core.indexNeedsReload(["A", "B"], sectionTops: false))
-        #expect(listView.core.indexNeedsReload(["A", "C"], sectionTops: false))
-        // A batch empties the list: the shown index must go.
-        let emptied = listView.performBatchUpdates(Changeset(itemDeletes: [ItemPath(item: 0, section: 1)])) {
-            source.model = TableModel(sections: [TableSection(id: 0, items: []), TableSection(id: 1, items: [])])
-        }
-        #expect(emptied == .animated)
-        #expect(listView.core.indexNeedsReload(["A", "B"], sectionTops: false))
-    }
-
     /// Finding 3: the delete a deletable row offers is titled from CellKit's strings table.
     @Test func theSwipeDeleteTitleComesFromTheStringsTable() {
         struct Note: Sendable { let id: Int }

@@ -1017,35 +1017,10 @@ public final class ListViewCore {
     /// row, as there is no row to jump to. A table (`sectionTops` true) scrolls to a section
     /// and shows its titles even then. Read from the cached counts.
     /// - Complexity: O(*s*), *s* the number of sections.
-    /// The answer is remembered as the titles the platform shows, for
-    /// ``indexNeedsReload(_:sectionTops:)``.
     public func indexTitles(_ titles: [String], sectionTops: Bool) -> [String]? {
-        let shown = Self.indexTitles(titles, sectionTops: sectionTops, hasItem: firstItem(fromSection: 0) != nil)
-        shownIndexTitles = shown
-        return shown
-    }
-
-    private static func indexTitles(_ titles: [String], sectionTops: Bool, hasItem: Bool) -> [String]? {
         guard !titles.isEmpty else { return nil }
-        if !sectionTops, !hasItem { return nil }
+        if !sectionTops, firstItem(fromSection: 0) == nil { return nil }
         return titles
-    }
-
-    /// The titles ``indexTitles(_:sectionTops:)`` last gave the platform.
-    private var shownIndexTitles: [String]?
-
-    /// Whether a list view whose index jumps to a row (`sectionTops` false: a
-    /// `UICollectionView`) must reload after a batch for its index to show `titles`: the
-    /// index it would show now (``indexTitles(_:sectionTops:)``: `nil` while the list has no
-    /// row) differs from the one it last gave the platform. `UICollectionView` has no call
-    /// to reload only its index and reads the titles on a reload; a batch that fills the
-    /// first titled section or empties the list would otherwise leave the old index (a tap on
-    /// a kept title asks for an item that no longer exists). For a table (`sectionTops`
-    /// true), whose index jumps to sections, always `false`. Read from the cached
-    /// counts, so ask after the batch. - Complexity: O(*s* + *t*), *s* sections, *t* titles.
-    public func indexNeedsReload(_ titles: [String], sectionTops: Bool) -> Bool {
-        guard !sectionTops else { return false }
-        return Self.indexTitles(titles, sectionTops: false, hasItem: firstItem(fromSection: 0) != nil) != shownIndexTitles
     }
 
     /// The paths of the rows on screen, in order.
