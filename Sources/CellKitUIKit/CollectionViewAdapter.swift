@@ -122,20 +122,35 @@ public final class CollectionViewAdapter: ListViewAdapter {
     /// A flow layout asks `sizeForItemAt` again once its delegate's metrics are invalidated;
     /// other layouts size a reconfigured self-sizing cell again themselves. A row whose top is
     /// above the viewport moves the content offset by its change of height, so the rows on
-    /// screen stay put (``/CellKit/AdapterSizing/contentOffsetAdjustment(oldMinY:oldHeight:newHeight:viewportTop:)``).
+    /// screen stay put (``/CellKit/AdapterSizing/contentOffsetAdjustment(oldMinY:oldHeight:newHeight:viewportTop:)``,
+    /// clamped to the content by ``/CellKit/AdapterSizing/contentOffsetAdjustment(_:contentOffsetY:topInset:maxOffsetY:)``).
+    /// Only without `estimatedItemSize` (the guard `platformFittedHeight` uses): with it,
+    /// UIKit sizes the cell again itself and `sizeForItemAt` gives only an estimate. The old
+    /// frame is the cell's on screen (`cellForItem(at:)`), not the invalidated layout's,
+    /// which would prepare the layout again; a row with no cell on screen moves nothing.
     override func platformMeasureAgain(_ indexPaths: [IndexPath]) {
         guard let flow = collectionView.collectionViewLayout as? UICollectionViewFlowLayout else { return }
         let context = UICollectionViewFlowLayoutInvalidationContext()
         context.invalidateFlowLayoutDelegateMetrics = true
         context.invalidateItems(at: indexPaths)
-        let viewportTop = Double(collectionView.contentOffset.y + collectionView.adjustedContentInset.top)
-        let adjustment = indexPaths.reduce(0.0) { sum, indexPath in
-            guard let old = collectionView.layoutAttributesForItem(at: indexPath)?.frame else { return sum }
-            let new = collectionView(collectionView, layout: flow, sizeForItemAt: indexPath).height
-            return sum + AdapterSizing.contentOffsetAdjustment(
-                oldMinY: Double(old.minY), oldHeight: Double(old.height), newHeight: Double(new), viewportTop: viewportTop)
+        if flow.estimatedItemSize == .zero {
+            let inset = collectionView.adjustedContentInset
+            let offsetY = Double(collectionView.contentOffset.y)
+            let viewportTop = offsetY + Double(inset.top)
+            var adjustment = 0.0
+            var growth = 0.0
+            for indexPath in indexPaths {
+                guard let old = collectionView.cellForItem(at: indexPath)?.frame else { continue }
+                let new = Double(collectionView(collectionView, layout: flow, sizeForItemAt: indexPath).height)
+                if new.isFinite { growth += new - Double(old.height) }
+                adjustment += AdapterSizing.contentOffsetAdjustment(
+                    oldMinY: Double(old.minY), oldHeight: Double(old.height), newHeight: new, viewportTop: viewportTop)
+            }
+            let maxOffsetY = Double(collectionView.contentSize.height) + growth + Double(inset.bottom) - Double(collectionView.bounds.height)
+            let clamped = AdapterSizing.contentOffsetAdjustment(
+                adjustment, contentOffsetY: offsetY, topInset: Double(inset.top), maxOffsetY: maxOffsetY)
+            if clamped != 0 { context.contentOffsetAdjustment = CGPoint(x: 0, y: clamped) }
         }
-        if adjustment != 0 { context.contentOffsetAdjustment = CGPoint(x: 0, y: adjustment) }
         flow.invalidateLayout(with: context)
     }
 

@@ -111,6 +111,25 @@ struct AdapterSizingTests {
         #expect(AdapterSizing.contentOffsetAdjustment(oldMinY: 100, oldHeight: 44, newHeight: .nan, viewportTop: 400) == 0)
     }
 
+    /// Review 16, item 3: the summed adjustment is clamped so the offset stays between the
+    /// content's top (-topInset) and its end; it never moves against the adjustment, nor
+    /// further than it.
+    @Test func theOffsetAdjustmentStaysWithinTheContent() {
+        // 30 points below the top, a row above shrinks by 76: only 30, no gap above row 0.
+        #expect(AdapterSizing.contentOffsetAdjustment(-76, contentOffsetY: -70, topInset: 100, maxOffsetY: 2000) == -30)
+        // Far from both ends: the whole adjustment.
+        #expect(AdapterSizing.contentOffsetAdjustment(-76, contentOffsetY: 500, topInset: 100, maxOffsetY: 2000) == -76)
+        #expect(AdapterSizing.contentOffsetAdjustment(76, contentOffsetY: 500, topInset: 100, maxOffsetY: 2000) == 76)
+        // 20 points from the end, a row above grows by 76: only 20.
+        #expect(AdapterSizing.contentOffsetAdjustment(76, contentOffsetY: 1980, topInset: 100, maxOffsetY: 2000) == 20)
+        // Content shorter than the view: the end is the top.
+        #expect(AdapterSizing.contentOffsetAdjustment(76, contentOffsetY: -100, topInset: 100, maxOffsetY: -300) == 0)
+        // Already pulled past the top (a refresh pull): left where it is, not pushed back.
+        #expect(AdapterSizing.contentOffsetAdjustment(-76, contentOffsetY: -160, topInset: 100, maxOffsetY: 2000) == 0)
+        #expect(AdapterSizing.contentOffsetAdjustment(0, contentOffsetY: -160, topInset: 100, maxOffsetY: 2000) == 0)
+        #expect(AdapterSizing.contentOffsetAdjustment(.nan, contentOffsetY: 0, topInset: 100, maxOffsetY: 2000) == 0)
+    }
+
     /// Finding 3: the delete a deletable row offers is titled from CellKit's strings table.
     @Test func theSwipeDeleteTitleComesFromTheStringsTable() {
         struct Note: Sendable { let id: Int }

@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:1081
+// Sources/CellKit/Adapters/ListViewCore.swift:1056
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()
@@ -294,14 +294,20 @@ import Testing
     assert(AdapterSizing.contentOffsetAdjustment(oldMinY: 600, oldHeight: 44, newHeight: 100, viewportTop: 500) == 0)
 }
 
-// Sources/CellKit/Adapters/PrefetchRequest.swift:7
+// Sources/CellKit/Adapters/PlatformSizing.swift:132
 @MainActor private func docExample28() async throws {
+    // 30 points from the top, a row above shrinks by 76: move up only 30.
+    assert(AdapterSizing.contentOffsetAdjustment(-76, contentOffsetY: -70, topInset: 100, maxOffsetY: 2000) == -30)
+}
+
+// Sources/CellKit/Adapters/PrefetchRequest.swift:7
+@MainActor private func docExample29() async throws {
     let paths = [ItemPath(item: 9, section: 0), ItemPath(item: 2, section: 0), ItemPath(item: 2, section: 0)]
     assert(PrefetchRequest.valid(paths, counts: [5]) == [ItemPath(item: 2, section: 0)])
 }
 
 // Sources/CellKit/Adapters/ScrollAnchor.swift:10
-@MainActor private func docExample29() async throws {
+@MainActor private func docExample30() async throws {
     let prepend = Changeset(itemInserts: [ItemPath(item: 0, section: 0)])
     let mapping = PathMapping(prepend, oldCounts: [10], newCounts: [11])
     let anchor = ScrollAnchor.find(visible: [ItemPath(item: 4, section: 0)], changeset: prepend, mapping: mapping)
@@ -310,7 +316,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:6
-@MainActor private func docExample30() async throws {
+@MainActor private func docExample31() async throws {
     final class TweetCell: ListCell { var text = ""; init() {} }
     struct Tweet: CellModel, Identifiable, Sendable {
         let id: Int
@@ -320,7 +326,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:38
-@MainActor private func docExample31() async throws {
+@MainActor private func docExample32() async throws {
     @MainActor final class Counter: Identifiable, @MainActor ContentFingerprinting {
         nonisolated let id: Int
         var count = 0
@@ -335,7 +341,7 @@ import Testing
 }
 
 // Sources/CellKit/CellModel.swift:61
-@MainActor private func docExample32() async throws {
+@MainActor private func docExample33() async throws {
     struct Author: Identifiable, Sendable { let id: Int }
     struct Post: Identifiable, Sendable, ResourceReferencing {
         let id: Int
@@ -345,7 +351,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:15
-@MainActor private func docExample33() async throws {
+@MainActor private func docExample34() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -359,7 +365,7 @@ import Testing
 }
 
 // Sources/CellKit/CellRegistry.swift:197
-@MainActor private func docExample34() async throws {
+@MainActor private func docExample35() async throws {
     final class BannerCell: ListCell { init() {} }
     struct Banner {}
     let factory = CellSource.type(BannerCell.self, style: "compact")
@@ -368,7 +374,7 @@ import Testing
 }
 
 // Sources/CellKit/CellSource.swift:16
-@MainActor private func docExample35() async throws {
+@MainActor private func docExample36() async throws {
     final class TweetCell: ListCell { init() {} }
     let plain = CellSource.type(TweetCell.self)
     let byline = CellSource.type(TweetCell.self, style: "byline")
@@ -382,13 +388,13 @@ import Testing
 }
 
 // Sources/CellKit/CellStyle.swift:6
-@MainActor private func docExample36() async throws {
+@MainActor private func docExample37() async throws {
     let byline: CellStyle = "byline"   // or a `static let` in an extension of CellStyle
     assert(byline != .default)
 }
 
 // Sources/CellKit/DataSources/ListDataSource.swift:16
-@MainActor private func docExample37() async throws {
+@MainActor private func docExample38() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let listView = HeadlessListView()
@@ -404,14 +410,14 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/ListSnapshot.swift:24
-@MainActor private func docExample38() async throws {
+@MainActor private func docExample39() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     let snapshot = ListSnapshot(TableModel([Song(id: 1, title: "Blue")]), state: .loaded)
     assert(snapshot.model.itemCount == 1 && snapshot.activity == .idle)
 }
 
 // Sources/CellKit/DataSources/MultiDataSource.swift:41
-@MainActor private func docExample39() async throws {
+@MainActor private func docExample40() async throws {
     struct Friend: Identifiable, Equatable, Sendable { let id: Int }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -426,7 +432,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/PaginatedDataSource.swift:95
-@MainActor private func docExample40() async throws {
+@MainActor private func docExample41() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post> { page in
@@ -442,7 +448,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/PaginatedDataSource.swift:381
-@MainActor private func docExample41() async throws {
+@MainActor private func docExample42() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes = 0 }
 
     let source = PaginatedDataSource<Post> { page in
@@ -463,7 +469,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/RemoteDataSource.swift:14
-@MainActor private func docExample42() async throws {
+@MainActor private func docExample43() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -476,7 +482,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/RemoteDataSource.swift:83
-@MainActor private func docExample43() async throws {
+@MainActor private func docExample44() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var starred = false }
 
     let source = RemoteDataSource { (0..<5).map { Song(id: $0) } }
@@ -492,7 +498,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SectionedDataSource.swift:5
-@MainActor private func docExample44() async throws {
+@MainActor private func docExample45() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func contacts() {
@@ -505,7 +511,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:7
-@MainActor private func docExample45() async throws {
+@MainActor private func docExample46() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func followers(in listView: any ListView) async {
@@ -520,7 +526,7 @@ import Testing
 }
 
 // Sources/CellKit/DataSources/SimpleDataSource.swift:108
-@MainActor private func docExample46() async throws {
+@MainActor private func docExample47() async throws {
     struct Chore: Identifiable, Equatable, Sendable { let id: Int; var done = false }
 
     @MainActor func swipeToDelete() {
@@ -533,7 +539,7 @@ import Testing
 }
 
 // Sources/CellKit/Diagnostics.swift:74
-@MainActor private func docExample47() async throws {
+@MainActor private func docExample48() async throws {
     let collected = DiagnosticHandler { diagnostic in
         // forward to os_log, swift-log, a test's collector, ...
         _ = diagnostic.message
@@ -542,7 +548,7 @@ import Testing
 }
 
 // Sources/CellKit/DispatchTable.swift:20
-@MainActor private func docExample48() async throws {
+@MainActor private func docExample49() async throws {
     final class UserCell: TextCell {}
     struct User: Identifiable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -557,7 +563,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/HeightCache.swift:15
-@MainActor private func docExample49() async throws {
+@MainActor private func docExample50() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var cache = HeightCache()
     let row = ListItem(Message(id: 1, text: "hi"))
@@ -568,7 +574,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:35
-@MainActor private func docExample50() async throws {
+@MainActor private func docExample51() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -582,14 +588,14 @@ import Testing
 }
 
 // Sources/CellKit/Heights/RowHeights.swift:140
-@MainActor private func docExample51() async throws {
+@MainActor private func docExample52() async throws {
     assert(RowHeights.clamped(44) == 44)
     assert(RowHeights.clamped(.nan) == 0 && RowHeights.clamped(-1) == 0)
     assert(RowHeights.clamped(.infinity) == RowHeights.maximumHeight)
 }
 
 // Sources/CellKit/Heights/RowOffsetIndex.swift:9
-@MainActor private func docExample52() async throws {
+@MainActor private func docExample53() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 20])
     assert(index.offset(ofRow: 2) == 132)
     assert(index.row(atOffset: 100) == 1)
@@ -598,7 +604,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:5
-@MainActor private func docExample53() async throws {
+@MainActor private func docExample54() async throws {
     let batch = Changeset(itemDeletes: [ItemPath(item: 0, section: 0)],
                           itemInserts: [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
     assert(batch.newPath(ofOld: ItemPath(item: 2, section: 0), oldCounts: [5], newCounts: [6]) == ItemPath(item: 3, section: 0))
@@ -606,7 +612,7 @@ import Testing
 }
 
 // Sources/CellKit/Heights/ScrollAnchor+ContentOffset.swift:27
-@MainActor private func docExample54() async throws {
+@MainActor private func docExample55() async throws {
     // Rows of 44; row 10 was at the top of the viewport. Three rows arrive on top.
     let batch = Changeset(itemInserts: (0..<3).map { ItemPath(item: $0, section: 0) })
     let offset = ScrollAnchor.contentOffset(
@@ -617,7 +623,7 @@ import Testing
 }
 
 // Sources/CellKit/ItemID.swift:28
-@MainActor private func docExample55() async throws {
+@MainActor private func docExample56() async throws {
     struct User: Identifiable, Sendable { let id: Int }
     let a = ItemID(User(id: 7))
     assert(a == ItemID(type: User.self, id: 7))
@@ -635,7 +641,7 @@ import Testing
 }
 
 // Sources/CellKit/ListAnnouncement.swift:28
-@MainActor private func docExample56() async throws {
+@MainActor private func docExample57() async throws {
     let placeholders = ListController.Placeholders()
     let before = ListAnnouncement.Shown(state: .loading, isEmpty: true)
     let after = ListAnnouncement.Shown(state: .loaded, isEmpty: false)
@@ -644,7 +650,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:6
-@MainActor private func docExample57() async throws {
+@MainActor private func docExample58() async throws {
     final class NoteCell: ListCell {
         var text = ""
         init() {}
@@ -652,7 +658,7 @@ import Testing
 }
 
 // Sources/CellKit/ListCell.swift:31
-@MainActor private func docExample58() async throws {
+@MainActor private func docExample59() async throws {
     struct Note: Sendable { var text: String }
     final class NoteCell: ListCell, UpdatableCell {
         var text = ""
@@ -666,7 +672,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController+Binding.swift:42
-@MainActor private func docExample59() async throws {
+@MainActor private func docExample60() async throws {
     struct Follower: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
     @MainActor func bindFollowers(to listView: any ListView) async -> ListController {
@@ -680,7 +686,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:16
-@MainActor private func docExample60() async throws {
+@MainActor private func docExample61() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable { let id: Int; var name: String; var bio: String }
 
@@ -699,7 +705,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:140
-@MainActor private func docExample61() async throws {
+@MainActor private func docExample62() async throws {
     @MainActor func brand(_ controller: ListController) {
         controller.placeholders.loading.message = "Brewing…"
         controller.placeholders.noResults.message = "No coffee yet"
@@ -709,7 +715,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:366
-@MainActor private func docExample62() async throws {
+@MainActor private func docExample63() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor func showDetail(_ photo: Photo, in controller: ListController, from source: SimpleDataSource) async {
@@ -724,7 +730,7 @@ import Testing
 }
 
 // Sources/CellKit/ListController.swift:656
-@MainActor private func docExample63() async throws {
+@MainActor private func docExample64() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -740,7 +746,7 @@ import Testing
 }
 
 // Sources/CellKit/ListItem.swift:10
-@MainActor private func docExample64() async throws {
+@MainActor private func docExample65() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     let a = ListItem(Tweet(id: 1, text: "hi"))
     let b = ListItem(Tweet(id: 1, text: "hello"))
@@ -748,7 +754,7 @@ import Testing
 }
 
 // Sources/CellKit/ListState.swift:16
-@MainActor private func docExample65() async throws {
+@MainActor private func docExample66() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func watch(_ controller: ListController) -> ListState.Observation {
@@ -766,14 +772,14 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:37
-@MainActor private func docExample66() async throws {
+@MainActor private func docExample67() async throws {
     struct Offline: Error {}
     let row = ErrorPlaceholder(error: Offline())
     assert(row.message == "Couldn't load the content." && row.retryHint == "Select to retry")
 }
 
 // Sources/CellKit/Placeholders.swift:73
-@MainActor private func docExample67() async throws {
+@MainActor private func docExample68() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "socket 3 closed" } }
     var placeholders = ListController.Placeholders()
     placeholders.unknownErrorMessage = "The feed is offline."
@@ -782,7 +788,7 @@ import Testing
 }
 
 // Sources/CellKit/Placeholders.swift:107
-@MainActor private func docExample68() async throws {
+@MainActor private func docExample69() async throws {
     var placeholders = ListController.Placeholders()
     placeholders.loadMore.failureMessage = "No connection"
     let failed = placeholders.loadMore.failed(with: CancellationError())
@@ -790,7 +796,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:7
-@MainActor private func docExample69() async throws {
+@MainActor private func docExample70() async throws {
     // Coffee: kUserPresenterStyleWithByline
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Sendable { let id: Int; var name: String; var byline: String; var image: String? }
@@ -810,7 +816,7 @@ import Testing
 }
 
 // Sources/CellKit/Presenter.swift:67
-@MainActor private func docExample70() async throws {
+@MainActor private func docExample71() async throws {
     final class FollowCell: TextCell { var onFollow: (@MainActor () -> Void)? }
     struct Account: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -836,7 +842,7 @@ import Testing
 }
 
 // Sources/CellKit/Resources/ResourceLoader.swift:46
-@MainActor private func docExample71() async throws {
+@MainActor private func docExample72() async throws {
     final class AvatarCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -851,21 +857,21 @@ import Testing
 }
 
 // Sources/CellKit/SectionID.swift:3
-@MainActor private func docExample72() async throws {
+@MainActor private func docExample73() async throws {
     let a: SectionID = "today"
     let b = SectionID(7)
     assert(a != b)
 }
 
 // Sources/CellKit/SectionID.swift:36
-@MainActor private func docExample73() async throws {
+@MainActor private func docExample74() async throws {
     @MainActor func isShowingPlaceholder(_ controller: ListController) -> Bool {
         controller.displayed.sections.first?.id == .placeholder
     }
 }
 
 // Sources/CellKit/TableModel.swift:141
-@MainActor private func docExample74() async throws {
+@MainActor private func docExample75() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     var model = TableModel()
     let section = model.appendSection(header: "Today")
@@ -877,7 +883,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModel.swift:245
-@MainActor private func docExample75() async throws {
+@MainActor private func docExample76() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
     var model = TableModel([Photo(id: 1), Photo(id: 2), Photo(id: 1)])   // a duplicate
     model.append([ListItem(Photo(id: 1), id: "pinned")])
@@ -885,7 +891,7 @@ import Testing
 }
 
 // Sources/CellKit/TableModelDataSource.swift:17
-@MainActor private func docExample76() async throws {
+@MainActor private func docExample77() async throws {
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class TweetCell: TextCell {}
 
@@ -901,14 +907,14 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:10
-@MainActor private func docExample77() async throws {
+@MainActor private func docExample78() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
 }
 
 // Sources/CellKit/TextCell.swift:28
-@MainActor private func docExample78() async throws {
+@MainActor private func docExample79() async throws {
     let cell = TextCell()
     cell.text = "Ada Lovelace"
     cell.detailText = "First programmer"
@@ -916,7 +922,7 @@ import Testing
 }
 
 // Sources/CellKit/TextCell.swift:64
-@MainActor private func docExample79() async throws {
+@MainActor private func docExample80() async throws {
     final class BrandedLoadingCell: LoadingCell {
         override var isAnimating: Bool { didSet { accessory = isAnimating ? "☕︎" : nil } }
     }
@@ -931,7 +937,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:36
-@MainActor private func docExample80() async throws {
+@MainActor private func docExample81() async throws {
     final class ProductCell: ListCell {
         var title = ""
         var styled = false
@@ -967,14 +973,14 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCarbonFive.md:91
-@MainActor private func docExample81() async throws {
+@MainActor private func docExample82() async throws {
     let nib = CellSource.nib(TextCell.self, name: "ProductCell")
     assert(nib.reuseIdentifier.contains("ProductCell"))
     assert(nib.make == nil)          // the list view builds nib cells, not CellKit
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:32
-@MainActor private func docExample82() async throws {
+@MainActor private func docExample83() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1003,7 +1009,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromCoffeeTableViewController.md:67
-@MainActor private func docExample83() async throws {
+@MainActor private func docExample84() async throws {
     // The cell, the model and the presenter from above, in short:
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable {
@@ -1051,7 +1057,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromDiffableDataSources.md:28
-@MainActor private func docExample84() async throws {
+@MainActor private func docExample85() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Group: Identifiable, Equatable, Sendable { let id: String; var members: Int }
 
@@ -1080,7 +1086,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:29
-@MainActor private func docExample85() async throws {
+@MainActor private func docExample86() async throws {
     struct Setting: Identifiable, Equatable, Sendable {
         let id: String
         var title: String
@@ -1113,7 +1119,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromEpoxy.md:88
-@MainActor private func docExample86() async throws {
+@MainActor private func docExample87() async throws {
     struct Row: Sendable {}
     assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: Int64(1)))
     assert(ItemID(type: Row.self, id: 1) != ItemID(type: Row.self, id: 1.0))
@@ -1123,7 +1129,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromIGListKit.md:29
-@MainActor private func docExample87() async throws {
+@MainActor private func docExample88() async throws {
     struct Post: Identifiable, Equatable, Sendable {
         let id: Int
         var text: String
@@ -1152,7 +1158,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:33
-@MainActor private func docExample88() async throws {
+@MainActor private func docExample89() async throws {
     final class SKUserCell: TextCell {}
     struct SKUser: Identifiable, Equatable, Sendable {
         let id: Int
@@ -1191,7 +1197,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:82
-@MainActor private func docExample89() async throws {
+@MainActor private func docExample90() async throws {
     class Account: Identifiable, @unchecked Sendable { let id: Int; init(id: Int) { self.id = id } }
     final class VerifiedAccount: Account, @unchecked Sendable {}
     final class Bot: Account, @unchecked Sendable {}
@@ -1212,7 +1218,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:116
-@MainActor private func docExample90() async throws {
+@MainActor private func docExample91() async throws {
     struct Offline: Error, CustomStringConvertible { var description: String { "The network is offline" } }
     final class SpinnerCell: LoadingCell { var tint = "brown" }   // a LoadingCell: it keeps the spinner
 
@@ -1246,7 +1252,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:161
-@MainActor private func docExample91() async throws {
+@MainActor private func docExample92() async throws {
     final class PersonCell: TextCell {}
     struct Person: Identifiable, Sendable { let id: Int; var name: String }
 
@@ -1266,7 +1272,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromInstantCocoa.md:190
-@MainActor private func docExample92() async throws {
+@MainActor private func docExample93() async throws {
     struct Song: Identifiable, Sendable { let id: Int; var title: String }
 
     @MainActor final class TallFirstRow: ListViewDelegate {
@@ -1316,7 +1322,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:27
-@MainActor private func docExample93() async throws {
+@MainActor private func docExample94() async throws {
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
         init() {}
@@ -1337,7 +1343,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:59
-@MainActor private func docExample94() async throws {
+@MainActor private func docExample95() async throws {
     // The cell and the model from above, in short:
     final class TweetCell: ListCell, UpdatableCell {
         var text = ""
@@ -1372,7 +1378,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:146
-@MainActor private func docExample95() async throws {
+@MainActor private func docExample96() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     @MainActor final class FeedController: TableModelCellProvider {
@@ -1396,7 +1402,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:174
-@MainActor private func docExample96() async throws {
+@MainActor private func docExample97() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1410,7 +1416,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ComingFromNimbus.md:203
-@MainActor private func docExample97() async throws {
+@MainActor private func docExample98() async throws {
     struct Tweet: Identifiable, Sendable { let id: Int; var text: String }
 
     let registry = CellRegistry()
@@ -1432,7 +1438,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:48
-@MainActor private func docExample98() async throws {
+@MainActor private func docExample99() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let source = RemoteDataSource { [Song(id: 1, title: "Blue")] }
@@ -1446,7 +1452,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:74
-@MainActor private func docExample99() async throws {
+@MainActor private func docExample100() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
     struct Offline: Error {}
 
@@ -1477,7 +1483,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:147
-@MainActor private func docExample100() async throws {
+@MainActor private func docExample101() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor final class Server { var songs = [Song(id: 1, title: "Blue")] }
@@ -1499,7 +1505,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:180
-@MainActor private func docExample101() async throws {
+@MainActor private func docExample102() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Post>(prefetchDistance: 2) { page in
@@ -1521,7 +1527,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:220
-@MainActor private func docExample102() async throws {
+@MainActor private func docExample103() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int }
 
     @MainActor final class Calls { var count = 0 }
@@ -1538,7 +1544,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:238
-@MainActor private func docExample103() async throws {
+@MainActor private func docExample104() async throws {
     struct Contact: Identifiable, Equatable, Sendable { let id: Int; var name: String }
     struct Suggestion: Identifiable, Equatable, Sendable { let id: Int }
 
@@ -1555,7 +1561,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/DataSourcesPagingAndRefresh.md:287
-@MainActor private func docExample104() async throws {
+@MainActor private func docExample105() async throws {
     struct Score: Identifiable, Equatable, Sendable { let id: Int; var points: Int }
 
     @MainActor func follow(_ scores: AsyncThrowingStream<[Score], any Error>, in controller: ListController) -> Task<Void, Never> {
@@ -1576,7 +1582,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:31
-@MainActor private func docExample105() async throws {
+@MainActor private func docExample106() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1587,7 +1593,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:47
-@MainActor private func docExample106() async throws {
+@MainActor private func docExample107() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1604,7 +1610,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:70
-@MainActor private func docExample107() async throws {
+@MainActor private func docExample108() async throws {
     struct Book: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -1630,7 +1636,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:105
-@MainActor private func docExample108() async throws {
+@MainActor private func docExample109() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let model = TableModel(sections: [
@@ -1641,7 +1647,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/GettingStarted.md:120
-@MainActor private func docExample109() async throws {
+@MainActor private func docExample110() async throws {
     struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -1657,7 +1663,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:20
-@MainActor private func docExample110() async throws {
+@MainActor private func docExample111() async throws {
     struct Header: Identifiable, Equatable, Sendable { let id: Int }
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1685,7 +1691,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:72
-@MainActor private func docExample111() async throws {
+@MainActor private func docExample112() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController(diagnostics: DiagnosticHandler { diagnostic in
@@ -1701,7 +1707,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:141
-@MainActor private func docExample112() async throws {
+@MainActor private func docExample113() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let controller = ListController()
@@ -1719,7 +1725,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:168
-@MainActor private func docExample113() async throws {
+@MainActor private func docExample114() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
     @MainActor final class ImageHeights { var byID: [Int: Double] = [:] }
@@ -1753,7 +1759,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:253
-@MainActor private func docExample114() async throws {
+@MainActor private func docExample115() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)
     assert(index.row(atOffset: 100) == 1)
@@ -1764,7 +1770,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:25
-@MainActor private func docExample115() async throws {
+@MainActor private func docExample116() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var text: String }
     final class RetryCell: TextCell {}
 
@@ -1790,7 +1796,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:71
-@MainActor private func docExample116() async throws {
+@MainActor private func docExample117() async throws {
     struct Commit: Identifiable, Equatable, Sendable { let id: Int }
 
     let source = PaginatedDataSource<Commit> { page in
@@ -1806,7 +1812,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:122
-@MainActor private func docExample117() async throws {
+@MainActor private func docExample118() async throws {
     struct Conversation: Identifiable, Equatable, Sendable { let id: Int; var unread = 0 }
 
     @MainActor final class Inbox {                  // the server: latest activity first, pages of 5
@@ -1832,7 +1838,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:232
-@MainActor private func docExample118() async throws {
+@MainActor private func docExample119() async throws {
     struct Mail: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markRead(_ id: Int, in source: SimpleDataSource) {
@@ -1856,7 +1862,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:259
-@MainActor private func docExample119() async throws {
+@MainActor private func docExample120() async throws {
     struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead = false }
 
     @MainActor func markReadAndDelete(_ source: PaginatedDataSource<Message>, read: Int, delete: Int) {
@@ -1868,7 +1874,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/PagingAndEdits.md:299
-@MainActor private func docExample120() async throws {
+@MainActor private func docExample121() async throws {
     struct Reply: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     let thread = RemoteDataSource { [Reply(id: 1, text: "first"), Reply(id: 1, text: "again"), Reply(id: 2, text: "ok")] }
@@ -1879,7 +1885,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/Performance.md:92
-@MainActor private func docExample121() async throws {
+@MainActor private func docExample122() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var likes: Int }
     let model = TableModel((0..<100_000).map { Post(id: $0, likes: 0) })
     // Counting and reading rows costs nothing per row.
@@ -1889,7 +1895,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:17
-@MainActor private func docExample122() async throws {
+@MainActor private func docExample123() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1916,7 +1922,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:60
-@MainActor private func docExample123() async throws {
+@MainActor private func docExample124() async throws {
     final class UserCell: TextCell { var image: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1940,7 +1946,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:151
-@MainActor private func docExample124() async throws {
+@MainActor private func docExample125() async throws {
     final class UserCell: TextCell { var avatar: String? }
     struct User: Identifiable, Equatable, Sendable { let id: Int; var name: String }
 
@@ -1962,7 +1968,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/ResourcesAndPrefetching.md:180
-@MainActor private func docExample125() async throws {
+@MainActor private func docExample126() async throws {
     struct Photo: Identifiable, Equatable, Sendable { let id: Int }
 
     let controller = ListController()
@@ -1975,7 +1981,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:76
-@MainActor private func docExample126() async throws {
+@MainActor private func docExample127() async throws {
     struct Draft: Identifiable, Equatable, Sendable { let id: Int?; var title: String }
     struct Tag: Hashable, Sendable { let name: String }
 
@@ -1992,7 +1998,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/RowIdentity.md:94
-@MainActor private func docExample127() async throws {
+@MainActor private func docExample128() async throws {
     struct AnyID: Hashable, Sendable {
         let base: any Hashable & Sendable
         init(_ base: some Hashable & Sendable) { self.base = base }
@@ -2007,7 +2013,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:24
-@MainActor private func docExample128() async throws {
+@MainActor private func docExample129() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2023,7 +2029,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:44
-@MainActor private func docExample129() async throws {
+@MainActor private func docExample130() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2045,7 +2051,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:159
-@MainActor private func docExample130() async throws {
+@MainActor private func docExample131() async throws {
     struct Track: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func keepTheSelectionInView() throws {
@@ -2066,7 +2072,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:218
-@MainActor private func docExample131() async throws {
+@MainActor private func docExample132() async throws {
     let listView = HeadlessListView()
     let dataSource = TableModelDataSource(TableModel(sections: [TableSection(id: 0, items: (0..<3).map { ListItem($0) })]))
     listView.dataSource = dataSource
@@ -2081,7 +2087,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:245
-@MainActor private func docExample132() async throws {
+@MainActor private func docExample133() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2098,7 +2104,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:284
-@MainActor private func docExample133() async throws {
+@MainActor private func docExample134() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2113,7 +2119,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/TestingWithTheHeadlessListView.md:303
-@MainActor private func docExample134() async throws {
+@MainActor private func docExample135() async throws {
     struct Row: Identifiable, Equatable, Sendable { let id: Int; var value: Int }
 
     let seed: UInt64 = 2026
@@ -2133,7 +2139,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:169
-@MainActor private func docExample135() async throws {
+@MainActor private func docExample136() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func followState() {
@@ -2148,7 +2154,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:212
-@MainActor private func docExample136() async throws {
+@MainActor private func docExample137() async throws {
     struct Offline: Error {}
 
     @MainActor func brandedTexts() {
@@ -2166,7 +2172,7 @@ import Testing
 }
 
 // Sources/CellKit/Documentation.docc/UsingCellKitFromSwiftUI.md:235
-@MainActor private func docExample137() async throws {
+@MainActor private func docExample138() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     @MainActor func announcements() {
@@ -2180,7 +2186,7 @@ import Testing
 }
 
 // Sources/CellKitTesting/HeadlessListView.swift:50
-@MainActor private func docExample138() async throws {
+@MainActor private func docExample139() async throws {
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
     @MainActor func showNotes() {
@@ -2195,14 +2201,14 @@ import Testing
 }
 
 // Sources/CellKitTesting/SplitMix64.swift:4
-@MainActor private func docExample139() async throws {
+@MainActor private func docExample140() async throws {
     var a = SplitMix64(seed: 42)
     var b = SplitMix64(seed: 42)
     assert(Int.random(in: 0..<1000, using: &a) == Int.random(in: 0..<1000, using: &b))
 }
 
 // Sources/CellKitTesting/Documentation.docc/CellKitTesting.md:33
-@MainActor private func docExample140() async throws {
+@MainActor private func docExample141() async throws {
     struct Song: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let controller = ListController()
@@ -2219,7 +2225,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/DisplayWidth.swift:27
-@MainActor private func docExample141() async throws {
+@MainActor private func docExample142() async throws {
     assert(DisplayWidth.of("abc") == 3)
     assert(DisplayWidth.of("日本") == 4)
     assert(DisplayWidth.of("e\u{301}") == 1)
@@ -2227,7 +2233,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/InputDecoder.swift:33
-@MainActor private func docExample142() async throws {
+@MainActor private func docExample143() async throws {
     var decoder = InputDecoder()
     assert(decoder.decode([0x1B, 0x5B]) == [])          // ESC [ ... split
     assert(decoder.decode([0x41, 0x6A]) == [.up, .character("j")])
@@ -2240,7 +2246,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/ScreenBuffer.swift:7
-@MainActor private func docExample143() async throws {
+@MainActor private func docExample144() async throws {
     var screen = ScreenBuffer()
     let full = screen.update(["one", "two"], columns: 3)
     let diff = screen.update(["one", "TWO"], columns: 3)
@@ -2249,7 +2255,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:94
-@MainActor private func docExample144() async throws {
+@MainActor private func docExample145() async throws {
     var style = TextStyle.plain
     style.isBold = true
     style.foreground = .cyan
@@ -2257,7 +2263,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:206
-@MainActor private func docExample145() async throws {
+@MainActor private func docExample146() async throws {
     let hostile = StyledLine("a\tb\u{1B}[2Jc")
     assert(hostile.displayWidth == 8)
     assert(hostile.fitted(to: 9).plainText == "a␉b␛[2Jc ")
@@ -2268,7 +2274,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:216
-@MainActor private func docExample146() async throws {
+@MainActor private func docExample147() async throws {
     var line: StyledLine = "Ada "
     line.append("@ada", style: .dim)
     assert(line.displayWidth == 8)
@@ -2276,14 +2282,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:298
-@MainActor private func docExample147() async throws {
+@MainActor private func docExample148() async throws {
     let avatar = StyledLine("AL", style: TextStyle(foreground: .brightWhite, background: .palette(39)))
     let eight = avatar.limitingColors(to: 8).spans[0].style
     assert(eight.foreground == .white && eight.background == .cyan)
 }
 
 // Sources/CellKitTerminal/StyledText.swift:328
-@MainActor private func docExample148() async throws {
+@MainActor private func docExample149() async throws {
     let split = StyledLine([StyledSpan("👩\u{200D}"), StyledSpan("💻 dev", style: .dim)])
     let fitted = split.fitted(to: 8)
     assert(DisplayWidth.of(fitted.plainText) == 8 && fitted.displayWidth == 8)
@@ -2291,7 +2297,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/StyledText.swift:535
-@MainActor private func docExample149() async throws {
+@MainActor private func docExample150() async throws {
     let lines = StyledLine.wrap("one two\u{1B} three", width: 7)
     assert(lines.map(\.plainText) == ["one", "two␛", "three"])
     assert(StyledLine.wrap("日本 語", width: 1).map(\.plainText) == ["…", "…", "…"])
@@ -2299,7 +2305,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalApp.swift:60
-@MainActor private func docExample150() async throws {
+@MainActor private func docExample151() async throws {
 
     @MainActor func runList(controller: any ListViewDataSource & ListViewDelegate) throws {
         let list = TerminalListView()
@@ -2311,7 +2317,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:29
-@MainActor private func docExample151() async throws {
+@MainActor private func docExample152() async throws {
     let emacs = TerminalCapabilities(environment: ["TERM": "dumb"])
     assert(!emacs.canTakeOverScreen)
     let plain = TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
@@ -2321,14 +2327,14 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalCapabilities.swift:57
-@MainActor private func docExample152() async throws {
+@MainActor private func docExample153() async throws {
     let xterm = TerminalCapabilities(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
     assert(xterm.colors == 256)
     assert(TerminalCapabilities(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"]).colors == 0)
 }
 
 // Sources/CellKitTerminal/TerminalListView.swift:16
-@MainActor private func docExample153() async throws {
+@MainActor private func docExample154() async throws {
 
     @MainActor func firstFrame(dataSource: any ListViewDataSource) -> [String] {
         let list = TerminalListView(columns: 40, rows: 10)
@@ -2339,7 +2345,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/TerminalRenderable.swift:11
-@MainActor private func docExample154() async throws {
+@MainActor private func docExample155() async throws {
 
     final class NoteCell: ListCell, TerminalRenderable {
         var text = ""
@@ -2355,7 +2361,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/CellKitTerminal.md:15
-@MainActor private func docExample155() async throws {
+@MainActor private func docExample156() async throws {
 
     struct Note: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
@@ -2372,7 +2378,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:22
-@MainActor private func docExample156() async throws {
+@MainActor private func docExample157() async throws {
     struct Todo: Identifiable, Equatable, Sendable {
         let id: Int
         var title: String
@@ -2396,13 +2402,13 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:55
-@MainActor private func docExample157() async throws {
+@MainActor private func docExample158() async throws {
     let tiny = TerminalListView(columns: 0, rows: 0)
     assert(tiny.renderFrame().isEmpty)
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:69
-@MainActor private func docExample158() async throws {
+@MainActor private func docExample159() async throws {
     final class CommitCell: ListCell, TerminalRenderable {
         var hash = ""
         var subject = ""
@@ -2429,7 +2435,7 @@ import Testing
 }
 
 // Sources/CellKitTerminal/Documentation.docc/TheTerminalListView.md:109
-@MainActor private func docExample159() async throws {
+@MainActor private func docExample160() async throws {
     struct Todo: Identifiable, Equatable, Sendable { let id: Int; var title: String }
 
     let list = TerminalListView(columns: 20, rows: 5)
@@ -2449,7 +2455,7 @@ import Testing
 }
 
 // README.md:22
-@MainActor private func docExample160() async throws {
+@MainActor private func docExample161() async throws {
 
     struct Tweet: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -2467,7 +2473,7 @@ import Testing
 }
 
 // README.md:178
-@MainActor private func docExample161() async throws {
+@MainActor private func docExample162() async throws {
     struct Post: Identifiable, Equatable, Sendable { let id: Int; var liked = false }
 
     @MainActor func like(_ id: Int, andDelete deleted: Int, in source: PaginatedDataSource<Post>) {
@@ -2480,7 +2486,7 @@ import Testing
 
 @Suite("Documentation examples")
 struct DocExamples {
-    @Test("all 161 examples compile and run") @MainActor func run() async throws {
+    @Test("all 162 examples compile and run") @MainActor func run() async throws {
         try await docExample1()
         try await docExample2()
         try await docExample3()
@@ -2642,5 +2648,6 @@ struct DocExamples {
         try await docExample159()
         try await docExample160()
         try await docExample161()
+        try await docExample162()
     }
 }

@@ -120,6 +120,26 @@ public enum AdapterSizing {
         return newHeight - oldHeight
     }
 
+    /// The summed ``contentOffsetAdjustment(oldMinY:oldHeight:newHeight:viewportTop:)`` of the
+    /// rows sized again, clamped so the moved offset stays between the top of the content
+    /// (`-topInset`, the view's `-adjustedContentInset.top`) and its end (`maxOffsetY`: the
+    /// content's new height plus the bottom inset minus the view's height). A programmatic
+    /// offset outside those bounds is not bounced back until the user touches the view, so a
+    /// shrink larger than the distance to the top would leave a gap above the first row. The
+    /// result never moves the offset against `adjustment`, nor further than it (an offset
+    /// already pulled past an end stays where it is). A value that is not finite gives 0.
+    ///
+    /// ```swift
+    /// // 30 points from the top, a row above shrinks by 76: move up only 30.
+    /// assert(AdapterSizing.contentOffsetAdjustment(-76, contentOffsetY: -70, topInset: 100, maxOffsetY: 2000) == -30)
+    /// ```
+    public static func contentOffsetAdjustment(_ adjustment: Double, contentOffsetY: Double, topInset: Double, maxOffsetY: Double) -> Double {
+        guard adjustment.isFinite, contentOffsetY.isFinite, topInset.isFinite, maxOffsetY.isFinite else { return 0 }
+        if adjustment < 0 { return max(adjustment, min(0, -topInset - contentOffsetY)) }
+        if adjustment > 0 { return min(adjustment, max(0, max(maxOffsetY, -topInset) - contentOffsetY)) }
+        return 0
+    }
+
     /// The height ``refreshRevealOffset(hasWindow:contentOffsetY:topInset:controlHeight:)``
     /// reveals at least: 60 points, a `UIRefreshControl`'s usual height while it spins.
     public static let refreshControlMinimumHeight: Double = 60
