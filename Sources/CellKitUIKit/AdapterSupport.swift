@@ -56,7 +56,7 @@ final class RefreshBridge: NSObject {
     /// `beginRefreshing()` does not move the view, so a refresh started from code (a retry,
     /// `source.refresh()`) also scrolls the spinner into view, by at least the control's
     /// usual height (its frame is stale before it starts: about 0.5 point after a first
-    /// refresh), where
+    /// refresh, so a titled control's title may then stay partly hidden), where
     /// ``/CellKit/AdapterSizing/refreshRevealOffset(hasWindow:contentOffsetY:topInset:controlHeight:)`` says.
     func reflect(_ activity: ListActivity, on scrollView: UIScrollView) {
         guard let control = scrollView.refreshControl, task == nil else { return }

@@ -301,14 +301,17 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
     }
 
     /// Flow layouts only: the forwarding delegate's header size when it implements the method
-    /// (checked with `responds(to:)`, declared `UICollectionViewDelegateFlowLayout` conformance or not); else
+    /// (checked with `responds(to:)`: an Objective-C method, or a Swift one marked `@objc` or in a
+    /// class that declares `UICollectionViewDelegateFlowLayout`; a Swift method the runtime cannot
+    /// see is not found, and its size is ignored without notice); else
     /// the layout's `headerReferenceSize` height in every section, or 28 points in a section
     /// with a header title (``/CellKit/AdapterSizing/supplementaryHeight(hasTitle:referenceHeight:)``).
     public func collectionView(
         _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout, referenceSizeForHeaderInSection section: Int
     ) -> CGSize {
         // Dynamic lookup: UIKit's `responds(to:)` test, like the forwarding of every other call,
-        // so a delegate that implements the method without declaring the protocol answers too.
+        // so a delegate answers when its method is visible to Objective-C (`@objc`, or in a class
+        // that declares the protocol), without declaring the protocol.
         if let size = forwardingDelegate?.collectionView?(
             collectionView, layout: collectionViewLayout, referenceSizeForHeaderInSection: section) { return size }
         let height = AdapterSizing.supplementaryHeight(
@@ -318,7 +321,9 @@ extension CollectionViewAdapter: UICollectionViewDelegateFlowLayout {
     }
 
     /// Flow layouts only: the forwarding delegate's footer size when it implements the method
-    /// (checked with `responds(to:)`, declared `UICollectionViewDelegateFlowLayout` conformance or not); else
+    /// (checked with `responds(to:)`: an Objective-C method, or a Swift one marked `@objc` or in a
+    /// class that declares `UICollectionViewDelegateFlowLayout`; a Swift method the runtime cannot
+    /// see is not found, and its size is ignored without notice); else
     /// the layout's `footerReferenceSize` height in every section, or 28 points in a section
     /// with a footer title (``/CellKit/AdapterSizing/supplementaryHeight(hasTitle:referenceHeight:)``).
     public func collectionView(

@@ -280,7 +280,7 @@ import Testing
     assert(AdapterSizing.supplementaryHeight(hasTitle: false, referenceHeight: 40) == 40)
 }
 
-// Sources/CellKit/Adapters/PlatformSizing.swift:96
+// Sources/CellKit/Adapters/PlatformSizing.swift:98
 @MainActor private func docExample26() async throws {
     assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -100, topInset: 100, controlHeight: 60) == -160)
     assert(AdapterSizing.refreshRevealOffset(hasWindow: true, contentOffsetY: -100, topInset: 100, controlHeight: 0.5) == -160)
@@ -288,13 +288,13 @@ import Testing
     assert(AdapterSizing.refreshRevealOffset(hasWindow: false, contentOffsetY: -100, topInset: 100, controlHeight: 60) == nil)
 }
 
-// Sources/CellKit/Adapters/PlatformSizing.swift:114
+// Sources/CellKit/Adapters/PlatformSizing.swift:116
 @MainActor private func docExample27() async throws {
     assert(AdapterSizing.contentOffsetAdjustment(oldMinY: 0, oldHeight: 44, newHeight: 100, viewportTop: 500) == 56)
     assert(AdapterSizing.contentOffsetAdjustment(oldMinY: 600, oldHeight: 44, newHeight: 100, viewportTop: 500) == 0)
 }
 
-// Sources/CellKit/Adapters/PlatformSizing.swift:132
+// Sources/CellKit/Adapters/PlatformSizing.swift:134
 @MainActor private func docExample28() async throws {
     // 30 points from the top, a row above shrinks by 76: move up only 30.
     assert(AdapterSizing.contentOffsetAdjustment(-76, contentOffsetY: -70, topInset: 100, maxOffsetY: 2000) == -30)
@@ -1706,7 +1706,7 @@ import Testing
     assert(controller.listView(listView, heightForItemAt: ItemPath(item: 1, section: 0)) == RowHeights.maximumHeight)
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:141
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:142
 @MainActor private func docExample113() async throws {
     struct Comment: Identifiable, Equatable, Sendable { let id: Int; var text: String }
 
@@ -1724,7 +1724,7 @@ import Testing
     assert(!controller.listView(listView, needsMeasuringItemAt: path))
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:168
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:169
 @MainActor private func docExample114() async throws {
     final class PhotoCell: TextCell { var image: String? }
     struct Photo: Identifiable, Equatable, Sendable { let id: Int; var caption: String }
@@ -1758,7 +1758,7 @@ import Testing
     assert((listView.visibleCells.first as? PhotoCell)?.image == "tall.jpg")
 }
 
-// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:253
+// Sources/CellKit/Documentation.docc/HeightsAndSelfSizing.md:254
 @MainActor private func docExample115() async throws {
     var index = RowOffsetIndex(heights: [44, 88, 44, 120])
     assert(index.offset(ofRow: 3) == 176)

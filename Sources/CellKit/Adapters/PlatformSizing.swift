@@ -83,9 +83,11 @@ public enum AdapterSizing {
     /// 60 points before the first refresh, but once a refresh has ended and the control has
     /// hidden it shrinks towards 0 (0.5 point, as react-native found, PR 14259), so the
     /// view would move by half a point and the spinner stay hidden. A height below
-    /// ``refreshControlMinimumHeight`` therefore counts as that height; a taller control
-    /// (one with a title) moves the view by its own height. Not seen on a device: the
-    /// 60 points are UIKit's usual control height, not a documented value.
+    /// ``refreshControlMinimumHeight`` therefore counts as that height. A taller control
+    /// (one with a title) moves the view by its own height only before its first refresh:
+    /// after one its stale frame has shrunk too, so it gets the 60 points and its title may
+    /// stay partly hidden (a known limit). Not seen on a device: the 60 points are UIKit's
+    /// usual control height, not a documented value.
     ///
     /// - Parameters:
     ///   - hasWindow: whether the scroll view is in a window.
