@@ -242,7 +242,7 @@ import Testing
     assert(listView.core.scrollTarget(for: ItemPath(item: Int.max, section: 1), sectionTops: false) == .row(ItemPath(item: 0, section: 1)))
 }
 
-// Sources/CellKit/Adapters/ListViewCore.swift:1056
+// Sources/CellKit/Adapters/ListViewCore.swift:1061
 @MainActor private func docExample22() async throws {
     let listView = HeadlessListView()
     let controller = ListController()

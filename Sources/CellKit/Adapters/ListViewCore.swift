@@ -824,15 +824,13 @@ public final class ListViewCore {
     /// ``reconfigure(_:configure:measureAgain:)`` it makes takes it.
     private var isOwnReconfigure = false
 
-    /// Whether a reconfigure or a measure may run now: no reload's layout pending, and the
-    /// data source reports the counts the list view has (else refused, and reloaded).
     /// `paths` without those the list view does not have (a negative index, a missing
     /// section, a row past its section's end), which are refused, naming them (not a
     /// violation: the platform never gets them). - Complexity: O(*p*), the paths.
     private func existingPaths(of paths: [ItemPath], call: String) -> [ItemPath] {
         var missing: [ItemPath] = []
         let existing = paths.filter { path in
-            let exists = path.section >= 0 && path.section < counts.count && path.item >= 0 && path.item < counts[path.section]
+            let exists = Self.hasRow(path, in: counts)
             if !exists { missing.append(path) }
             return exists
         }
@@ -843,6 +841,8 @@ public final class ListViewCore {
         return existing
     }
 
+    /// Whether a reconfigure or a measure may run now: no reload's layout pending, and the
+    /// data source reports the counts the list view has (else refused, and reloaded).
     private func countsAllowReconfigure() -> Bool {
         guard !isReloadPending else { return false }
         let reported = reportedCounts()
@@ -979,7 +979,7 @@ public final class ListViewCore {
             if counts[path.section] > 0 { return .row(ItemPath(item: 0, section: path.section)) }
             return .missing("section \(path.section) has no rows, and a row of NSNotFound names the top of a section on a table view only")
         }
-        guard path.section >= 0, path.section < counts.count, path.item >= 0, path.item < counts[path.section] else {
+        guard Self.hasRow(path, in: counts) else {
             return .missing(Self.describeMissingRow(path, counts: counts))
         }
         return .row(path)
@@ -989,6 +989,11 @@ public final class ListViewCore {
     /// cached counts (``counts``) hold there.
     public func describeMissingRow(_ path: ItemPath) -> String {
         Self.describeMissingRow(path, counts: counts)
+    }
+
+    /// Whether `path` names a row under `counts` (rows per section).
+    private static func hasRow(_ path: ItemPath, in counts: [Int]) -> Bool {
+        path.section >= 0 && path.section < counts.count && path.item >= 0 && path.item < counts[path.section]
     }
 
     private static func describeMissingRow(_ path: ItemPath, counts: [Int]) -> String {
@@ -1071,7 +1076,7 @@ public final class ListViewCore {
         guard !actions.isEmpty else { return [] }
         let row = FollowedRow(path)
         // Offered for a path that is no row of the list view: no row to act on, from the start.
-        let wasRow = path.section >= 0 && path.section < counts.count && path.item >= 0 && path.item < counts[path.section]
+        let wasRow = Self.hasRow(path, in: counts)
         if !wasRow { row.path = nil }
         followedRows.removeAll { $0.row == nil }
         followedRows.append(WeakFollowedRow(row: row))
